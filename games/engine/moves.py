@@ -1,0 +1,218 @@
+"""Every distinct legal play from a hand: ``legal_plays`` (RULES.md §3).
+
+Plays are distinct by ``(kind, rank, size, jokers used)``. For each, the cards
+are a canonical choice that keeps atoms and hydrogen bombs whole where it can:
+cards of a rank are taken in a fixed greedy order (free cards first, then cards
+whose loss breaks an atom, then those whose loss breaks a hydrogen bomb), so a
+play of ``k`` cards of a rank is the first ``k`` of that order. Every atom and
+hydrogen bomb the hand holds is listed as well. The hand's representation here
+is a suit-count vector per rank, not card objects (the hot path of the bots).
+
+>>> [p.cards for p in legal_plays(["4S", "4S", "4S", "4H"], None, dao="7")]
+[('4H',), ('4H', '4S'), ('4H', '4S', '4S'), ('4S', '4S', '4S'), ('4H', '4S', '4S', '4S')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, parse_cards
+from .combos import (
+    ATOM,
+    BOMB,
+    HYDROGEN,
+    PAIR,
+    SINGLE,
+    TRIPLE,
+    Play,
+    atom_strength,
+    check_dao,
+    joker_strength,
+)
+
+_SMALL = {1: SINGLE, 2: PAIR, 3: TRIPLE}
+_WEAK_FIRST = "DCHS"  # among equally free cards, give up the weaker suit first
+
+
+def take_order(counts: dict[str, int]) -> list[str]:
+    """The canonical order in which to take cards of one rank (suit → count).
+
+    Greedy: at each step take the card whose loss costs least — 0 for a free
+    card, 1 if it breaks an atom (3 of that suit), 2 if it breaks a hydrogen bomb
+    (every suit at 2 or more and this one at exactly 2). Ties: smaller pile,
+    then the weaker suit. :returns: suit letters, one per card, ``sum(counts)`` long.
+    """
+    c = {s: counts.get(s, 0) for s in _WEAK_FIRST}
+    out: list[str] = []
+    for _ in range(sum(c.values())):
+        hydrogen = all(v >= 2 for v in c.values())
+        best = None
+        best_key: tuple[int, int] | None = None
+        for s in _WEAK_FIRST:
+            v = c[s]
+            if not v:
+                continue
+            cost = 1 if v == 3 else (2 if hydrogen and v == 2 else 0)
+            key = (cost, v)
+            if best_key is None or key < best_key:
+                best, best_key = s, key
+        assert best is not None
+        c[best] -= 1
+        out.append(best)
+    return out
+
+
+def joker_order(big: int, small: int) -> list[str]:
+    """Canonical order in which to use jokers: keep a joker atom (3 alike) whole
+    while the other kind lasts; otherwise small jokers first."""
+    out: list[str] = []
+    while big or small:
+        if small and not (small == 3 and 0 < big < 3):
+            out.append(SMALL_JOKER)
+            small -= 1
+        else:
+            out.append(BIG_JOKER)
+            big -= 1
+    return out
+
+
+def _wanted(table: Play | None):
+    """A filter ``(kind, size, strength, is_dao) -> bool`` for plays that beat ``table``."""
+    if table is None:
+        return lambda kind, size, strength, is_dao: True
+    tk, ts, tst = table.kind, table.size, table.strength
+    if tk in (SINGLE, PAIR, TRIPLE):
+        bomb_ok = not table.is_dao
+        return lambda kind, size, strength, is_dao: (
+            (kind == BOMB and bomb_ok) or (size == ts and kind == tk and strength > tst)
+        )
+    if tk == BOMB:
+        return lambda kind, size, strength, is_dao: kind == BOMB and (size, strength) > (ts, tst)
+    return lambda kind, size, strength, is_dao: False
+
+
+def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[Play]:
+    """Every distinct legal play from ``hand`` that may be played now (RULES.md §3).
+
+    :param hand: the player's cards (§2 notation, copies repeated).
+    :param table_play: the play to beat, or ``None`` on a lead.
+    :param dao: the dao rank.
+    :returns: plays distinct by ``(kind, rank, size, jokers)``, plus every atom
+        and hydrogen bomb of the hand; ordered singles, pairs, triples (weakest
+        first), bombs by (size, rank), atoms, hydrogen bombs.
+    :raises ValueError: for a bad card, a fourth copy or a bad dao.
+    """
+    check_dao(dao)
+    cards = parse_cards(hand)
+    counts: dict[str, dict[str, int]] = {}
+    big = small = 0
+    for c in cards:
+        if c[1] == "J":
+            if c == BIG_JOKER:
+                big += 1
+            else:
+                small += 1
+        else:
+            d = counts.setdefault(c[0], {})
+            d[c[1]] = d.get(c[1], 0) + 1
+    wanted = _wanted(table_play)
+    jorder = joker_order(big, small)
+    nj = len(jorder)
+    small_plays: list[Play] = []
+    bombs: list[Play] = []
+    atoms: list[Play] = []
+    hydrogens: list[Play] = []
+    table_kind = table_play.kind if table_play is not None else None
+
+    # jokers alone: 3s of the lowest order (below the 4s when 3 is dao)
+    js = joker_strength(dao)
+    for j in range(1, nj + 1):
+        kind = _SMALL.get(j, BOMB)
+        if j == 3 and jorder[0] == jorder[1] == jorder[2]:
+            continue  # that is a joker atom, listed below
+        if wanted(kind, j, js, False):
+            p = Play(kind, "3", tuple(jorder[:j]), dao, j, js, False)
+            (bombs if kind == BOMB else small_plays).append(p)
+
+    for ri, rank in enumerate(RANKS):
+        suits = counts.get(rank)
+        if not suits:
+            continue
+        is_dao = rank == dao
+        strength = 13 if is_dao else ri
+        order = [rank + s for s in take_order(suits)]
+        n = len(order)
+        jmax = 0 if is_dao else nj
+        if table_kind not in (ATOM, HYDROGEN):
+            for k in range(1, n + 1):
+                for j in range(jmax + 1):
+                    size = k + j
+                    kind = _SMALL.get(size, BOMB)
+                    if not wanted(kind, size, strength, is_dao):
+                        continue
+                    chosen = order[:k]
+                    if j == 0 and k == 3 and chosen[0] == chosen[1] == chosen[2]:
+                        continue  # an atom, listed below
+                    if j == 0 and k == 8 and _is_hydrogen(chosen):
+                        chosen = _non_hydrogen_eight(order)
+                        if chosen is None:
+                            continue
+                    p = Play(
+                        kind, rank, tuple(chosen + jorder[:j]), dao, j, strength, is_dao and not j
+                    )
+                    (bombs if kind == BOMB else small_plays).append(p)
+        for s in SUITS:
+            v = suits.get(s, 0)
+            if v == 3:
+                card = rank + s
+                atoms.append(Play(ATOM, rank, (card,) * 3, dao, 0, atom_strength(card, dao), False))
+        if n >= 8 and all(suits.get(s, 0) >= 2 for s in SUITS):
+            hydrogens.append(
+                Play(HYDROGEN, rank, tuple(rank + s for s in SUITS for _ in (0, 1)), dao, 0,
+                     strength, False)
+            )
+    for card, v in ((BIG_JOKER, big), (SMALL_JOKER, small)):
+        if v == 3:
+            atoms.append(Play(ATOM, "3", (card,) * 3, dao, 3, atom_strength(card, dao), False))
+
+    if table_play is not None:
+        atoms = [a for a in atoms if table_kind != HYDROGEN and
+                 (table_kind != ATOM or a.strength > table_play.strength)]
+        if table_kind == HYDROGEN:
+            hydrogens = [h for h in hydrogens if h.strength > table_play.strength]
+    small_plays.sort(key=_small_key)
+    bombs.sort(key=_bomb_key)
+    atoms.sort(key=_strength_key)
+    hydrogens.sort(key=_strength_key)
+    return small_plays + bombs + atoms + hydrogens
+
+
+_KIND_ORDER = {SINGLE: 0, PAIR: 1, TRIPLE: 2}
+
+
+def _small_key(p: Play) -> tuple[int, int, int]:
+    return (_KIND_ORDER[p.kind], p.strength, p.jokers)
+
+
+def _bomb_key(p: Play) -> tuple[int, int, int]:
+    return (p.size, p.strength, p.jokers)
+
+
+def _strength_key(p: Play) -> int:
+    return p.strength
+
+
+def _is_hydrogen(cards: list[str]) -> bool:
+    return all(sum(1 for c in cards if c[1] == s) == 2 for s in SUITS)
+
+
+def _non_hydrogen_eight(order: list[str]) -> list[str] | None:
+    """Eight cards of one rank that are not 2-of-each-suit, if the rank allows it."""
+    first = order[:8]
+    for i in range(8, len(order)):
+        for k in range(7, -1, -1):
+            if order[i][1] != first[k][1]:
+                cand = first[:k] + first[k + 1:] + [order[i]]
+                if not _is_hydrogen(cand):
+                    return cand
+    return None
