@@ -9,7 +9,7 @@ hydrogen bomb the hand holds is listed as well. The hand's representation here
 is a suit-count vector per rank, not card objects (the hot path of the bots).
 
 >>> [p.cards for p in legal_plays(["4S", "4S", "4S", "4H"], None, dao="7")]
-[('4H',), ('4H', '4S'), ('4H', '4S', '4S'), ('4S', '4S', '4S'), ('4H', '4S', '4S', '4S')]
+[('4H',), ('4H', '4S'), ('4H', '4S', '4S'), ('4H', '4S', '4S', '4S'), ('4S', '4S', '4S')]
 """
 
 from __future__ import annotations
