@@ -1,0 +1,1 @@
+"""Users (django-allauth), profiles, rating points and levels (RULES.md §7)."""

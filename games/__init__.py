@@ -1,0 +1,1 @@
+"""Tables, games, seats and real-time play. The rules engine lives in ``games.engine``."""

@@ -1,0 +1,1 @@
+"""Game models (Table, Seat, Game, GameEvent) will live here; see DESIGN.md."""

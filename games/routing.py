@@ -1,0 +1,3 @@
+"""Websocket URL patterns, routed by ``yuanzi_site.asgi``. Consumers will be added here."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,9 @@
+"""URLs of the games app, mounted at the site root."""
+
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+]

@@ -1,0 +1,1 @@
+"""Coins ledger, catalogue, inventory, items and gems (RULES.md §9). Shell for now."""

@@ -1,0 +1,1 @@
+"""Shop models will live here (RULES.md §9)."""

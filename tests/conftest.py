@@ -1,0 +1,83 @@
+"""Shared fixtures and the CI no-skip rule.
+
+Users: ``owner``, ``partner``, ``opponent``, ``outsider`` (password
+``PASSWORD``), each with a Profile made by the post_save signal.
+
+CI rule: when the environment has ``CI=true`` a skipped test fails the session
+(exit status 1): in CI every service is present, so a skip means a test that
+should have run did not.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+PASSWORD = "atom-Jiaxing-2026"
+
+_skipped: list[str] = []
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings):
+    """Disable allauth rate limits: their counters live in the cache (Redis in
+    CI, shared across runs) and would make repeated sign-ups flaky. The test
+    of the sign-up limit itself re-enables it on a private local cache."""
+    settings.ACCOUNT_RATE_LIMITS = False
+
+
+def _make_user(django_user_model, username: str):
+    return django_user_model.objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def owner(db, django_user_model):
+    """A table owner."""
+    return _make_user(django_user_model, "owner")
+
+
+@pytest.fixture
+def partner(db, django_user_model):
+    """The owner's partner (对家)."""
+    return _make_user(django_user_model, "partner")
+
+
+@pytest.fixture
+def opponent(db, django_user_model):
+    """A player of the other team."""
+    return _make_user(django_user_model, "opponent")
+
+
+@pytest.fixture
+def outsider(db, django_user_model):
+    """A user with nothing to do with the game at hand."""
+    return _make_user(django_user_model, "outsider")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _skipped.append(report.nodeid)
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    if report.skipped:
+        _skipped.append(report.nodeid or "<collection>")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    if _ci() and _skipped:
+        terminalreporter.write_sep("=", "CI=true: skipped tests fail the run", red=True)
+        for nodeid in _skipped:
+            terminalreporter.write_line(f"SKIPPED in CI: {nodeid}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _ci() and _skipped and session.exitstatus == 0:
+        session.exitstatus = 1
