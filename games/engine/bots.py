@@ -44,7 +44,7 @@ def random_policy(view: View, rng: random.Random) -> Action:
     return _as_action(plays[i]) if i < len(plays) else {"type": "pass"}
 
 
-def _cost(play: Play, groups: Counter[str], atoms: set[str], dao: str) -> int:
+def _cost(play: Play, groups: Counter[str], atom_ranks: set[str], dao: str) -> int:
     """How much of the hand's strength a play spends (lower is cheaper)."""
     if play.kind == HYDROGEN:
         return 400 + play.strength
@@ -60,8 +60,8 @@ def _cost(play: Play, groups: Counter[str], atoms: set[str], dao: str) -> int:
             cost += 60  # breaks a bomb
         elif natural < n:
             cost += 4  # splits a small group
-        if any(c in atoms for c in play.cards):
-            cost += 50  # breaks an atom
+        if play.rank in atom_ranks:
+            cost += 50  # spends cards of a rank that holds an atom
     if play.kind == BOMB:
         cost += 100 + 10 * play.size
     return cost
@@ -84,8 +84,8 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
         return {"type": "pass"}
     groups: Counter[str] = Counter(c[0] for c in hand if c[1] != "J")
     card_counts = Counter(hand)
-    atoms = {c for c, n in card_counts.items() if n == 3}
-    costs = [(_cost(p, groups, atoms, dao), i) for i, p in enumerate(plays)]
+    atom_ranks = {c[0] for c, n in card_counts.items() if n == 3 and c[1] != "J"}
+    costs = [(_cost(p, groups, atom_ranks, dao), i) for i, p in enumerate(plays)]
     if table is None:
         whole = [
             (cost, i) for cost, i in costs

@@ -15,8 +15,9 @@ is a suit-count vector per rank, not card objects (the hot path of the bots).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
-from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, parse_cards
+from .cards import BIG_JOKER, COPIES, DISTINCT_CARDS, RANKS, SMALL_JOKER, SUITS, parse_cards
 from .combos import (
     ATOM,
     BOMB,
@@ -31,10 +32,17 @@ from .combos import (
 )
 
 _SMALL = {1: SINGLE, 2: PAIR, 3: TRIPLE}
-_WEAK_FIRST = "DCHS"  # among equally free cards, give up the weaker suit first
+_WEAK_FIRST = "DCHS"
+_VALID = frozenset(DISTINCT_CARDS)  # among equally free cards, give up the weaker suit first
 
 
 def take_order(counts: dict[str, int]) -> list[str]:
+    """See :func:`_take_order`; memoised on the suit counts (at most 4**4 shapes)."""
+    return list(_take_order(tuple(counts.get(s, 0) for s in _WEAK_FIRST)))
+
+
+@lru_cache(maxsize=1024)
+def _take_order(shape: tuple[int, ...]) -> tuple[str, ...]:
     """The canonical order in which to take cards of one rank (suit → count).
 
     Greedy: at each step take the card whose loss costs least — 0 for a free
@@ -42,7 +50,7 @@ def take_order(counts: dict[str, int]) -> list[str]:
     (every suit at 2 or more and this one at exactly 2). Ties: smaller pile,
     then the weaker suit. :returns: suit letters, one per card, ``sum(counts)`` long.
     """
-    c = {s: counts.get(s, 0) for s in _WEAK_FIRST}
+    c = dict(zip(_WEAK_FIRST, shape, strict=True))
     out: list[str] = []
     for _ in range(sum(c.values())):
         hydrogen = all(v >= 2 for v in c.values())
@@ -59,7 +67,7 @@ def take_order(counts: dict[str, int]) -> list[str]:
         assert best is not None
         c[best] -= 1
         out.append(best)
-    return out
+    return tuple(out)
 
 
 def joker_order(big: int, small: int) -> list[str]:
@@ -76,19 +84,35 @@ def joker_order(big: int, small: int) -> list[str]:
     return out
 
 
-def _wanted(table: Play | None):
-    """A filter ``(kind, size, strength, is_dao) -> bool`` for plays that beat ``table``."""
+@lru_cache(maxsize=4096)
+def _rank_shapes(
+    rank: str, shape: tuple[int, ...]
+) -> tuple[list[str], tuple[str, ...], tuple[str, ...] | None]:
+    """For one rank held as ``shape`` (counts of D, C, H, S): the canonical take
+    order as cards, the atoms it holds (strongest suit first), and its hydrogen
+    bomb's cards (``None`` if it holds none). Callers must not mutate the list."""
+    order = [rank + s for s in _take_order(shape)]
+    held = dict(zip(_WEAK_FIRST, shape, strict=True))
+    atoms = tuple(rank + s for s in SUITS if held[s] == 3)
+    hydrogen = (
+        tuple(rank + s for s in SUITS for _ in (0, 1)) if all(v >= 2 for v in shape) else None
+    )
+    return order, atoms, hydrogen
+
+
+def _sizes(table: Play | None, strength: int, is_dao: bool, most: int) -> range | list[int]:
+    """Sizes of plays of one rank (``strength``) that may beat ``table``, up to ``most``."""
     if table is None:
-        return lambda kind, size, strength, is_dao: True
-    tk, ts, tst = table.kind, table.size, table.strength
-    if tk in (SINGLE, PAIR, TRIPLE):
-        bomb_ok = not table.is_dao
-        return lambda kind, size, strength, is_dao: (
-            (kind == BOMB and bomb_ok) or (size == ts and kind == tk and strength > tst)
-        )
+        return range(1, most + 1)
+    tk = table.kind
     if tk == BOMB:
-        return lambda kind, size, strength, is_dao: kind == BOMB and (size, strength) > (ts, tst)
-    return lambda kind, size, strength, is_dao: False
+        return range(table.size if strength > table.strength else table.size + 1, most + 1)
+    if tk in (ATOM, HYDROGEN):
+        return []
+    bombs = range(4, most + 1) if not table.is_dao else range(0)
+    if strength > table.strength and table.size <= most:
+        return [table.size, *bombs]
+    return bombs
 
 
 def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[Play]:
@@ -103,7 +127,9 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
     :raises ValueError: for a bad card, a fourth copy or a bad dao.
     """
     check_dao(dao)
-    cards = parse_cards(hand)
+    cards = list(hand)
+    if not _VALID.issuperset(cards):
+        parse_cards(cards)  # raises, naming the bad card
     counts: dict[str, dict[str, int]] = {}
     big = small = 0
     for c in cards:
@@ -115,7 +141,8 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
         else:
             d = counts.setdefault(c[0], {})
             d[c[1]] = d.get(c[1], 0) + 1
-    wanted = _wanted(table_play)
+    if max(big, small, *(v for d in counts.values() for v in d.values())) > COPIES:
+        parse_cards(cards)  # raises: more copies than the shoe holds
     jorder = joker_order(big, small)
     nj = len(jorder)
     small_plays: list[Play] = []
@@ -126,13 +153,12 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
 
     # jokers alone: 3s of the lowest order (below the 4s when 3 is dao)
     js = joker_strength(dao)
-    for j in range(1, nj + 1):
+    for j in _sizes(table_play, js, False, nj):
         kind = _SMALL.get(j, BOMB)
         if j == 3 and jorder[0] == jorder[1] == jorder[2]:
             continue  # that is a joker atom, listed below
-        if wanted(kind, j, js, False):
-            p = Play(kind, "3", tuple(jorder[:j]), dao, j, js, False)
-            (bombs if kind == BOMB else small_plays).append(p)
+        p = Play(kind, "3", tuple(jorder[:j]), dao, j, js, False)
+        (bombs if kind == BOMB else small_plays).append(p)
 
     for ri, rank in enumerate(RANKS):
         suits = counts.get(rank)
@@ -140,37 +166,27 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
             continue
         is_dao = rank == dao
         strength = 13 if is_dao else ri
-        order = [rank + s for s in take_order(suits)]
+        shape = tuple(suits.get(s, 0) for s in _WEAK_FIRST)
+        order, rank_atoms, hydrogen = _rank_shapes(rank, shape)
         n = len(order)
         jmax = 0 if is_dao else nj
-        if table_kind not in (ATOM, HYDROGEN):
-            for k in range(1, n + 1):
-                for j in range(jmax + 1):
-                    size = k + j
-                    kind = _SMALL.get(size, BOMB)
-                    if not wanted(kind, size, strength, is_dao):
+        for size in _sizes(table_play, strength, is_dao, n + jmax):
+            kind = _SMALL.get(size, BOMB)
+            for j in range(max(0, size - n), min(jmax, size - 1) + 1):
+                k = size - j
+                chosen = order[:k]
+                if j == 0 and k == 3 and chosen[0] == chosen[1] == chosen[2]:
+                    continue  # an atom, listed below
+                if j == 0 and k == 8 and _is_hydrogen(chosen):
+                    chosen = _non_hydrogen_eight(order)
+                    if chosen is None:
                         continue
-                    chosen = order[:k]
-                    if j == 0 and k == 3 and chosen[0] == chosen[1] == chosen[2]:
-                        continue  # an atom, listed below
-                    if j == 0 and k == 8 and _is_hydrogen(chosen):
-                        chosen = _non_hydrogen_eight(order)
-                        if chosen is None:
-                            continue
-                    p = Play(
-                        kind, rank, tuple(chosen + jorder[:j]), dao, j, strength, is_dao and not j
-                    )
-                    (bombs if kind == BOMB else small_plays).append(p)
-        for s in SUITS:
-            v = suits.get(s, 0)
-            if v == 3:
-                card = rank + s
-                atoms.append(Play(ATOM, rank, (card,) * 3, dao, 0, atom_strength(card, dao), False))
-        if n >= 8 and all(suits.get(s, 0) >= 2 for s in SUITS):
-            hydrogens.append(
-                Play(HYDROGEN, rank, tuple(rank + s for s in SUITS for _ in (0, 1)), dao, 0,
-                     strength, False)
-            )
+                p = Play(kind, rank, tuple(chosen + jorder[:j]), dao, j, strength, is_dao and not j)
+                (bombs if kind == BOMB else small_plays).append(p)
+        for card in rank_atoms:
+            atoms.append(Play(ATOM, rank, (card,) * 3, dao, 0, atom_strength(card, dao), False))
+        if hydrogen:
+            hydrogens.append(Play(HYDROGEN, rank, hydrogen, dao, 0, strength, False))
     for card, v in ((BIG_JOKER, big), (SMALL_JOKER, small)):
         if v == 3:
             atoms.append(Play(ATOM, "3", (card,) * 3, dao, 3, atom_strength(card, dao), False))
