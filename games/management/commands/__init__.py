@@ -1,0 +1,1 @@
+"""``python manage.py simulate`` and other games commands."""
