@@ -65,3 +65,32 @@ class Profile(models.Model):
     def points_to_next(self) -> int | None:
         """Rating points still needed for the next level; None at the top."""
         return levels.points_to_next(self.rating_points)
+
+
+class RatingEntry(models.Model):
+    """One movement of a player's rating points (DESIGN.md "Money and points").
+
+    Written in the same transaction as its cause and as the ``F()`` update of
+    ``Profile.rating_points``; one entry per (user, game, reason), so a game can
+    move a player's points only once.
+    """
+
+    GAME, ESCAPE, GEM = "game", "escape", "gem"
+    REASONS = [(GAME, _("game result")), (ESCAPE, _("escape")), (GEM, _("gem"))]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_entries"
+    )
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL)
+    delta = models.IntegerField()
+    reason = models.CharField(max_length=10, choices=REASONS)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "reason"], condition=models.Q(game__isnull=False),
+                name="accounts_rating_once_per_game",
+            ),
+        ]

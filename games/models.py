@@ -1,1 +1,155 @@
-"""Game models (Table, Seat, Game, GameEvent) will live here; see DESIGN.md."""
+"""Tables, seats, games and their append-only event log (DESIGN.md).
+
+A ``Game`` row holds the engine state (plain JSON) and ``seq``, the number of
+actions applied; it is changed only by ``games.services`` inside a transaction
+that locks it. ``GameEvent`` rows are the log every state is rebuilt from.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    """A table in the lobby: four seats, a chat, and the games played at it."""
+
+    WAITING, PLAYING = "waiting", "playing"
+    STATUS_CHOICES = [(WAITING, _("waiting")), (PLAYING, _("playing"))]
+
+    name = models.CharField(_("name"), max_length=40)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables"
+    )
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=WAITING)
+    current_game = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    closed = models.BooleanField(_("closed"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """One of a table's four seats (0 = North … 3 = West, RULES.md §2).
+
+    Empty, a user, or a bot; ``ready`` marks a player ready for the next game
+    (bots are always ready). Whether a user is online comes from ``Presence``.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="games_seat_unique_index"),
+            # no double seating at one table
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(user__isnull=False),
+                name="games_seat_one_per_user",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(index__lte=3), name="games_seat_index_0_3"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(is_bot=True, user__isnull=False),
+                name="games_seat_bot_or_user",
+            ),
+        ]
+
+    @property
+    def empty(self) -> bool:
+        """True when neither a user nor a bot sits here."""
+        return self.user_id is None and not self.is_bot
+
+
+class Game(models.Model):
+    """One game at a table: the engine state, its ``seq`` and when its turn is due.
+
+    ``due_at`` is when the seat to act must be acted for (a bot's pause is over,
+    or a human's deadline passed); ``settled`` guards the finish step so rating
+    points move once per game, whatever path ends it.
+    """
+
+    PLAYING, OVER = "playing", "over"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    state = models.JSONField()
+    seq = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, default=PLAYING, db_index=True)
+    practice = models.BooleanField(default=False)
+    players = models.JSONField(help_text="per seat: {user_id, username, level, bot}")
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    settled = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} at {self.table_id} (seq {self.seq})"
+
+
+class GameEvent(models.Model):
+    """One applied action and the events it produced; ``(game, seq)`` is unique."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    events = models.JSONField()
+    by = models.CharField(max_length=10, default="player")  # player | bot | clock | auto
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="games_event_unique_seq"),
+        ]
+
+
+class ChatMessage(models.Model):
+    """A line of table chat, kept with the table."""
+
+    MAX_LENGTH = 200
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+
+class Presence(models.Model):
+    """One open websocket connection, kept alive by heartbeats.
+
+    A killed process sends no disconnect, so presence expires: a row whose
+    ``last_seen`` is older than ``PRESENCE_TTL_SECONDS`` counts for nothing.
+    """
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="presences"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    last_seen = models.DateTimeField(db_index=True)

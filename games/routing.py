@@ -1,3 +1,10 @@
-"""Websocket URL patterns, routed by ``yuanzi_site.asgi``. Consumers will be added here."""
+"""Websocket URL routes (served by Daphne through ``yuanzi_site.asgi``)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+]

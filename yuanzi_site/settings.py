@@ -113,7 +113,10 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            # IMMEDIATE: a write transaction takes the lock up front, so two
+            # concurrent game actions queue instead of failing "database is locked".
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
         }
     }
 
@@ -231,3 +234,18 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
 if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Games -------------------------------------------------------------------
+
+# Seconds a human has for a turn (RULES.md §8) and a bot's pause before it moves.
+GAMES_TURN_SECONDS = env_int("GAMES_TURN_SECONDS", 30, minimum=1)
+GAMES_BOT_DELAY_SECONDS = float(env_str("GAMES_BOT_DELAY_SECONDS", "1.0"))
+# A connection whose heartbeat is older than this no longer counts as online.
+GAMES_PRESENCE_TTL_SECONDS = env_int("GAMES_PRESENCE_TTL_SECONDS", 30, minimum=5)
+# "celery" (a task per due turn + beat sweep) or "ticker" (in-process thread,
+# started by `manage.py runsite`): see games/scheduler.py.
+GAMES_SCHEDULER = env_str("GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker")
+# Rate limits as (hits, window in seconds), per user.
+GAMES_ACTION_RATE = (env_int("GAMES_ACTION_RATE", 20, minimum=1), 5)
+GAMES_CHAT_RATE = (env_int("GAMES_CHAT_RATE", 5, minimum=1), 10)
+GAMES_TABLE_CREATE_RATE = (env_int("GAMES_TABLE_CREATE_RATE", 10, minimum=1), 60)

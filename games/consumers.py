@@ -1,0 +1,182 @@
+"""Websocket consumers: thin — authenticate, parse, call services, relay views.
+
+The protocol (every message, both directions) is in ``docs/protocol.md``.
+``TableConsumer`` serves one table (players and spectators); ``LobbyConsumer``
+streams the lobby's table list. No rules and no game state live here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from games import broadcast, ratelimit, services, snapshots
+from games.models import ChatMessage, Game, Table
+
+
+def _current_view(table_id: int, user) -> dict[str, Any] | None:
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    game = Game.objects.filter(pk=game_id).first() if game_id else None
+    if game is None:
+        return None
+    return services.view_for(game, services.seat_of(game, user))
+
+
+def _chat_history(table_id: int) -> list[dict[str, Any]]:
+    lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
+    return [services.chat_line(m) for m in reversed(lines.order_by("-created_at")[:50])]
+
+
+def _connect(channel_name: str, table_id: int, user) -> dict[str, Any] | None:
+    if snapshots.table_snapshot(table_id) is None:
+        return None
+    services.touch_presence(channel_name, table_id, user)
+    broadcast.table_changed(table_id)  # online flags and spectator count changed
+    return {
+        "table": snapshots.table_snapshot(table_id),
+        "view": _current_view(table_id, user),
+        "chat": _chat_history(table_id),
+    }
+
+
+def _disconnect(channel_name: str, table_id: int) -> None:
+    services.drop_presence(channel_name)
+    broadcast.table_changed(table_id)
+
+
+_SEAT_COMMANDS = {
+    "sit": lambda t, u, m: services.sit(t, u, m.get("seat")),
+    "stand": lambda t, u, m: services.stand(t, u),
+    "ready": lambda t, u, m: services.set_ready(t, u, bool(m.get("ready", True))),
+    "add_bot": lambda t, u, m: services.add_bot(t, u, m.get("seat")),
+    "remove_bot": lambda t, u, m: services.remove_bot(t, u, m.get("seat")),
+}
+
+
+def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
+    """Carry out one client message; returns a direct reply or ``None``.
+
+    :raises services.Refused: for anything refused (sent back as ``error``).
+    """
+    kind = msg.get("type")
+    if kind == "ping":
+        services.touch_presence(channel_name, table_id, user)
+        return {"type": "pong"}
+    if kind == "sync":
+        return {"type": "game", "view": _current_view(table_id, user)}
+    if not user.is_authenticated:
+        raise services.Refused("login_required", _("Log in to play."))
+    if kind == "chat":
+        if not ratelimit.allow(f"chat:{user.pk}", *settings.GAMES_CHAT_RATE):
+            raise services.Refused("rate_limited", _("Slow down: too many messages."))
+        services.chat(table_id, user, msg.get("text") if isinstance(msg.get("text"), str) else "")
+        return None
+    if not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
+        raise services.Refused("rate_limited", _("Slow down: too many actions."))
+    if kind in _SEAT_COMMANDS:
+        _SEAT_COMMANDS[kind](table_id, user, msg)
+        return None
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    if game_id is None:
+        raise services.Refused("no_game", _("No game is running at this table."))
+    if kind in ("play", "pass"):
+        action = {"type": kind}
+        if kind == "play":
+            action["cards"] = msg.get("cards")
+        services.act(game_id, user, msg.get("seq"), action)
+        return None
+    if kind == "escape":
+        services.escape(game_id, user)
+        return None
+    raise services.Refused("bad_message", _("Unknown message type."))
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/table/<id>/``: one table's seats, game views and chat."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope["user"]
+        self.group = broadcast.table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        if hello is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.send_json({"type": "table", "table": hello["table"]})
+        await self.send_json({"type": "chat_history", "lines": hello["chat"]})
+        if hello["view"] is not None:
+            await self.send_json({"type": "game", "view": hello["view"]})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(_disconnect)(self.channel_name, self.table_id)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_json(
+                {"type": "error", "reason": "bad_message", "message": _("Malformed message.")}
+            )
+            return
+        try:
+            reply = await database_sync_to_async(_handle)(
+                self.channel_name, self.table_id, self.user, content
+            )
+        except services.Refused as e:
+            reply = {"type": "error", "reason": e.reason, "message": str(e),
+                     "ref": content.get("ref")}
+        if reply is not None:
+            await self.send_json(reply)
+
+    async def decode_json(self, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+    # --- channel-layer events ---
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "table", "table": event["table"]})
+
+    async def game_update(self, event: dict[str, Any]) -> None:
+        # the filter: this user's own seat view, else the seat-less spectator view
+        view = None
+        if self.user.is_authenticated:
+            view = event["views"].get(str(self.user.pk))
+        await self.send_json({"type": "game", "view": view or event["spectator"]})
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", "line": event["line"]})
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/lobby/``: every open table, then each change as it happens."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        rows = await database_sync_to_async(snapshots.lobby_rows)()
+        await self.send_json({"type": "tables", "tables": rows})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        await self.send_json({"type": "pong"})
+
+    async def decode_json(self, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+    async def lobby_table(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "table", "table": event["table"]})

@@ -1,0 +1,21 @@
+"""Celery tasks of the games app (DESIGN.md "Time, bots, departures")."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(ignore_result=True)
+def run_due(game_id: int, seq: int) -> bool:
+    """Act for the seat to move of game ``game_id`` if it is still at ``seq`` and due."""
+    from games import services
+
+    return services.run_due(game_id, seq)
+
+
+@shared_task(ignore_result=True)
+def sweep_due() -> int:
+    """Beat's sweep every second: act on every due game (covers lost tasks, restarts)."""
+    from games import services
+
+    return services.sweep_due()
