@@ -92,6 +92,9 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
     if kind == "escape":
         services.escape(game_id, user)
         return None
+    if kind == "auto_play":
+        services.set_auto_play(game_id, user, bool(msg.get("on", True)))
+        return None
     raise services.Refused("bad_message", _("Unknown message type."))
 
 

@@ -81,9 +81,11 @@ class Seat(models.Model):
 class Game(models.Model):
     """One game at a table: the engine state, its ``seq`` and when its turn is due.
 
-    ``due_at`` is when the seat to act must be acted for (a bot's pause is over,
-    or a human's deadline passed); ``settled`` guards the finish step so rating
-    points move once per game, whatever path ends it.
+    ``due_at`` is when the seat to act must be acted for (a bot's or a 托管
+    seat's pause is over, or a human's deadline passed); ``auto_play`` and
+    ``timeouts`` are four-long lists (托管 flags, clock losses in a row);
+    ``settled`` guards the finish step so rating points move once per game,
+    whatever path ends it.
     """
 
     PLAYING, OVER = "playing", "over"
@@ -95,6 +97,9 @@ class Game(models.Model):
     practice = models.BooleanField(default=False)
     players = models.JSONField(help_text="per seat: {user_id, username, level, bot}")
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # per seat: 托管 (auto-play) on, and turns lost to the clock in a row
+    auto_play = models.JSONField(default=list)
+    timeouts = models.JSONField(default=list)
     settled = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -164,12 +164,13 @@ def _maybe_start(table: Table) -> Game | None:
     state = engine.new_game(
         secrets.token_hex(16), [p["level"] for p in players], [p["bot"] for p in players]
     )
-    game = Game(table=table, state=state, seq=0, practice=state["practice"], players=players)
+    game = Game(table=table, state=state, seq=0, practice=state["practice"], players=players,
+                auto_play=[False] * 4, timeouts=[0] * 4)
     game.due_at = _due_at(game)
     game.save()
     table.status, table.current_game = Table.PLAYING, game
     table.save(update_fields=["status", "current_game"])
-    transaction.on_commit(lambda: _after_action(game.pk, state, table.pk, players, game.due_at))
+    _announce(game)
     return game
 
 
@@ -214,14 +215,16 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
     (clients' clocks are wrong, so no wall-clock instant is sent); for the seat
     to act, ``hints`` (its ``legal_plays`` as card lists) and ``can_pass``.
     """
-    return _view(game.pk, game.state, game.players, game.due_at, seat)
+    return _view(game.pk, game.state, game.players, game.due_at, game.auto_play, seat)
 
 
-def _view(game_id, state, players, due_at, seat) -> dict[str, Any]:
+def _view(game_id, state, players, due_at, auto_play, seat) -> dict[str, Any]:
     v = engine.view(state, seat)
     v["game_id"] = game_id
     v["players"] = [
-        {"username": p["username"], "level": p["level"], "bot": p["bot"]} for p in players
+        {"username": p["username"], "level": p["level"], "bot": p["bot"],
+         "auto_play": bool(auto_play and auto_play[i])}
+        for i, p in enumerate(players)
     ]
     left = None
     if due_at is not None and state["status"] == engine.PLAYING:
@@ -237,11 +240,12 @@ def _view(game_id, state, players, due_at, seat) -> dict[str, Any]:
 
 
 def _due_at(game: Game):
-    """When the current turn is due: a bot's pause, or a human's turn clock (RULES.md §8)."""
+    """When the current turn is due: a bot's or 托管 seat's pause, or a human's
+    turn clock (RULES.md §8)."""
     turn = engine.to_act(game.state)
     if turn is None:
         return None
-    if game.players[turn]["bot"]:
+    if game.players[turn]["bot"] or game.auto_play[turn]:
         delay = settings.GAMES_BOT_DELAY_SECONDS
     else:
         delay = settings.GAMES_TURN_SECONDS
@@ -273,7 +277,24 @@ def act(game_id: int, user, seq: Any, action: Any) -> Game:
             raise Refused("stale", _("That move was made on an old position; the table has moved on."))
         if not isinstance(action, dict) or action.get("type") not in ("play", "pass"):
             raise Refused("bad_action", _("That is not a move."))
+        game.timeouts[seat] = 0
         _apply(game, seat, action, by="player")
+        return game
+
+
+def set_auto_play(game_id: int, user, on: bool) -> Game:
+    """Turn 托管 on (the heuristic bot plays the seat) or off (取消托管) for oneself."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise Refused("not_seated", _("You are not playing in this game."))
+        if game.status != Game.PLAYING:
+            raise Refused("game_over", _("The game is over."))
+        game.auto_play[seat], game.timeouts[seat] = bool(on), 0
+        game.due_at = _due_at(game) if game.state["turn"] == seat else game.due_at
+        game.save(update_fields=["auto_play", "timeouts", "due_at"])
+        _announce(game)
         return game
 
 
@@ -301,11 +322,18 @@ def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
     game.due_at = _due_at(game)
     if state["status"] == engine.OVER:
         game.status, game.ended_at = Game.OVER, timezone.now()
-    game.save(update_fields=["state", "seq", "due_at", "status", "ended_at"])
+    game.save(
+        update_fields=["state", "seq", "due_at", "status", "ended_at", "auto_play", "timeouts"]
+    )
     if state["status"] == engine.OVER:
         finish(game)
-    table_id, players, due_at, gid = game.table_id, game.players, game.due_at, game.pk
-    transaction.on_commit(lambda: _after_action(gid, state, table_id, players, due_at))
+    _announce(game)
+
+
+def _announce(game: Game) -> None:
+    """After commit: every client its view; schedule the next due action."""
+    args = (game.pk, game.state, game.table_id, game.players, game.due_at, list(game.auto_play))
+    transaction.on_commit(lambda: _after_action(*args))
 
 
 _ILLEGAL = {
@@ -324,12 +352,12 @@ def _illegal_message(e: engine.IllegalAction) -> str:
     return _(text) if text else str(e)
 
 
-def _after_action(game_id, state, table_id, players, due_at) -> None:
+def _after_action(game_id, state, table_id, players, due_at, auto_play) -> None:
     views = {
-        str(p["user_id"]): _view(game_id, state, players, due_at, i)
+        str(p["user_id"]): _view(game_id, state, players, due_at, auto_play, i)
         for i, p in enumerate(players) if not p["bot"]
     }
-    spectator = _view(game_id, state, players, due_at, None)
+    spectator = _view(game_id, state, players, due_at, auto_play, None)
     broadcast.game_changed(table_id, views, spectator)
     if state["status"] == engine.OVER:
         broadcast.table_changed(table_id)
@@ -345,7 +373,8 @@ def finish(game: Game) -> bool:
     Runs inside the transaction that ended the game; the conditional update on
     ``settled`` makes it act once per game whatever path ended it. Rated games
     move rating points through ledger entries; every human's game counts move;
-    the table returns to waiting with its players unready.
+    the table returns to waiting with its players unready, and the escaper and
+    anyone whose connection is gone are stood up.
 
     :returns: ``True`` if this call settled the game.
     """
@@ -371,7 +400,17 @@ def finish(game: Game) -> bool:
                 user_id=p["user_id"], game_id=game.pk, delta=delta, reason=reason
             )
     Table.objects.filter(pk=game.table_id).update(status=Table.WAITING)
-    Seat.objects.filter(table_id=game.table_id, is_bot=False).update(ready=False)
+    seats = Seat.objects.filter(table_id=game.table_id, is_bot=False)
+    seats.update(ready=False)
+    # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
+    online = Presence.objects.filter(
+        table_id=game.table_id, last_seen__gte=online_cutoff(), user__isnull=False
+    ).values_list("user_id", flat=True)
+    gone = seats.exclude(user_id__in=list(online))
+    escaper = result["abandoned_by"]
+    if escaper is not None:
+        gone = gone | seats.filter(user_id=game.players[escaper]["user_id"])
+    gone.update(user=None)
     return True
 
 
@@ -379,9 +418,10 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
     """Act for the seat to move if its turn is due (DESIGN.md "Time, bots").
 
     "If the game is still at ``seq`` and its turn is due, act for that seat":
-    a bot plays its policy; a human whose clock ran out gets the §8 timeout
-    action (a random single on a lead, else a pass). Idempotent: callers may
-    race (countdown task, sweep, ticker) and it acts once.
+    a bot or a 托管 seat plays the heuristic policy; a human whose clock ran out
+    gets the §8 timeout action (a random single on a lead, else a pass), and
+    after two such turns in a row goes on 托管. Idempotent: callers may race
+    (countdown task, sweep, ticker) and it acts once.
 
     :returns: ``True`` if it acted.
     """
@@ -392,13 +432,16 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
         if (seq is not None and game.seq != seq) or game.due_at > timezone.now():
             return False
         seat = game.state["turn"]
-        if game.players[seat]["bot"]:
+        if game.players[seat]["bot"] or game.auto_play[seat]:
             rng = random.Random(f"{game.state['seed']}:{game.seq}")
             action = engine.heuristic_policy(engine.view(game.state, seat), rng)
-            by = "bot"
+            by = "bot" if game.players[seat]["bot"] else "auto"
         else:
             action = engine.timeout_action(game.state, random.SystemRandom())
             by = "clock"
+            game.timeouts[seat] += 1
+            if game.timeouts[seat] >= 2:  # two turns in a row lost to the clock: 托管
+                game.auto_play[seat] = True
         _apply(game, seat, action, by=by)
         return True
 
