@@ -94,3 +94,38 @@ class RatingEntry(models.Model):
                 name="accounts_rating_once_per_game",
             ),
         ]
+
+
+class LeaderboardEntry(models.Model):
+    """One row of the ranking, recomputed every minute by a Celery beat task.
+
+    Order (issue: leaderboard): rating points, then games won, then the older
+    account. Only players who have finished at least one game are ranked.
+    """
+
+    rank = models.PositiveIntegerField(unique=True)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    rating_points = models.IntegerField()
+    games_won = models.PositiveIntegerField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["rank"]
+
+
+class GemCap(models.Model):
+    """The rating-point cap under which gems may be used (RULES.md §9).
+
+    A single row (pk 1). ``points`` is the 100th place's rating points, or
+    ``None`` (no cap) while fewer than 100 players are ranked; moderators may
+    override it with ``override``.
+    """
+
+    points = models.IntegerField(null=True, blank=True)
+    override = models.IntegerField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def cap(self) -> int | None:
+        """The cap in force: the moderators' override, else the computed one."""
+        return self.override if self.override is not None else self.points

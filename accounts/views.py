@@ -32,3 +32,26 @@ def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
         "recent_games": [],
     }
     return render(request, "accounts/profile.html", context)
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The top 100 from the precomputed ranking, with titles, and your own rank.
+
+    Reads ``LeaderboardEntry`` only (the beat task computes it every minute), in
+    a fixed number of queries whatever the number of players.
+    """
+    from accounts import levels
+    from accounts.models import LeaderboardEntry
+
+    top = list(LeaderboardEntry.objects.select_related("user")[:100])
+    for row in top:
+        row.title = levels.title_for(levels.level_for(row.rating_points))
+    mine = None
+    if request.user.is_authenticated:
+        mine = LeaderboardEntry.objects.filter(user=request.user).first()
+    computed_at = top[0].computed_at if top else None
+    return render(
+        request,
+        "accounts/leaderboard.html",
+        {"rows": top, "mine": mine, "computed_at": computed_at},
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -27,21 +28,29 @@ def schedule_due(game_id: int, seq: int, due_at) -> None:
 
 
 class Ticker(threading.Thread):
-    """A daemon thread calling ``services.sweep_due`` every ``interval`` seconds."""
+    """The embedded default's beat: a daemon thread calling ``services.sweep_due``
+    every ``interval`` seconds and recomputing the leaderboard every
+    ``leaderboard_seconds``."""
 
-    def __init__(self, interval: float = 0.2) -> None:
+    def __init__(self, interval: float = 0.2, leaderboard_seconds: float = 60.0) -> None:
         super().__init__(name="yuanzi-ticker", daemon=True)
         self.interval = interval
+        self.leaderboard_seconds = leaderboard_seconds
         self.stopped = threading.Event()
 
     def run(self) -> None:
+        from accounts import leaderboard
         from games import services
 
+        next_board = 0.0
         while not self.stopped.wait(self.interval):
             try:
                 services.sweep_due()
+                if time.monotonic() >= next_board:
+                    leaderboard.recompute()
+                    next_board = time.monotonic() + self.leaderboard_seconds
             except Exception:  # keep ticking: one bad game must not stop the clock
-                log.exception("sweep_due failed")
+                log.exception("ticker sweep failed")
             finally:
                 close_old_connections()
 

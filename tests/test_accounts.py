@@ -204,7 +204,7 @@ def test_level_for(points, level):
 
 
 def test_ladder_matches_rules():
-    assert [rung.level for rung in LEVELS] == list(range(17))
+    assert [rung.number for rung in LEVELS] == list(range(17))
     assert [rung.threshold for rung in LEVELS] == [
         0, 50, 100, 200, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000,
         128_000, 262_000, 500_000, 1_000_000, 2_000_000,

@@ -154,6 +154,15 @@ else:
 
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "Asia/Shanghai"
+# Beat: the due-turn sweep every second (covers lost countdown tasks and worker
+# restarts) and the leaderboard every minute (issue: clocks and leaderboard).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-due-turns": {"task": "games.tasks.sweep_due", "schedule": 1.0},
+    "recompute-leaderboard": {"task": "accounts.tasks.recompute_leaderboard", "schedule": 60.0},
+}
+# A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 # --- Authentication (django-allauth 65) ------------------------------------
 

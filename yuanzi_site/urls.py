@@ -3,8 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import leaderboard
+
 urlpatterns = [
     path("", include("games.urls")),
+    path("leaderboard/", leaderboard, name="leaderboard"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
