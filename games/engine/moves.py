@@ -155,9 +155,13 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
     js = joker_strength(dao)
     for j in _sizes(table_play, js, False, nj):
         kind = _SMALL.get(j, BOMB)
-        if j == 3 and jorder[0] == jorder[1] == jorder[2]:
-            continue  # that is a joker atom, listed below
-        p = Play(kind, "3", tuple(jorder[:j]), dao, j, js, False)
+        chosen = jorder[:j]
+        if j == 3 and chosen[0] == chosen[1] == chosen[2]:
+            other = next((c for c in jorder if c != chosen[0]), None)
+            if other is None:
+                continue  # only the joker atom: listed below
+            chosen = [chosen[0], chosen[1], other]
+        p = Play(kind, "3", tuple(chosen), dao, j, js, False)
         (bombs if kind == BOMB else small_plays).append(p)
 
     for ri, rank in enumerate(RANKS):
@@ -176,7 +180,10 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
                 k = size - j
                 chosen = order[:k]
                 if j == 0 and k == 3 and chosen[0] == chosen[1] == chosen[2]:
-                    continue  # an atom, listed below
+                    other = next((c for c in order if c != chosen[0]), None)
+                    if other is None:
+                        continue  # only the atom: listed below
+                    chosen = [chosen[0], chosen[1], other]  # a triple beside the atom
                 if j == 0 and k == 8 and _is_hydrogen(chosen):
                     chosen = _non_hydrogen_eight(order)
                     if chosen is None:
