@@ -29,8 +29,8 @@ def schedule_due(game_id: int, seq: int, due_at) -> None:
 
 class Ticker(threading.Thread):
     """The embedded default's beat: a daemon thread calling ``services.sweep_due``
-    every ``interval`` seconds and recomputing the leaderboard every
-    ``leaderboard_seconds``."""
+    every ``interval`` seconds, ``expire_presence`` every 10 s and recomputing
+    the leaderboard every ``leaderboard_seconds``."""
 
     def __init__(self, interval: float = 0.2, leaderboard_seconds: float = 60.0) -> None:
         super().__init__(name="yuanzi-ticker", daemon=True)
@@ -42,13 +42,17 @@ class Ticker(threading.Thread):
         from accounts import leaderboard
         from games import services
 
-        next_board = 0.0
+        next_board = next_presence = 0.0
         while not self.stopped.wait(self.interval):
             try:
                 services.sweep_due()
-                if time.monotonic() >= next_board:
+                now = time.monotonic()
+                if now >= next_presence:
+                    services.expire_presence()
+                    next_presence = now + 10
+                if now >= next_board:
                     leaderboard.recompute()
-                    next_board = time.monotonic() + self.leaderboard_seconds
+                    next_board = now + self.leaderboard_seconds
             except Exception:  # keep ticking: one bad game must not stop the clock
                 log.exception("ticker sweep failed")
             finally:

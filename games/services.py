@@ -479,6 +479,20 @@ def drop_presence(channel_name: str) -> None:
     Presence.objects.filter(channel_name=channel_name).delete()
 
 
+def expire_presence() -> int:
+    """Forget connections whose heartbeats stopped (a killed process says no
+    goodbye) and tell their tables, so they show offline.
+
+    :returns: how many connections were forgotten.
+    """
+    stale = Presence.objects.filter(last_seen__lt=online_cutoff())
+    tables = set(stale.exclude(table=None).values_list("table_id", flat=True))
+    count, _ = stale.delete()
+    for table_id in tables:
+        broadcast.table_changed(table_id)
+    return count
+
+
 def online_cutoff():
     """Heartbeats older than this no longer count (a killed process sends no goodbye)."""
     return timezone.now() - timedelta(seconds=settings.GAMES_PRESENCE_TTL_SECONDS)

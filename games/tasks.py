@@ -19,3 +19,11 @@ def sweep_due() -> int:
     from games import services
 
     return services.sweep_due()
+
+
+@shared_task(ignore_result=True)
+def expire_presence() -> int:
+    """Beat, every 10 s: drop connections whose heartbeats stopped."""
+    from games import services
+
+    return services.expire_presence()

@@ -159,6 +159,7 @@ CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-turns": {"task": "games.tasks.sweep_due", "schedule": 1.0},
     "recompute-leaderboard": {"task": "accounts.tasks.recompute_leaderboard", "schedule": 60.0},
+    "expire-presence": {"task": "games.tasks.expire_presence", "schedule": 10.0},
 }
 # A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
 CELERY_TASK_ACKS_LATE = True
