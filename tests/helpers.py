@@ -1,0 +1,115 @@
+"""Helpers shared by the games tests: players, a started game, forcing a turn due."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from accounts.models import Profile
+from games import engine, services
+from games.models import Game, GameEvent
+
+def make_players(n: int = 4, prefix: str = "player", rating_points: int = 0) -> list:
+    """``n`` new users named ``{prefix}{i}``, their profiles at ``rating_points``.
+
+    No password (hashing one costs a second each): log them in with ``force_login``.
+    """
+    User = get_user_model()
+    users = [
+        User.objects.create_user(username=f"{prefix}{i}", email=f"{prefix}{i}@example.com")
+        for i in range(n)
+    ]
+    if rating_points:
+        Profile.objects.filter(user__in=users).update(rating_points=rating_points)
+    return users
+
+
+def start_game(users: list, bots: Iterable[int] = ()) -> Game:
+    """Seat ``users`` (in seat order, skipping the ``bots`` seats, which the first
+    user, the table's owner, fills with bots), make everyone ready: the game starts.
+    """
+    bots = set(bots)
+    owner = users[0]
+    table = services.create_table(owner)
+    humans = iter(users)
+    seated = []
+    for index in range(4):
+        if index in bots:
+            continue
+        user = next(humans)
+        services.sit(table.pk, user, index)
+        seated.append(user)
+    for index in sorted(bots):
+        services.add_bot(table.pk, owner, index)
+    for user in seated:
+        services.set_ready(table.pk, user)
+    return Game.objects.get(table=table)
+
+
+def fresh(game: Game) -> Game:
+    """The game as the database has it now."""
+    return Game.objects.get(pk=game.pk)
+
+
+def force_due(game: Game, seconds_ago: float = 1.0) -> None:
+    """Make the current turn due now, with an UPDATE (nothing frozen)."""
+    Game.objects.filter(pk=game.pk).update(
+        due_at=timezone.now() - timedelta(seconds=seconds_ago)
+    )
+
+
+def user_at(game: Game, seat: int):
+    """The user playing ``seat``."""
+    return get_user_model().objects.get(pk=game.players[seat]["user_id"])
+
+
+def heuristic_action(state: dict, seat: int, seed: int = 0) -> dict:
+    """What the heuristic bot would do for ``seat`` in ``state``."""
+    return engine.heuristic_policy(engine.view(state, seat), random.Random(seed))
+
+
+def play_human_turn(game: Game) -> Game:
+    """The seat to act plays the heuristic move itself, through ``services.act``."""
+    game = fresh(game)
+    seat = game.state["turn"]
+    return services.act(game.pk, user_at(game, seat), game.seq,
+                        heuristic_action(game.state, seat, game.seq))
+
+
+def last_event(game: Game) -> GameEvent:
+    """The game's latest event."""
+    return GameEvent.objects.filter(game_id=game.pk).order_by("-seq").first()
+
+
+def state_in_second_half(levels=(0, 0, 0, 0), bots=(False,) * 4, first_seed: int = 0) -> dict:
+    """An engine state in the second half, reached by heuristic play (seeds whose
+    first half ended in a double clamp are skipped)."""
+    for seed in range(first_seed, first_seed + 200):
+        state = engine.new_game(f"second-half-{seed}", list(levels), list(bots))
+        rng = random.Random(seed)
+        while state["status"] == engine.PLAYING and state["half"] == 1:
+            seat = state["turn"]
+            state, _ = engine.apply(state, seat,
+                                    engine.heuristic_policy(engine.view(state, seat), rng))
+        if state["status"] == engine.PLAYING:
+            assert state["half"] == 2
+            return state
+    raise AssertionError("no seed reached a second half")
+
+
+def wait_for(predicate: Callable[[], object], timeout: float, interval: float = 0.1,
+             message: str = "condition"):
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+        time.sleep(interval)

@@ -1,0 +1,135 @@
+"""The turn clock through services (RULES.md §8, DESIGN.md "Time, bots, departures").
+
+No worker: ``services.run_due`` is called directly, the turn made due by an
+UPDATE of ``Game.due_at`` (nothing frozen). Runs on SQLite (``make test``) and
+PostgreSQL (``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import engine, services
+from games.models import Game, GameEvent
+from tests.helpers import fresh, last_event, make_players, start_game, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(settings):
+    settings.GAMES_TURN_SECONDS = 1
+    return start_game(make_players())
+
+
+def test_a_new_human_turn_is_due_after_the_turn_seconds(game, settings):
+    left = (game.due_at - timezone.now()).total_seconds()
+    assert 0 < left <= settings.GAMES_TURN_SECONDS
+
+
+def test_a_turn_is_not_acted_on_before_it_is_due(game):
+    assert services.run_due(game.pk, game.seq) is False
+    assert services.sweep_due() == 0
+    after = fresh(game)
+    assert after.seq == 0 and after.state == game.state
+    assert not GameEvent.objects.filter(game=game).exists()
+
+
+def test_a_turn_is_acted_on_once_it_is_due_by_waiting(game):
+    time.sleep(1.05)  # GAMES_TURN_SECONDS = 1: the clock runs out
+    assert services.run_due(game.pk, game.seq) is True
+    assert fresh(game).seq == 1
+    assert last_event(game).by == "clock"
+
+
+def test_leader_timeout_plays_one_card_of_their_hand_as_a_single(game):
+    seat = game.state["turn"]
+    assert game.state["trick"]["last"] is None  # the first turn is a lead
+    hand = list(game.state["hands"][seat])
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+
+    assert services.run_due(game.pk, game.seq) is True
+
+    event = last_event(game)
+    assert (event.seq, event.seat, event.by) == (1, seat, "clock")
+    assert event.action["type"] == "play"
+    [card] = event.action["cards"]
+    assert card in hand
+    after = fresh(game)
+    assert len(after.state["hands"][seat]) == len(hand) - 1
+    assert engine.table_play(after.state).kind == engine.SINGLE
+    assert after.timeouts[seat] == 1 and after.auto_play[seat] is False
+
+
+def test_follower_timeout_passes(game):
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    assert services.run_due(game.pk, 0)
+    follower_game = fresh(game)
+    follower = follower_game.state["turn"]
+    hand = list(follower_game.state["hands"][follower])
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+
+    assert services.run_due(game.pk, 1) is True
+
+    event = last_event(game)
+    assert (event.seq, event.seat, event.by) == (2, follower, "clock")
+    assert event.action == {"type": "pass"}
+    assert fresh(game).state["hands"][follower] == hand
+
+
+def test_run_due_for_a_stale_seq_does_nothing(game):
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    assert services.run_due(game.pk, 0) is True
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    # the countdown task of the turn that is gone arrives late: nothing happens
+    assert services.run_due(game.pk, 0) is False
+    assert fresh(game).seq == 1
+
+
+def test_sweep_acts_on_every_due_game_once(settings):
+    settings.GAMES_TURN_SECONDS = 1
+    g1 = start_game(make_players(prefix="a"))
+    g2 = start_game(make_players(prefix="b"))
+    g3 = start_game(make_players(prefix="c"))
+    Game.objects.filter(pk__in=[g1.pk, g2.pk]).update(
+        due_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert services.sweep_due() == 2
+    assert [fresh(g).seq for g in (g1, g2, g3)] == [1, 1, 0]
+    assert services.sweep_due() == 0  # their next turns are not due yet
+
+
+def test_timeout_choice_is_a_card_of_the_hand_every_time(settings):
+    """Uniform-ish: not the distribution, only that each choice is in the hand."""
+    settings.GAMES_TURN_SECONDS = 1
+    for i in range(5):
+        game = start_game(make_players(prefix=f"u{i}-"))
+        hand = game.state["hands"][game.state["turn"]]
+        Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+        assert services.run_due(game.pk, 0)
+        [card] = last_event(game).action["cards"]
+        assert card in hand
+
+
+def test_view_carries_time_left_not_a_wall_clock_instant(game, settings):
+    for seat in (None, 0, 1, 2, 3):
+        view = services.view_for(game, seat)
+        left = view["time_left_ms"]
+        assert isinstance(left, int) and not isinstance(left, bool)
+        assert 0 <= left <= settings.GAMES_TURN_SECONDS * 1000
+        assert "due_at" not in view and "deadline" not in view
+        text = json.dumps(view)  # plain JSON, no datetime anywhere
+        assert str(game.due_at.year) + "-" not in text
+
+
+def test_view_time_left_is_zero_when_overdue_and_none_when_over(game):
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=5))
+    assert services.view_for(fresh(game), 0)["time_left_ms"] == 0
+    over = services.escape(game.pk, user_at(game, 0))
+    assert services.view_for(over, 0)["time_left_ms"] is None
+
