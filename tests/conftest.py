@@ -24,11 +24,13 @@ def _ci() -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _no_rate_limits(settings):
+def _no_rate_limits(request):
     """Disable allauth rate limits: their counters live in the cache (Redis in
     CI, shared across runs) and would make repeated sign-ups flaky. The test
-    of the sign-up limit itself re-enables it on a private local cache."""
-    settings.ACCOUNT_RATE_LIMITS = False
+    of the sign-up limit itself re-enables it on a private local cache.
+    Engine tests need no Django: under ``-p no:django`` this does nothing."""
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").ACCOUNT_RATE_LIMITS = False
 
 
 def _make_user(django_user_model, username: str):
@@ -81,3 +83,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _ci() and _skipped and session.exitstatus == 0:
         session.exitstatus = 1
+
+
+# Real Celery worker / beat fixtures (``celery_worker``, ``celery_beat``) for the
+# production-stack tests; they skip without DATABASE_URL and REDIS_URL.
+pytest_plugins = ["tests.celery_fixtures"]

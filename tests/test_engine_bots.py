@@ -22,11 +22,6 @@ from games.engine import (
 )
 
 
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 def play_game(seed, policies, rng_seed, check=False):
     """Play a whole game; each seat's policy gets only a JSON copy of its view."""
     s = new_game(seed)

@@ -19,13 +19,6 @@ from games.engine import (
     parse_cards,
 )
 
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's autouse fixture of this name, which needs
-    pytest-django's ``settings``: engine tests must not touch Django."""
-
-
 RANKS = "3456789TJQKA2"
 SUITS = "SHCD"
 

@@ -12,11 +12,6 @@ import pytest
 from games.engine import beats, classify
 
 
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 def P(text: str, dao: str = "9"):
     """classify a space-separated card list; fail loudly if it is not a play."""
     play = classify(text.split(), dao=dao)

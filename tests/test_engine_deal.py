@@ -12,12 +12,6 @@ import pytest
 from games.engine import SHOE, dao_rank, deal_half, first_dealt_seat, new_game, next_seat
 from games.engine.deal import partner, shuffled_shoe, team_of
 
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 SEEDS = ["a", "b", "deal-check", 0, 1, 7, 42, 2026, 99999]
 
 

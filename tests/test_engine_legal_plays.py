@@ -16,12 +16,6 @@ import pytest
 
 from games.engine import SHOE, beats, classify, legal_plays, new_game
 
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 RANKS = "3456789TJQKA2"
 SUITS = "SHCD"
 

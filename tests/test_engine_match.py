@@ -31,12 +31,6 @@ from games.engine import (
     view,
 )
 
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 # --- helpers --------------------------------------------------------------------------
 
 

@@ -32,12 +32,6 @@ from games.engine import (
 )
 from tests.test_engine_legal_plays import check_against_reference
 
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 MAX_ACTIONS = 2 * 4 * 162  # each play removes a card; at most 3 passes between plays
 CARD_TOKEN = re.compile(r'"([3-9TJQKA2][SHCD]|RJ|BJ)"')
 RANKS = "3456789TJQKA2"

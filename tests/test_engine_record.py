@@ -23,11 +23,6 @@ from games.engine import (
 )
 
 
-@pytest.fixture(autouse=True)
-def _no_rate_limits():
-    """Shadow tests/conftest.py's Django-only autouse fixture (engine tests use no Django)."""
-
-
 def play_game(seed, policy="heuristic", rng_seed=0, stop_after=None, levels=(0, 0, 0, 0)):
     """Drive a game with bots seeing only their views; return (final state, actions)."""
     s = new_game(seed, levels=levels)
