@@ -7,6 +7,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTEST_ARGS ?=
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: venv test run lint messages
 
@@ -21,10 +23,10 @@ $(STAMP): requirements.txt
 test: venv
 	$(PY) -m pytest tests/ $(PYTEST_ARGS)
 
+# Migrates, starts the in-process turn ticker and serves with Daphne
+# (games/management/commands/runsite.py). `make run PORT=8001` for another port.
 run: venv
-	@echo "原子 online: http://127.0.0.1:8000/"
-	$(PY) manage.py migrate --noinput
-	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 yuanzi_site.asgi:application
+	$(PY) manage.py runsite --host $(HOST) --port $(PORT)
 
 lint: venv
 	$(VENV)/bin/ruff check .

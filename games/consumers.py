@@ -98,7 +98,25 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
     raise services.Refused("bad_message", _("Unknown message type."))
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class _JsonSocket(AsyncJsonWebsocketConsumer):
+    """JSON frames in and out; a frame that is not JSON text reaches ``receive_json``
+    as ``None`` (a malformed message, answered with an error) instead of raising."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        # the base class raises ValueError on a binary or empty frame, which
+        # would kill the consumer and drop the connection
+        content = await self.decode_json(text_data) if text_data else None
+        await self.receive_json(content, **kwargs)
+
+    async def decode_json(self, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+
+class TableConsumer(_JsonSocket):
     """``/ws/table/<id>/``: one table's seats, game views and chat."""
 
     async def connect(self) -> None:
@@ -138,12 +156,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if reply is not None:
             await self.send_json(reply)
 
-    async def decode_json(self, text_data: str) -> Any:
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
-
     # --- channel-layer events ---
 
     async def table_update(self, event: dict[str, Any]) -> None:
@@ -160,7 +172,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "chat", "line": event["line"]})
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(_JsonSocket):
     """``/ws/lobby/``: every open table, then each change as it happens."""
 
     async def connect(self) -> None:
@@ -174,12 +186,6 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         await self.send_json({"type": "pong"})
-
-    async def decode_json(self, text_data: str) -> Any:
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "table", "table": event["table"]})

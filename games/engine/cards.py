@@ -47,9 +47,10 @@ def parse_card(text: str) -> str:
     """Check one card's text form and return it.
 
     :raises CardError: (a ``ValueError``) for anything but the §2 notation, e.g.
-        ``"10S"``, ``"ts"`` or ``""``.
+        ``"10S"``, ``"ts"`` or ``""``, and for a non-string (a list or dict
+        from a client's JSON is unhashable: it must not escape as ``TypeError``).
     """
-    if text not in _VALID:
+    if not isinstance(text, str) or text not in _VALID:
         raise CardError(
             f"not a card: {text!r} (use rank 3456789TJQKA2 + suit SHCD, e.g. 'TS', or RJ/BJ)"
         )

@@ -1,0 +1,66 @@
+"""``python manage.py runsite``: the whole site in one process (``make run``).
+
+Example::
+
+    python manage.py runsite [--host 127.0.0.1] [--port 8000] [--no-ticker]
+
+Applies migrations, prints the address, starts the in-process
+:class:`games.scheduler.Ticker` (bots move and turn clocks run out; DESIGN.md
+"Time, bots, departures": eager Celery ignores countdowns and Daphne has no
+lifespan hook, so the ticker is started here and nowhere else — never under
+tests or migrations), then serves HTTP and websockets with Daphne until
+interrupted. ``--no-ticker`` leaves the clock to Celery beat (production runs
+Daphne directly, see ``docs/deploy.md``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from games.scheduler import Ticker
+
+ASGI_APP = "yuanzi_site.asgi:application"
+
+
+def serve(host: str, port: int, verbosity: int = 1) -> None:
+    """Run Daphne in this process on ``host:port`` until it is stopped (blocks)."""
+    from daphne.cli import CommandLineInterface
+
+    CommandLineInterface().run(
+        ["-b", host, "-p", str(port), "-v", str(min(max(verbosity, 0), 3)), ASGI_APP]
+    )
+
+
+class Command(BaseCommand):
+    help = "Migrate, start the turn ticker and serve the site with Daphne (make run)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+        parser.add_argument("--port", type=int, default=8000, help="port to bind (8000)")
+        parser.add_argument(
+            "--no-ticker", action="store_true",
+            help="do not start the in-process turn ticker (Celery beat sweeps instead)",
+        )
+
+    def handle(self, *args, host: str, port: int, no_ticker: bool, **options) -> None:
+        if not 0 < port < 65536:
+            raise CommandError(f"--port {port} is not a TCP port")
+        verbosity = options.get("verbosity", 1)
+        call_command("migrate", interactive=False, verbosity=max(verbosity - 1, 0))
+        shown = f"[{host}]" if ":" in host else host
+        self.stdout.write(f"原子 online: http://{shown}:{port}/")
+        ticker = None
+        if not no_ticker:
+            ticker = Ticker()
+            ticker.start()
+            self.stdout.write(f"turn ticker: every {ticker.interval} s "
+                              f"(GAMES_SCHEDULER={settings.GAMES_SCHEDULER})")
+        self.stdout.flush()
+        try:
+            serve(host, port, verbosity)
+        finally:
+            if ticker is not None:
+                ticker.stop()
+                ticker.join(timeout=5)

@@ -1,0 +1,743 @@
+"""The websocket protocol (docs/protocol.md) against the real ASGI application,
+and the table, seat, bot, chat and finish rules behind it (games.services).
+
+Every socket goes through ``yuanzi_site.asgi.application``: the Origin check
+and the session-cookie ``AuthMiddlewareStack`` run as in production. Sessions
+come from Django's test ``Client.force_login``. The tests are
+``transaction=True`` because consumers reach the database from other threads
+and the broadcasts are sent from ``transaction.on_commit``.
+
+No browser tests here (NOTES.md: pytest-asyncio after Playwright breaks).
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+
+from accounts.models import Profile, RatingEntry
+from games import engine, services
+from games.engine.cards import DISTINCT_CARDS
+from games.models import ChatMessage, Game, GameEvent, Seat, Table
+from yuanzi_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://localhost")
+TIMEOUT = 5  # seconds to wait for one frame
+
+
+@pytest.fixture(autouse=True)
+def _site(settings):
+    """Per test: a private cache (rate-limit counters), no Celery publishing,
+    generous action limits (a whole game is played in seconds)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"consumers-{uuid.uuid4()}",
+        }
+    }
+    settings.GAMES_SCHEDULER = "none"  # nothing here needs a clock: tests call sweep_due
+    settings.GAMES_ACTION_RATE = (100_000, 5)
+    settings.GAMES_BOT_DELAY_SECONDS = 0
+    # the users' passwords are never typed here: hash them fast
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def rival(db, django_user_model):
+    """The opponent's partner: the fourth human."""
+    return django_user_model.objects.create_user(username="rival")
+
+
+@pytest.fixture
+def players(owner, opponent, partner, rival):
+    """The four humans in seat order: N owner, E opponent, S partner, W rival."""
+    return [owner, opponent, partner, rival]
+
+
+@pytest.fixture
+def table(owner):
+    return services.create_table(owner, "测试桌")
+
+
+def _cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    name = django_settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}".encode()
+
+
+# --- a socket that remembers everything it received -------------------------------
+
+
+class Sock:
+    """One websocket client: every frame it receives is kept in ``frames``."""
+
+    def __init__(self, comm: WebsocketCommunicator, seat: int | None = None) -> None:
+        self.comm = comm
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        msg = await self.comm.receive_json_from(timeout=timeout)
+        self.frames.append(msg)
+        if msg["type"] == "game":
+            self.view = msg["view"]
+        return msg
+
+    async def until(self, pred, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Receive until a frame satisfies ``pred``; return it."""
+        for _ in range(1000):
+            msg = await self.recv(timeout)
+            if pred(msg):
+                return msg
+        raise AssertionError("no matching frame in 1000")
+
+    async def until_seq(self, seq: int) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] == "game" and m["view"]["seq"] >= seq)
+
+    async def error(self) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] == "error")
+
+    async def send(self, msg: Any) -> None:
+        await self.comm.send_json_to(msg)
+
+    async def quiet(self, timeout: float = 0.2) -> None:
+        """Take in whatever arrives within ``timeout`` (table updates and such)."""
+        while not await self.comm.receive_nothing(timeout):
+            await self.recv()
+
+
+async def _open(table_id: int, user=None, origin=ORIGIN, seat=None) -> Sock:
+    headers = [origin] if origin else []
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(_cookie)(user)))
+    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, code = await comm.connect(timeout=TIMEOUT)
+    assert connected, f"refused with {code}"
+    sock = Sock(comm, seat)
+    assert (await sock.recv())["type"] == "table"
+    assert (await sock.recv())["type"] == "chat_history"
+    return sock
+
+
+@pytest.fixture
+async def socks():
+    """Every Sock a test opens is closed at its end."""
+    opened: list[Sock] = []
+    yield opened
+    for s in opened:
+        try:
+            await s.comm.disconnect()
+        except Exception:  # already closed by the server
+            pass
+
+
+async def _connect_all(table, players, socks) -> list[Sock]:
+    for seat, user in enumerate(players):
+        socks.append(await _open(table.pk, user, seat=seat))
+    return socks[:4]
+
+
+def _db(fn):
+    return database_sync_to_async(fn)
+
+
+@_db
+def _game(table_id: int) -> Game:
+    return Game.objects.get(pk=Table.objects.get(pk=table_id).current_game_id)
+
+
+@_db
+def _start_game(table, players) -> Game:
+    """Seat the four players and make them ready through services."""
+    for seat, user in enumerate(players):
+        services.sit(table.pk, user, seat)
+    game = None
+    for user in players:
+        game = services.set_ready(table.pk, user)
+    assert game is not None
+    return game
+
+
+def _states_by_seq(game: Game) -> dict[int, dict]:
+    """Rebuild the true state at every seq from the seed and the event log."""
+    s = game.state
+    state = engine.new_game(s["seed"], s["levels"], s["bots"])
+    states = {0: state}
+    for ev in GameEvent.objects.filter(game=game).order_by("seq"):
+        state, _ = engine.apply(state, ev.seat, ev.action)
+        assert state["seq"] == ev.seq
+        states[ev.seq] = state
+    return states
+
+
+_SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass"}
+
+
+def _keys(obj: Any) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in _keys(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in _keys(v)}
+    return set()
+
+
+def _check_frames(sock: Sock, states: dict[int, dict], seat: int | None) -> int:
+    """Every frame holds only what ``seat`` may see; returns the game frames checked."""
+    checked = 0
+    for frame in sock.frames:
+        if frame["type"] != "game":
+            assert not _keys(frame) & {"hand", "hands", "seed", "state"}, frame["type"]
+            continue
+        v = frame["view"]
+        true = states[v["seq"]]
+        assert v["seat"] == seat
+        engine_part = {k: val for k, val in v.items() if k not in _SITE_KEYS}
+        # exactly the engine's view for this seat at that seq: own hand only
+        assert engine_part == engine.view(true, seat)
+        if true["status"] == engine.PLAYING:
+            assert "seed" not in v and "hands" not in v
+            assert v["hand"] == (true["hands"][seat] if seat is not None else None)
+            for hint in v.get("hints", []):
+                assert all(hint.count(c) <= v["hand"].count(c) for c in hint)
+        checked += 1
+    return checked
+
+
+async def _play_through_sockets(socks: list[Sock], seed: int = 7) -> dict[str, Any]:
+    """Play to the end: the seat to act picks with ``heuristic_policy`` from its own
+    latest received view and sends it; every socket waits for the next seq."""
+    rngs = [random.Random(f"{seed}:{i}") for i in range(4)]
+    for _ in range(2000):
+        view = socks[0].view
+        if view["status"] == engine.OVER:
+            return view
+        turn = view["turn"]
+        me = socks[turn]
+        assert me.view["seq"] == view["seq"] and me.view["seat"] == turn
+        action = engine.heuristic_policy(me.view, rngs[turn])
+        msg = {"type": action["type"], "seq": me.view["seq"]}
+        if action["type"] == "play":
+            msg["cards"] = action["cards"]
+        await me.send(msg)
+        for s in socks:
+            await s.until_seq(view["seq"] + 1)
+    raise AssertionError("the game did not end in 2000 actions")
+
+
+# --- a complete game through the consumers -------------------------------------------
+
+
+async def test_four_players_play_a_complete_game_through_sockets(table, players, outsider,
+                                                                 socks):
+    seats = await _connect_all(table, players, socks)
+    watcher = await _open(table.pk, outsider)
+    socks.append(watcher)
+    for s in seats:
+        await s.send({"type": "sit", "seat": s.seat})
+    await seats[3].until(lambda m: m["type"] == "table"
+                         and all(x["player"] for x in m["table"]["seats"]))
+    for s in seats:
+        await s.send({"type": "ready"})
+    for s in [*seats, watcher]:
+        await s.until_seq(0)
+    assert [s.view["seat"] for s in seats] == [0, 1, 2, 3]
+    assert watcher.view["hand"] is None
+
+    final = await _play_through_sockets(seats)
+    await watcher.until(lambda m: m["type"] == "game" and m["view"]["status"] == "over")
+
+    game = await _game(table.pk)
+    assert game.status == Game.OVER and game.settled and game.seq == final["seq"]
+    states = await _db(_states_by_seq)(game)
+    assert states[game.seq] == game.state
+    for s in seats:
+        assert _check_frames(s, states, s.seat) >= game.seq
+        assert s.view["status"] == "over"
+        assert s.view["hands"] == game.state["hands"] and s.view["seed"] == game.state["seed"]
+    assert _check_frames(watcher, states, None) >= game.seq
+
+    result = game.state["result"]
+    assert result["winner"] in (0, 1) and not game.practice
+    stake = result["stake"]
+    assert stake == (2 if result["double_clamp"] else 1)  # four 科员: stake 1 (§7)
+
+    @_db
+    def standings():
+        return (
+            [Profile.objects.get(user=u) for u in players],
+            {e.user_id: e.delta for e in RatingEntry.objects.filter(game=game)},
+            Table.objects.get(pk=table.pk),
+        )
+
+    profiles, entries, tbl = await standings()
+    for seat, (user, profile) in enumerate(zip(players, profiles, strict=True)):
+        expected = stake if engine.team_of(seat) == result["winner"] else -stake
+        assert profile.rating_points == expected == entries[user.pk]
+        assert profile.games_played == 1
+        assert profile.games_won == int(expected > 0)
+    assert tbl.status == Table.WAITING
+
+
+# --- refusals leave everything as it was ------------------------------------------------
+
+
+def _other_single(hand: list[str], dao: str, table_play) -> str | None:
+    for card in hand:
+        if not engine.beats(engine.classify([card], dao), table_play):
+            return card
+    return None
+
+
+async def test_illegal_plays_and_stale_seq_are_refused_and_change_nothing(table, players,
+                                                                          socks):
+    game = await _start_game(table, players)
+    seats = await _connect_all(table, players, socks)
+    st = game.state
+    turn = st["turn"]
+    me = seats[turn]
+    hand = st["hands"][turn]
+    missing = next(c for c in DISTINCT_CARDS if c not in hand)
+    refusals = [
+        ({"type": "play", "seq": 0, "cards": [missing]}, "not_in_hand"),
+        ({"type": "play", "seq": 0, "cards": ["10S"]}, "bad_card"),
+        ({"type": "play", "seq": 0, "cards": [["7S"]]}, "bad_card"),
+        ({"type": "play", "seq": 0, "cards": {"7S": 1}}, "bad_card"),
+        ({"type": "play", "seq": 0, "cards": []}, "not_a_combination"),
+        ({"type": "pass", "seq": 0}, "must_lead"),
+        ({"type": "play", "seq": 1, "cards": [hand[0]]}, "stale"),
+        ({"type": "play", "seq": -1, "cards": [hand[0]]}, "stale"),
+        ({"type": "play", "seq": "0", "cards": [hand[0]]}, "stale"),
+        ({"type": "play", "cards": [hand[0]]}, "stale"),
+    ]
+    mixed = [c for c in hand if engine.classify([hand[0], c], st["dao"]) is None]
+    if mixed:
+        refusals.append(({"type": "play", "seq": 0, "cards": [hand[0], mixed[0]]},
+                         "not_a_combination"))
+    for msg, reason in refusals:
+        await me.send({**msg, "ref": reason})
+        err = await me.error()
+        assert (err["reason"], err["ref"]) == (reason, reason), msg
+        assert err["message"]
+    other = seats[(turn + 1) % 4]
+    await other.send({"type": "play", "seq": 0, "cards": [st["hands"][other.seat][0]]})
+    assert (await other.error())["reason"] == "not_your_turn"
+
+    after = await _game(table.pk)
+    assert (after.seq, after.state) == (0, st)
+    assert not await _db(GameEvent.objects.filter(game=game).exists)()
+
+    # a play on the table, then a follower's single that does not beat it
+    strongest = max((p for p in engine.legal_plays(hand, None, st["dao"]) if p.size == 1),
+                    key=lambda p: p.strength)
+    await me.send({"type": "play", "seq": 0, "cards": list(strongest.cards)})
+    for s in seats:
+        await s.until_seq(1)
+    nxt = seats[seats[0].view["turn"]]
+    st1 = (await _game(table.pk)).state
+    card = _other_single(st1["hands"][nxt.seat], st1["dao"], strongest)
+    assert card is not None
+    await nxt.send({"type": "play", "seq": 1, "cards": [card]})
+    assert (await nxt.error())["reason"] == "does_not_beat"
+    await nxt.send({"type": "play", "seq": 0, "cards": [card]})  # the old seq: stale
+    assert (await nxt.error())["reason"] == "stale"
+    # the same move sent twice: the second is stale, never applied twice
+    await nxt.send({"type": "pass", "seq": 1})
+    await nxt.send({"type": "pass", "seq": 1})
+    seen: set = set()
+    while seen != {"moved", "stale"}:
+        m = await nxt.recv()
+        if m["type"] == "game" and m["view"]["seq"] == 2:
+            seen.add("moved")
+        elif m["type"] == "error":
+            assert m["reason"] == "stale"
+            seen.add("stale")
+    after = await _game(table.pk)
+    assert after.seq == 2
+    assert await _db(GameEvent.objects.filter(game=game).count)() == 2
+
+
+# --- reconnects, second tabs, spectators --------------------------------------------
+
+
+async def test_reconnect_and_second_tab_get_the_same_view(table, players, socks):
+    await _start_game(table, players)
+    first = await _open(table.pk, players[1], seat=1)
+    view = (await first.until(lambda m: m["type"] == "game"))["view"]
+    await first.comm.disconnect()
+    again = await _open(table.pk, players[1], seat=1)
+    tab = await _open(table.pk, players[1], seat=1)
+    socks.extend([again, tab])
+    for s in (again, tab):
+        v = (await s.until(lambda m: m["type"] == "game"))["view"]
+        assert (v["seq"], v["hand"], v["seat"]) == (view["seq"], view["hand"], 1)
+    await again.send({"type": "sync"})
+    v = (await again.until(lambda m: m["type"] == "game"))["view"]
+    assert (v["seq"], v["hand"]) == (view["seq"], view["hand"])
+
+    # a move made elsewhere reaches both tabs
+    game = await _game(table.pk)
+    turn = game.state["turn"]
+    action = engine.heuristic_policy(services.view_for(game, turn), random.Random(1))
+    await _db(services.act)(game.pk, players[turn], 0, action)
+    for s in (again, tab):
+        v = (await s.until_seq(1))["view"]
+        assert v["seat"] == 1 and v["hand"] == (await _game(table.pk)).state["hands"][1]
+
+
+async def test_spectators_get_views_without_a_hand(table, players, outsider, socks):
+    game = await _start_game(table, players)
+    watcher = await _open(table.pk, outsider)
+    anonymous = await _open(table.pk, None)
+    socks.extend([watcher, anonymous])
+    for s in (watcher, anonymous):
+        v = (await s.until(lambda m: m["type"] == "game"))["view"]
+        assert v["hand"] is None and v["seat"] is None
+        assert "hints" not in v and "hands" not in v and "seed" not in v
+        assert v["counts"] == [len(h) for h in game.state["hands"]]
+    await anonymous.send({"type": "play", "seq": 0, "cards": ["3S"]})
+    assert (await anonymous.error())["reason"] == "login_required"
+    await watcher.send({"type": "play", "seq": 0, "cards": ["3S"]})
+    assert (await watcher.error())["reason"] == "not_seated"
+    await watcher.send({"type": "ready"})
+    assert (await watcher.error())["reason"] == "game_running"
+
+    turn = game.state["turn"]
+    action = engine.heuristic_policy(services.view_for(game, turn), random.Random(2))
+    await _db(services.act)(game.pk, players[turn], 0, action)
+    for s in (watcher, anonymous):
+        v = (await s.until_seq(1))["view"]
+        assert v["hand"] is None and "hints" not in v
+    states = await _db(_states_by_seq)(await _game(table.pk))
+    assert _check_frames(watcher, states, None) == 2
+    assert _check_frames(anonymous, states, None) == 2
+
+
+async def test_snapshot_counts_spectators_and_online_players(table, players, outsider, socks):
+    await _db(services.sit)(table.pk, players[0], 0)
+    me = await _open(table.pk, players[0], seat=0)
+    socks.append(me)
+    socks.append(await _open(table.pk, outsider))
+    msg = await me.until(lambda m: m["type"] == "table" and m["table"]["spectators"] == 1)
+    assert msg["table"]["seats"][0]["online"] is True
+    await me.send({"type": "ping"})
+    assert (await me.until(lambda m: m["type"] == "pong"))["type"] == "pong"
+
+
+# --- malformed messages and foreign origins ----------------------------------------------
+
+
+async def test_malformed_messages_get_an_error_and_change_nothing(table, players, socks):
+    game = await _start_game(table, players)
+    me = await _open(table.pk, players[game.state["turn"]], seat=game.state["turn"])
+    socks.append(me)
+    await me.until(lambda m: m["type"] == "game")
+    await me.comm.send_to(text_data="this is not json")
+    assert (await me.error())["reason"] == "bad_message"
+    await me.comm.send_input({"type": "websocket.receive", "text": ""})
+    assert (await me.error())["reason"] == "bad_message"
+    await me.comm.send_to(bytes_data=b'{"type": "sync"}')
+    assert (await me.error())["reason"] == "bad_message"
+    for bad in ([1, 2, 3], "play", 5, None, {"no": "type"}, {"type": 5}, {"type": "dance"},
+                {"type": "PLAY", "seq": 0}):
+        await me.send(bad)
+        assert (await me.error())["reason"] == "bad_message", bad
+    for bad in ({"type": "sit", "seat": "0"}, {"type": "sit", "seat": [0]},
+                {"type": "add_bot", "seat": 9}):
+        await me.send(bad)
+        assert (await me.error())["reason"] in ("bad_seat", "game_running", "not_owner")
+    after = await _game(table.pk)
+    assert (after.seq, after.state) == (0, game.state)
+    # the connection survived all of it
+    await me.send({"type": "sync"})
+    assert (await me.until(lambda m: m["type"] == "game"))["view"]["seq"] == 0
+
+
+@pytest.mark.parametrize("origin", [b"http://evil.example", b"https://localhost.evil.example",
+                                    None])
+async def test_foreign_or_missing_origin_is_rejected(table, owner, origin):
+    headers = [(b"cookie", await database_sync_to_async(_cookie)(owner))]
+    if origin:
+        headers.append((b"origin", origin))
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_unknown_table_is_refused(owner):
+    comm = WebsocketCommunicator(application, "/ws/table/999999/",
+                                 headers=[ORIGIN, (b"cookie", await _db(_cookie)(owner))])
+    connected, code = await comm.connect(timeout=TIMEOUT)
+    assert not connected and code == 4404
+    await comm.disconnect()
+
+
+async def test_lobby_lists_tables_and_streams_changes(table, owner):
+    comm = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    try:
+        first = await comm.receive_json_from(timeout=TIMEOUT)
+        assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [table.pk]
+        await _db(services.sit)(table.pk, owner, 2)
+        row = await comm.receive_json_from(timeout=TIMEOUT)
+        assert row["type"] == "table" and row["table"]["seats"][2]["player"]["username"] == "owner"
+    finally:
+        await comm.disconnect()
+
+
+# --- tables, seats, bots ----------------------------------------------------------------
+
+
+def _refused(reason: str, fn, *args) -> None:
+    with pytest.raises(services.Refused) as e:
+        fn(*args)
+    assert e.value.reason == reason
+
+
+def test_seat_rules_through_services(table, owner, partner, opponent, outsider, rival):
+    t = table.pk
+    services.sit(t, owner, 0)
+    services.sit(t, owner, 0)  # sitting where one sits is a no-op
+    _refused("seat_taken", services.sit, t, partner, 0)
+    services.sit(t, owner, 1)  # moving: never two seats at one table
+    assert list(Seat.objects.filter(table=table, user=owner).values_list("index", flat=True)) \
+        == [1]
+    services.sit(t, partner, 0)
+    for bad in (-1, 4, "1", None, True, 1.0):
+        _refused("bad_seat", services.sit, t, outsider, bad)
+    _refused("not_seated", services.stand, t, outsider)
+    _refused("not_seated", services.set_ready, t, outsider)
+    _refused("no_table", services.sit, 999999, owner, 0)
+
+    _refused("not_owner", services.add_bot, t, partner, 2)
+    _refused("seat_taken", services.add_bot, t, owner, 0)
+    services.add_bot(t, owner, 2)
+    _refused("seat_taken", services.sit, t, outsider, 2)
+    _refused("not_owner", services.remove_bot, t, partner, 2)
+    _refused("no_bot", services.remove_bot, t, owner, 3)
+    services.remove_bot(t, owner, 2)
+    assert Seat.objects.get(table=table, index=2).empty
+
+    # no start until four are seated and ready
+    services.sit(t, opponent, 2)
+    assert services.set_ready(t, owner) is None
+    assert services.set_ready(t, partner) is None
+    assert services.set_ready(t, opponent) is None
+    services.set_ready(t, opponent, False)
+    services.sit(t, rival, 3)
+    assert services.set_ready(t, rival) is None
+    assert Game.objects.count() == 0
+    game = services.set_ready(t, opponent)
+    assert game is not None and not game.practice
+    assert [p["username"] for p in game.players] == ["partner", "owner", "opponent", "rival"]
+
+    # while it runs the seats are frozen
+    _refused("game_running", services.sit, t, outsider, 0)
+    _refused("game_running", services.stand, t, owner)
+    _refused("game_running", services.add_bot, t, owner, 0)
+    _refused("game_running", services.remove_bot, t, owner, 0)
+    _refused("game_running", services.set_ready, t, owner)
+    _refused("not_seated", services.act, game.pk, outsider, 0, {"type": "pass"})
+    _refused("bad_action", services.act, game.pk, owner, 0, {"type": "escape"})
+    _refused("bad_action", services.act, game.pk, owner, 0, "pass")
+
+
+async def test_seat_rules_through_the_socket(table, owner, partner, socks):
+    mine = await _open(table.pk, owner, seat=0)
+    theirs = await _open(table.pk, partner, seat=2)
+    socks.extend([mine, theirs])
+    await mine.send({"type": "sit", "seat": 0})
+    await theirs.send({"type": "sit", "seat": 0})
+    assert (await theirs.error())["reason"] == "seat_taken"
+    await theirs.send({"type": "add_bot", "seat": 1})
+    assert (await theirs.error())["reason"] == "not_owner"
+    await mine.send({"type": "add_bot", "seat": 1})
+    snap = await theirs.until(lambda m: m["type"] == "table" and m["table"]["seats"][1]["bot"])
+    assert snap["table"]["seats"][0]["player"]["username"] == "owner"
+    await theirs.send({"type": "remove_bot", "seat": 1})
+    assert (await theirs.error())["reason"] == "not_owner"
+    await theirs.send({"type": "sit", "seat": 2})
+    await theirs.send({"type": "ready"})
+    await mine.send({"type": "ready"})
+    await mine.send({"type": "stand"})
+    await mine.send({"type": "sit", "seat": 0})
+    expected = [("owner", False, False), (None, True, True), ("partner", False, True),
+                (None, False, False)]
+    await theirs.until(lambda m: m["type"] == "table" and [
+        ((x["player"] or {}).get("username"), x["bot"], x["ready"]) for x in m["table"]["seats"]
+    ] == expected)
+    seats = await _db(lambda: list(Seat.objects.filter(table=table).order_by("index")))()
+    assert [(s.user_id, s.is_bot, s.ready) for s in seats] == [
+        (owner.pk, False, False), (None, True, True), (partner.pk, False, True),
+        (None, False, False),
+    ]
+    assert await _db(Game.objects.count)() == 0
+
+
+def _play_with_bots(table, human, seat: int, rng: random.Random) -> Game:
+    """Drive a game with bots: the human plays via services, bots via sweep_due."""
+    for _ in range(5000):
+        game = Game.objects.get(pk=Table.objects.get(pk=table.pk).current_game_id)
+        if game.status == Game.OVER:
+            return game
+        if game.state["turn"] == seat:
+            action = engine.heuristic_policy(services.view_for(game, seat), rng)
+            services.act(game.pk, human, game.seq, action)
+        else:
+            assert services.sweep_due() == 1
+    raise AssertionError("the game did not end")
+
+
+def test_practice_game_with_three_bots_runs_to_the_end(table, owner):
+    services.sit(table.pk, owner, 0)
+    for i in (1, 2, 3):
+        services.add_bot(table.pk, owner, i)
+    game = services.set_ready(table.pk, owner)
+    assert game.practice and game.state["practice"]
+    assert [p["bot"] for p in game.players] == [False, True, True, True]
+    game = _play_with_bots(table, owner, 0, random.Random(3))
+    assert game.settled and game.state["result"]["rating_changes"] == [0, 0, 0, 0]
+    profile = Profile.objects.get(user=owner)
+    assert profile.rating_points == 0 and profile.games_played == 1
+    assert not RatingEntry.objects.exists()
+    bots = GameEvent.objects.filter(game=game, by="bot").count()
+    assert bots and bots + GameEvent.objects.filter(game=game, by="player").count() == game.seq
+    # the table is free again; the owner, with no connection open, was stood up
+    assert Table.objects.get(pk=table.pk).status == Table.WAITING
+    assert Seat.objects.get(table=table, index=0).user is None
+    services.sit(table.pk, owner, 0)
+    assert services.set_ready(table.pk, owner).practice
+
+
+def test_sweep_waits_for_a_humans_clock(table, owner, settings):
+    settings.GAMES_BOT_DELAY_SECONDS = 30
+    services.sit(table.pk, owner, 0)
+    for i in (1, 2, 3):
+        services.add_bot(table.pk, owner, i)
+    game = services.set_ready(table.pk, owner)
+    assert services.sweep_due() == 0
+    assert not services.run_due(game.pk, game.seq)
+    assert Game.objects.get(pk=game.pk).seq == 0
+
+
+def test_a_humans_timeout_plays_for_them(table, players):
+    for seat, user in enumerate(players):
+        services.sit(table.pk, user, seat)
+    game = None
+    for user in players:
+        game = services.set_ready(table.pk, user)
+    Game.objects.filter(pk=game.pk).update(due_at=game.started_at)  # the clock ran out
+    assert not services.run_due(game.pk, game.seq + 1)  # a stale seq does nothing
+    assert services.run_due(game.pk, game.seq)
+    assert not services.run_due(game.pk, game.seq)  # once
+    ev = GameEvent.objects.get(game=game)
+    assert ev.by == "clock" and ev.seat == game.state["turn"] and len(ev.action["cards"]) == 1
+
+
+# --- chat ---------------------------------------------------------------------------
+
+
+async def test_chat_round_trips_raw_text_with_limits(table, owner, outsider, socks, settings):
+    settings.GAMES_CHAT_RATE = (6, 60)  # refused lines count too
+    me = await _open(table.pk, owner)
+    other = await _open(table.pk, outsider)
+    anonymous = await _open(table.pk, None)
+    socks.extend([me, other, anonymous])
+    text = "<script>alert('原子')</script> & \"quotes\" 你好"
+    await me.send({"type": "chat", "text": text})
+    line = (await other.until(lambda m: m["type"] == "chat"))["line"]
+    assert line["user"] == "owner" and line["text"] == text
+    longest = "原" * 200
+    await me.send({"type": "chat", "text": longest})
+    assert (await other.until(lambda m: m["type"] == "chat"))["line"]["text"] == longest
+    await me.send({"type": "chat", "text": "原" * 201})
+    assert (await me.error())["reason"] == "too_long"
+    await me.send({"type": "chat", "text": "   "})
+    assert (await me.error())["reason"] == "empty"
+    await me.send({"type": "chat", "text": ["not", "text"]})
+    assert (await me.error())["reason"] == "empty"
+    await me.send({"type": "chat", "text": "third"})
+    await me.until(lambda m: m["type"] == "chat")
+    await me.send({"type": "chat", "text": "fourth"})  # the 7th in the window
+    assert (await me.error())["reason"] == "rate_limited"
+    await anonymous.send({"type": "chat", "text": "hi"})
+    assert (await anonymous.error())["reason"] == "login_required"
+
+    stored = await _db(lambda: list(ChatMessage.objects.values_list("text", flat=True)))()
+    assert stored == [text, longest, "third"]
+    assert all(len(t) <= 200 for t in stored)
+    late = await _open(table.pk, None)
+    socks.append(late)
+    history = next(f for f in late.frames if f["type"] == "chat_history")
+    assert [line["text"] for line in history["lines"]] == stored
+
+
+def test_chat_service_limits(table, owner):
+    _refused("too_long", services.chat, table.pk, owner, "x" * 201)
+    _refused("empty", services.chat, table.pk, owner, "")
+    _refused("no_table", services.chat, 999999, owner, "hi")
+    assert services.chat(table.pk, owner, "  padded  ").text == "padded"
+
+
+# --- the guarded finish ------------------------------------------------------------------
+
+
+def test_finish_runs_once(table, owner, players):
+    for seat, user in enumerate(players):
+        services.sit(table.pk, user, seat)
+    game = None
+    for user in players:
+        game = services.set_ready(table.pk, user)
+    rng = random.Random(5)
+    while game.status == Game.PLAYING:
+        seat = game.state["turn"]
+        game = services.act(game.pk, players[seat], game.seq,
+                            engine.heuristic_policy(services.view_for(game, seat), rng))
+    game.refresh_from_db()
+    assert game.settled
+    before = {p.user_id: (p.rating_points, p.games_played) for p in Profile.objects.all()}
+    entries = RatingEntry.objects.count()
+    assert entries == 4
+    assert services.finish(game) is False
+    assert services.finish(Game.objects.get(pk=game.pk)) is False
+    assert {p.user_id: (p.rating_points, p.games_played) for p in Profile.objects.all()} == before
+    assert RatingEntry.objects.count() == entries
+    assert not services.run_due(game.pk)
+    _refused("game_over", services.act, game.pk, owner, game.seq, {"type": "pass"})
+    _refused("game_over", services.escape, game.pk, owner)
+
+
+async def test_escape_through_the_socket_abandons_the_game(table, players, socks):
+    game = await _start_game(table, players)
+    seats = await _connect_all(table, players, socks)
+    await seats[2].send({"type": "escape"})
+    for s in seats:
+        v = (await s.until(lambda m: m["type"] == "game" and m["view"]["status"] == "over"))
+        assert v["view"]["result"]["abandoned_by"] == 2
+    profiles = await _db(lambda: [Profile.objects.get(user=u).rating_points for u in players])()
+    assert profiles == [0, 0, -20, 0]  # max(2 × 1, 20) in the first half (§7)
+    entry = await _db(RatingEntry.objects.get)(game=game)
+    assert (entry.user_id, entry.delta, entry.reason) == (players[2].pk, -20, "escape")
+
+
+@pytest.mark.parametrize("bad", [["7S"], {"7S": 1}, 7, None, b"7S"])
+def test_parse_card_refuses_non_strings_with_a_card_error(bad):
+    # regression: a list or dict in a client's "cards" raised TypeError (unhashable)
+    # out of the engine, through services, killing the websocket consumer
+    with pytest.raises(engine.CardError):
+        engine.parse_cards([bad])
+    with pytest.raises(engine.IllegalAction) as e:
+        engine.apply(engine.new_game("x"), 0, {"type": "play", "cards": [bad]})
+    assert e.value.reason in ("bad_card", "not_your_turn")
