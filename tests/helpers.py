@@ -14,6 +14,7 @@ from accounts.models import Profile
 from games import engine, services
 from games.models import Game, GameEvent
 
+
 def make_players(n: int = 4, prefix: str = "player", rating_points: int = 0) -> list:
     """``n`` new users named ``{prefix}{i}``, their profiles at ``rating_points``.
 
