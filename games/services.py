@@ -252,6 +252,13 @@ def _due_at(game: Game):
     return timezone.now() + timedelta(seconds=delay)
 
 
+def _turn_started(game: Game):
+    """When the current turn began: the last action's time, or the game's start."""
+    last = GameEvent.objects.filter(game=game).order_by("-seq").values_list(
+        "created_at", flat=True).first()
+    return last or game.started_at
+
+
 def _locked_game(game_id: int) -> Game:
     try:
         # one action at a time per game: the row lock orders concurrent actions
@@ -292,7 +299,11 @@ def set_auto_play(game_id: int, user, on: bool) -> Game:
         if game.status != Game.PLAYING:
             raise Refused("game_over", _("The game is over."))
         game.auto_play[seat], game.timeouts[seat] = bool(on), 0
-        game.due_at = _due_at(game) if game.state["turn"] == seat else game.due_at
+        if game.state["turn"] == seat:
+            game.due_at = _due_at(game)
+            if not on:  # what is left of this turn's clock, not a new one (no stalling)
+                game.due_at = min(game.due_at, _turn_started(game)
+                                  + timedelta(seconds=settings.GAMES_TURN_SECONDS))
         game.save(update_fields=["auto_play", "timeouts", "due_at"])
         _announce(game)
         return game
