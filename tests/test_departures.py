@@ -14,10 +14,10 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -202,7 +202,7 @@ async def test_auto_play_stays_on_across_a_reconnect_and_goes_off_by_socket(sett
         seat = game.state["turn"]
         return game, seat, _cookie(user_at(game, seat))
 
-    game, seat, cookie = await sync_to_async(setup)()
+    game, seat, cookie = await database_sync_to_async(setup)()
 
     comm = await _connect(game.table_id, cookie)
     view = await _receive_game(comm, lambda v: True)
@@ -213,7 +213,7 @@ async def test_auto_play_stays_on_across_a_reconnect_and_goes_off_by_socket(sett
         time_out(game, seat)
         return time_out(game, seat).auto_play[seat]
 
-    assert await sync_to_async(lose_two_turns)() is True
+    assert await database_sync_to_async(lose_two_turns)() is True
 
     comm = await _connect(game.table_id, cookie)  # reconnect
     try:
@@ -225,8 +225,10 @@ async def test_auto_play_stays_on_across_a_reconnect_and_goes_off_by_socket(sett
         assert view["players"][seat]["auto_play"] is False
     finally:
         await comm.disconnect()
-    g = await sync_to_async(fresh)(game)
+    g = await database_sync_to_async(fresh)(game)
     assert g.auto_play[seat] is False and g.timeouts[seat] == 0
+    # the consumers' and our worker thread's connection: closed, or the test DB stays busy
+    await database_sync_to_async(connections.close_all)()
 
 
 # --- escape ---------------------------------------------------------------------------
