@@ -26,6 +26,7 @@ from accounts.models import Profile, RatingEntry
 from games import engine, services
 from games.engine.cards import DISTINCT_CARDS
 from games.models import ChatMessage, Game, GameEvent, Seat, Table
+from tests.ws_checks import check_frames, choose, states_by_seq
 from yuanzi_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -169,51 +170,6 @@ def _start_game(table, players) -> Game:
     return game
 
 
-def _states_by_seq(game: Game) -> dict[int, dict]:
-    """Rebuild the true state at every seq from the seed and the event log."""
-    s = game.state
-    state = engine.new_game(s["seed"], s["levels"], s["bots"])
-    states = {0: state}
-    for ev in GameEvent.objects.filter(game=game).order_by("seq"):
-        state, _ = engine.apply(state, ev.seat, ev.action)
-        assert state["seq"] == ev.seq
-        states[ev.seq] = state
-    return states
-
-
-_SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass"}
-
-
-def _keys(obj: Any) -> set[str]:
-    if isinstance(obj, dict):
-        return set(obj) | {k for v in obj.values() for k in _keys(v)}
-    if isinstance(obj, list):
-        return {k for v in obj for k in _keys(v)}
-    return set()
-
-
-def _check_frames(sock: Sock, states: dict[int, dict], seat: int | None) -> int:
-    """Every frame holds only what ``seat`` may see; returns the game frames checked."""
-    checked = 0
-    for frame in sock.frames:
-        if frame["type"] != "game":
-            assert not _keys(frame) & {"hand", "hands", "seed", "state"}, frame["type"]
-            continue
-        v = frame["view"]
-        true = states[v["seq"]]
-        assert v["seat"] == seat
-        engine_part = {k: val for k, val in v.items() if k not in _SITE_KEYS}
-        # exactly the engine's view for this seat at that seq: own hand only
-        assert engine_part == engine.view(true, seat)
-        if true["status"] == engine.PLAYING:
-            assert "seed" not in v and "hands" not in v
-            assert v["hand"] == (true["hands"][seat] if seat is not None else None)
-            for hint in v.get("hints", []):
-                assert all(hint.count(c) <= v["hand"].count(c) for c in hint)
-        checked += 1
-    return checked
-
-
 async def _play_through_sockets(socks: list[Sock], seed: int = 7) -> dict[str, Any]:
     """Play to the end: the seat to act picks with ``heuristic_policy`` from its own
     latest received view and sends it; every socket waits for the next seq."""
@@ -225,11 +181,7 @@ async def _play_through_sockets(socks: list[Sock], seed: int = 7) -> dict[str, A
         turn = view["turn"]
         me = socks[turn]
         assert me.view["seq"] == view["seq"] and me.view["seat"] == turn
-        action = engine.heuristic_policy(me.view, rngs[turn])
-        msg = {"type": action["type"], "seq": me.view["seq"]}
-        if action["type"] == "play":
-            msg["cards"] = action["cards"]
-        await me.send(msg)
+        await me.send(choose(me.view, rngs[turn]))
         for s in socks:
             await s.until_seq(view["seq"] + 1)
     raise AssertionError("the game did not end in 2000 actions")
@@ -259,13 +211,13 @@ async def test_four_players_play_a_complete_game_through_sockets(table, players,
 
     game = await _game(table.pk)
     assert game.status == Game.OVER and game.settled and game.seq == final["seq"]
-    states = await _db(_states_by_seq)(game)
+    states = await _db(states_by_seq)(game)
     assert states[game.seq] == game.state
     for s in seats:
-        assert _check_frames(s, states, s.seat) >= game.seq
+        assert check_frames(s.frames, states, s.seat) >= game.seq
         assert s.view["status"] == "over"
         assert s.view["hands"] == game.state["hands"] and s.view["seed"] == game.state["seed"]
-    assert _check_frames(watcher, states, None) >= game.seq
+    assert check_frames(watcher.frames, states, None) >= game.seq
 
     result = game.state["result"]
     assert result["winner"] in (0, 1) and not game.practice
@@ -418,9 +370,9 @@ async def test_spectators_get_views_without_a_hand(table, players, outsider, soc
     for s in (watcher, anonymous):
         v = (await s.until_seq(1))["view"]
         assert v["hand"] is None and "hints" not in v
-    states = await _db(_states_by_seq)(await _game(table.pk))
-    assert _check_frames(watcher, states, None) == 2
-    assert _check_frames(anonymous, states, None) == 2
+    states = await _db(states_by_seq)(await _game(table.pk))
+    assert check_frames(watcher.frames, states, None) == 2
+    assert check_frames(anonymous.frames, states, None) == 2
 
 
 async def test_snapshot_counts_spectators_and_online_players(table, players, outsider, socks):

@@ -137,7 +137,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "yuanzi"},
+            "CONFIG": {
+                # socket_timeout None: redis-py 8 defaults to a 5 s read timeout,
+                # which kills channels_redis's blocking receive (BZPOPMIN, 5 s)
+                # and with it every websocket idle for 5 s (close code 1011).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "prefix": "yuanzi",
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

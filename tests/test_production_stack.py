@@ -1,0 +1,358 @@
+"""The production stack end to end: real Daphne processes over TCP, PostgreSQL,
+the Redis channel layer, real websocket clients (the ``websockets`` library)
+logged in by real session cookies.
+
+Skipped unless ``DATABASE_URL`` and ``REDIS_URL`` are set (``.ci/run`` sets
+them; with ``CI=true`` a skip fails the run). The Daphne children use the test
+database pytest-django created (``test_<NAME>``, NOTES.md), so the tests are
+``transaction=True``: the children see what the test commits and the test
+sees what they commit. Nothing here needs a scheduler (no bots, no clocks run
+out), so the children run with ``GAMES_SCHEDULER=none``: no Celery task is
+published. Every child is killed in the fixture's teardown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from accounts.models import Profile, RatingEntry
+from games import engine, services
+from games.models import Game, Table
+from tests.ws_checks import check_frames, choose, states_by_seq
+
+pytestmark = [
+    pytest.mark.skipif(
+        not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
+        reason="production-stack tests need DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 10  # seconds to wait for one frame over TCP
+ORIGIN = "http://localhost"
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Nobody types a password here (sessions come from force_login)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# --- Daphne processes ---------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _test_database_url() -> str:
+    """The test database (``test_<NAME>``) as a URL the children can use."""
+    d = connection.settings_dict
+    assert connection.vendor == "postgresql", connection.vendor
+    auth = quote(d["USER"] or "", safe="")
+    if d.get("PASSWORD"):
+        auth += ":" + quote(d["PASSWORD"], safe="")
+    return f"postgres://{auth}@{d['HOST'] or '127.0.0.1'}:{d['PORT'] or 5432}/{d['NAME']}"
+
+
+class Daphne:
+    """One ``python -m daphne`` child on a free port, its output in a file."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = _free_port()
+        self.log = tempfile.NamedTemporaryFile(
+            prefix=f"daphne-{self.port}-", suffix=".log", delete=False
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+             "yuanzi_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-4000:]
+
+    def wait_listening(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"daphne exited {self.proc.returncode}:\n{self.output()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(f"daphne did not listen on {self.port}:\n{self.output()}")
+
+    def url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    def stop(self) -> None:
+        print(f"--- daphne on port {self.port}, last output:\n{self.output()}")
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(3)  # Daphne's graceful stop can wait on open sockets
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+@pytest.fixture
+def daphnes():
+    """``start(n)`` starts ``n`` Daphne processes on the test database and Redis;
+    all are stopped (killed if need be) at the end of the test."""
+    started: list[Daphne] = []
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "yuanzi_site.settings",
+        "DATABASE_URL": _test_database_url(),
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "SECRET_KEY": settings.SECRET_KEY,  # the session cookies are signed with it
+        "GAMES_SCHEDULER": "none",
+        "GAMES_ACTION_RATE": "100000",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+    def start(n: int) -> list[Daphne]:
+        procs = [Daphne(env) for _ in range(n)]
+        started.extend(procs)
+        for p in procs:
+            p.wait_listening()
+        return procs
+
+    yield start
+    for p in started:
+        p.stop()  # its log is printed: pytest shows it when the test failed
+
+
+# --- clients --------------------------------------------------------------------------
+
+
+def _cookie(user) -> str:
+    """A real session in the test database, as a ``Cookie`` header value."""
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}"
+
+
+class Player:
+    """One websocket client over TCP; every frame received is kept."""
+
+    def __init__(self, url: str, cookie: str | None, seat: int | None) -> None:
+        self.url, self.cookie, self.seat = url, cookie, seat
+        self.frames: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.ws = None
+
+    async def connect(self) -> Player:
+        from websockets.asyncio.client import connect
+
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        self.ws = await connect(self.url, origin=ORIGIN, additional_headers=headers,
+                                open_timeout=TIMEOUT)
+        return self
+
+    async def recv(self) -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(self.ws.recv(), TIMEOUT))
+        self.frames.append(msg)
+        if msg["type"] == "game":
+            self.view = msg["view"]
+        return msg
+
+    async def until(self, pred) -> dict[str, Any]:
+        for _ in range(2000):
+            try:
+                msg = await self.recv()
+            except TimeoutError:
+                last = [(f["type"], f.get("view", {}).get("seq"), f.get("reason"))
+                        for f in self.frames[-5:]]
+                raise AssertionError(f"seat {self.seat}: no frame in {TIMEOUT} s; "
+                                     f"last frames {last}") from None
+            if pred(msg):
+                return msg
+        raise AssertionError("no matching frame in 2000")
+
+    async def until_seq(self, seq: int) -> dict[str, Any]:
+        return await self.until(lambda m: m["type"] == "game" and m["view"]["seq"] >= seq)
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def _play_game(players: list[Player], watchers: list[Player]) -> dict[str, Any]:
+    """Seat and ready the four, then play to the end, each from its own views."""
+    clients = [*players, *watchers]
+    for c in clients:
+        await c.connect()
+    try:
+        for p in players:
+            await p.send({"type": "sit", "seat": p.seat})
+        await players[0].until(lambda m: m["type"] == "table"
+                               and all(s["player"] for s in m["table"]["seats"]))
+        for p in players:
+            await p.send({"type": "ready"})
+        for c in clients:
+            await c.until_seq(0)
+        rngs = [random.Random(f"prod:{i}") for i in range(4)]
+        for _ in range(2000):
+            view = players[0].view
+            if view["status"] == engine.OVER:
+                break
+            me = players[view["turn"]]
+            assert me.view["seat"] == view["turn"] and me.view["seq"] == view["seq"]
+            await me.send(choose(me.view, rngs[me.seat]))
+            for c in clients:
+                await c.until_seq(view["seq"] + 1)
+        else:
+            raise AssertionError("the game did not end in 2000 actions")
+        for w in watchers:
+            if w.view["status"] != engine.OVER:
+                await w.until(lambda m: m["type"] == "game" and m["view"]["status"] == "over")
+        return players[0].view
+    except AssertionError as e:
+        state = [(c.seat, c.cookie is not None, c.view and c.view["seq"],
+                  c.view and c.view["status"]) for c in clients]
+        raise AssertionError(f"{e}; clients (seat, logged in, seq, status): {state}") from None
+    finally:
+        for c in clients:
+            await c.close()
+
+
+def _check_result(table: Table, users: list, players: list[Player], watchers: list[Player],
+                  final: dict[str, Any]) -> None:
+    game = Game.objects.get(pk=Table.objects.get(pk=table.pk).current_game_id)
+    assert game.status == Game.OVER and game.settled and game.seq == final["seq"]
+    states = states_by_seq(game)
+    assert states[game.seq] == game.state
+    for p in players:
+        assert check_frames(p.frames, states, p.seat) >= game.seq
+        assert p.view["hands"] == game.state["hands"]
+    for w in watchers:
+        assert check_frames(w.frames, states, None) >= game.seq
+    result = game.state["result"]
+    stake = result["stake"]
+    entries = {e.user_id: e.delta for e in RatingEntry.objects.filter(game=game)}
+    for seat, user in enumerate(users):
+        expected = stake if engine.team_of(seat) == result["winner"] else -stake
+        assert Profile.objects.get(user=user).rating_points == expected == entries[user.pk]
+
+
+@pytest.fixture
+def four(owner, partner, opponent, django_user_model):
+    rival = django_user_model.objects.create_user(username="rival")
+    return [owner, opponent, partner, rival]
+
+
+def test_one_daphne_four_real_clients_play_a_game(daphnes, four, outsider):
+    (d,) = daphnes(1)
+    table = services.create_table(four[0], "生产")
+    path = f"/ws/table/{table.pk}/"
+    players = [Player(d.url(path), _cookie(u), seat) for seat, u in enumerate(four)]
+    watchers = [Player(d.url(path), _cookie(outsider), None), Player(d.url(path), None, None)]
+    final = asyncio.run(_play_game(players, watchers))
+    _check_result(table, four, players, watchers, final)
+
+
+def test_two_daphnes_two_players_on_each(daphnes, four):
+    a, b = daphnes(2)
+    table = services.create_table(four[0], "两台")
+    path = f"/ws/table/{table.pk}/"
+    players = [Player((a if seat < 2 else b).url(path), _cookie(u), seat)
+               for seat, u in enumerate(four)]
+    watchers = [Player(a.url(path), None, None), Player(b.url(path), None, None)]
+    final = asyncio.run(_play_game(players, watchers))
+    _check_result(table, four, players, watchers, final)
+
+    # no state lives in a process: the same player on the other process sees the same
+    async def reconnect() -> tuple[dict, dict]:
+        views = []
+        for d in (a, b):
+            p = await Player(d.url(path), players[0].cookie, 0).connect()
+            try:
+                views.append((await p.until(lambda m: m["type"] == "game"))["view"])
+            finally:
+                await p.close()
+        return views[0], views[1]
+
+    va, vb = asyncio.run(reconnect())
+    assert (va["seq"], va["hands"], va["seat"]) == (vb["seq"], vb["hands"], vb["seat"])
+    assert va["seq"] == final["seq"]
+
+
+def test_daphne_refuses_a_foreign_origin(daphnes, owner):
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    (d,) = daphnes(1)
+    table = services.create_table(owner)
+    cookie = _cookie(owner)
+
+    async def attempt(origin: str) -> Any:
+        async with connect(d.url(f"/ws/table/{table.pk}/"), origin=origin,
+                           additional_headers={"Cookie": cookie},
+                           open_timeout=TIMEOUT) as ws:
+            return json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))["type"]
+
+    with pytest.raises(InvalidStatus) as e:
+        asyncio.run(attempt("http://evil.example"))
+    assert e.value.response.status_code == 403
+    assert asyncio.run(attempt(ORIGIN)) == "table"
+
+
+def test_an_idle_connection_survives_past_the_redis_socket_timeout(daphnes, owner):
+    # regression: redis-py 8 reads with a 5 s socket timeout by default, which
+    # broke channels_redis's blocking receive (BZPOPMIN, 5 s): every consumer
+    # idle for 5 s died with "Timeout reading from redis" and the client got 1011
+    (d,) = daphnes(1)
+    table = services.create_table(owner)
+    cookie = _cookie(owner)
+
+    async def idle() -> str:
+        p = await Player(d.url(f"/ws/table/{table.pk}/"), cookie, None).connect()
+        try:
+            await p.until(lambda m: m["type"] == "chat_history")
+            await asyncio.sleep(7)
+            await p.send({"type": "ping"})
+            return (await p.until(lambda m: m["type"] == "pong"))["type"]
+        finally:
+            await p.close()
+
+    assert asyncio.run(idle()) == "pong"
+
+
+def test_the_redis_channel_layer_has_no_read_timeout():
+    from channels.layers import get_channel_layer
+    from channels_redis.utils import create_pool
+
+    layer = get_channel_layer()
+    assert type(layer).__name__ == "RedisChannelLayer"
+    for host in layer.hosts:
+        pool = create_pool(host)
+        assert pool.connection_class(**pool.connection_kwargs).socket_timeout is None
