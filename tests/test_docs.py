@@ -1,0 +1,62 @@
+"""docs/protocol.md and docs/deploy.md keep up with the code: every message
+type the table consumer handles, every reason code it can send, every
+environment variable the settings read (and .env.example lists them all)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from games import consumers
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
+DEPLOY = (ROOT / "docs" / "deploy.md").read_text()
+
+
+def _source(*paths: str) -> str:
+    return "\n".join((ROOT / p).read_text() for p in paths)
+
+
+def test_every_client_message_type_is_documented():
+    src = _source("games/consumers.py")
+    kinds = set(re.findall(r'kind == "(\w+)"', src))
+    for group in re.findall(r"kind in \(([^)]*)\)", src):
+        kinds |= set(re.findall(r'"(\w+)"', group))
+    kinds |= set(consumers._SEAT_COMMANDS)
+    assert {"ping", "sync", "chat", "sit", "play", "pass", "escape"} <= kinds
+    missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)
+    assert not missing, f"docs/protocol.md lacks client messages {missing}"
+
+
+def test_every_server_message_type_is_documented():
+    src = _source("games/consumers.py")
+    kinds = set(re.findall(r'"type": "(\w+)"', src))
+    assert {"table", "game", "chat", "chat_history", "error", "pong", "tables"} <= kinds
+    missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)
+    assert not missing, f"docs/protocol.md lacks server messages {missing}"
+
+
+def test_every_reason_code_is_documented():
+    src = _source("games/services.py", "games/consumers.py", "games/engine/match.py")
+    reasons = set(re.findall(r'(?:Refused|IllegalAction)\(\s*"(\w+)"', src))
+    assert {"stale", "not_your_turn", "does_not_beat", "bad_message"} <= reasons
+    missing = sorted(r for r in reasons if f"`{r}`" not in PROTOCOL)
+    assert not missing, f"docs/protocol.md lacks reason codes {missing}"
+
+
+def test_every_setting_variable_is_in_env_example_and_deploy_doc():
+    src = _source("yuanzi_site/settings.py")
+    names = set(re.findall(r'env_\w+\(\s*"([A-Z_]+)"', src))
+    assert {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "GAMES_SCHEDULER"} <= names
+    example = set(re.findall(r"^([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
+    assert not names - example, f".env.example lacks {sorted(names - example)}"
+    missing = sorted(n for n in names if f"`{n}`" not in DEPLOY)
+    assert not missing, f"docs/deploy.md lacks {missing}"
+
+
+def test_deploy_doc_names_the_commands():
+    for needed in ("celery -A yuanzi_site worker -l info", "celery -A yuanzi_site beat -l info",
+                   "collectstatic", "proxy_set_header Upgrade $http_upgrade",
+                   "yuanzi_site.asgi:application"):
+        assert needed in DEPLOY
