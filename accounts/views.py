@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import Profile
+from games.queries import recent_games
 
 
 def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
@@ -15,8 +16,7 @@ def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
 
     ``/accounts/profile/<username>/`` is public; ``/accounts/profile/`` shows the
     signed-in user's own profile and sends anonymous visitors to log in.
-    The ``recent_games`` context variable is an empty list until the games app
-    provides a player's recent games.
+    ``recent_games``: the last 10 finished games (``games.queries.recent_games``).
     """
     if username is None:
         if not request.user.is_authenticated:
@@ -29,7 +29,7 @@ def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
         "player": player,
         "player_user": user,
         "is_self": request.user == user,
-        "recent_games": [],
+        "recent_games": recent_games(user),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -1,9 +1,102 @@
-"""Views of the games app."""
+"""Pages of the games app: lobby, create table, table + game page, a game's result.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Thin: they read through ``games.snapshots`` / ``games.queries`` and game data
+only through ``services.view_for`` (the one filter on what a client sees);
+every change goes through ``games.services``. The live parts run over the
+websockets of ``games.consumers``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts import levels
+from games import ratelimit, services, snapshots, ui
+from games.models import Game, Table
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Home page at ``/``. For now a placeholder saying the lobby is coming."""
-    return render(request, "games/lobby.html")
+    """Home page at ``/``: every open table, live-updated by ``static/js/lobby.js``."""
+    return render(
+        request,
+        "games/lobby.html",
+        {"tables": snapshots.lobby_rows(), "strings": ui.lobby_strings()},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def create_table(request: HttpRequest) -> HttpResponse:
+    """POST ``/tables/new/`` (optional ``name``): open a table and go to it.
+
+    Rate-limited per user (``GAMES_TABLE_CREATE_RATE``); a GET goes to the lobby.
+    """
+    if request.method != "POST":
+        return redirect("lobby")
+    if not ratelimit.allow(f"table:{request.user.pk}", *settings.GAMES_TABLE_CREATE_RATE):
+        messages.error(
+            request, _("You are opening tables too fast. Wait a minute and try again.")
+        )
+        return redirect("lobby")
+    table = services.create_table(request.user, request.POST.get("name", ""))
+    return redirect("table", table_id=table.pk)
+
+
+def _me(request: HttpRequest) -> dict:
+    user = request.user
+    if not user.is_authenticated:
+        return {"id": None, "username": None}
+    return {"id": user.pk, "username": user.username}
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``/tables/<id>/``: the table and its game. The first picture is embedded
+    (the table snapshot and this user's own ``view_for``); the rest comes over
+    ``/ws/table/<id>/``."""
+    snap = snapshots.table_snapshot(table_id)
+    if snap is None:
+        raise Http404(_("This table does not exist or is closed."))
+    view = None
+    if snap["game_id"]:
+        game = Game.objects.filter(pk=snap["game_id"]).first()
+        if game is not None:
+            view = services.view_for(game, services.seat_of(game, request.user))
+    boot = {
+        "table": snap,
+        "view": view,
+        "me": _me(request),
+        "ws_path": f"/ws/table/{table_id}/",
+        "login_url": f"{reverse('account_login')}?next={request.path}",
+        "levels": [
+            {"title": levels.title_for(n), "title_en": levels.title_en_for(n)}
+            for n in range(len(levels.LEVELS))
+        ],
+    }
+    return render(
+        request,
+        "games/table.html",
+        {"table": snap, "boot": boot, "strings": ui.table_strings()},
+    )
+
+
+def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
+    """``/games/<id>/``: a finished game's result. While it runs nothing of it is
+    shown (only a link to its table)."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if game.status != Game.OVER:
+        return render(request, "games/result.html", {"game": game, "running": True})
+    view = services.view_for(game, services.seat_of(game, request.user))
+    return render(
+        request,
+        "games/result.html",
+        {"game": game, "running": False, "summary": ui.result_summary(view),
+         "table_open": Table.objects.filter(pk=game.table_id, closed=False).exists()},
+    )
+

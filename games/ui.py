@@ -1,0 +1,221 @@
+"""Translated strings for the browser scripts, and the result summary pages show.
+
+The page scripts (``static/js/lobby.js``, ``static/js/table.js``) get their
+words from a JSON blob the template embeds with ``json_script``: every string
+here goes through gettext, so ``makemessages`` finds it and the page speaks the
+visitor's language. Placeholders use Python's ``%(name)s`` form; the scripts
+fill them in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language, gettext_noop, pgettext
+from django.utils.translation import gettext as _
+
+from accounts import levels
+from games import engine
+
+
+def _lang() -> str:
+    return "zh" if (get_language() or "zh-hans").startswith("zh") else "en"
+
+
+def seat_names() -> list[str]:
+    """Compass names of seats 0–3 (RULES.md §2: N, E, S, W)."""
+    return [pgettext("seat", "North"), pgettext("seat", "East"),
+            pgettext("seat", "South"), pgettext("seat", "West")]
+
+
+def places() -> list[str]:
+    """上游 / 二游 / 三游: the 1st, 2nd, 3rd player out."""
+    return [_("1st out"), _("2nd out"), _("3rd out")]
+
+
+def lobby_strings() -> dict[str, Any]:
+    """Words lobby.js needs."""
+    return {
+        "lang": _lang(),
+        "waiting": _("Waiting"),
+        "playing": _("Playing"),
+        "empty_seat": _("Empty"),
+        "bot": _("Bot"),
+        "spectators": _("%(n)s watching"),
+        "owner": _("Owner: %(name)s"),
+        "open": _("Open"),
+        "no_tables": _("No tables yet. Open one!"),
+        "ready": _("Ready"),
+        "seat_names": seat_names(),
+        "conn_connecting": _("Connecting…"),
+        "conn_open": _("Live"),
+        "conn_closed": _("Disconnected, reconnecting…"),
+    }
+
+
+def table_strings() -> dict[str, Any]:
+    """Words table.js needs (see the ``T.*`` names in it)."""
+    return {
+        "lang": _lang(),
+        "seat_names": seat_names(),
+        "places": places(),
+        "kinds": {
+            "single": _("Single %(rank)s"),
+            "pair": _("Pair of %(rank)s"),
+            "triple": _("Triple %(rank)s"),
+            "bomb": _("%(n)s-card bomb of %(rank)s"),
+            "atom": _("Atom %(rank)s"),
+            "hydrogen": _("Hydrogen bomb of %(rank)s"),
+        },
+        "big_joker": _("Big joker"),
+        "small_joker": _("Small joker"),
+        "big_joker_short": pgettext("card corner", "BIG JOKER"),
+        "small_joker_short": pgettext("card corner", "SMALL JOKER"),
+        "jokers": _("jokers"),
+        "bot": _("Bot"),
+        "bot_badge": _("Bot"),
+        "auto_badge": _("Auto-play"),
+        "ready_badge": _("Ready"),
+        "empty_seat": _("Empty seat"),
+        "online": _("online"),
+        "offline": _("offline"),
+        "sit": _("Sit here"),
+        "add_bot": _("Add bot"),
+        "remove_bot": _("Remove bot"),
+        "ready": _("Ready"),
+        "unready": _("Cancel ready"),
+        "next_game": _("Ready for the next game"),
+        "choose_seat": _("Choose an empty seat to play, or just watch."),
+        "login_to_play": _("Log in to take a seat."),
+        "waiting_for": _(
+            "%(seated)s of 4 seated, %(ready)s ready. The game starts when all four are ready."
+        ),
+        "watching": _("You are watching this game."),
+        "spectators": _("%(n)s watching"),
+        "first_half": _("First half"),
+        "second_half": _("Second half"),
+        "dealt_to": _("dealt to %(name)s"),
+        "dao_is": _("dao %(rank)s"),
+        "first_half_points": _("1st half: %(points)s"),
+        "trick_points": _("%(points)s points on the table"),
+        "stake": _("Stake %(stake)s"),
+        "practice_short": _("Practice"),
+        "cards_left": _("%(n)s cards"),
+        "hand_count": _("%(n)s cards in hand"),
+        "pass_mark": _("Pass"),
+        "leads": _("%(name)s leads"),
+        "your_turn": _("Your turn"),
+        "waiting_turn": _("Waiting for %(name)s"),
+        "seconds_left": _("%(s)s s left"),
+        "select_cards": _("Select cards to play."),
+        "select_one_more": _("Select one more card of this rank"),
+        "not_a_combination": _("Not a legal combination"),
+        "does_not_beat": _("does not beat the table"),
+        "auto_on": _("Auto-play"),
+        "auto_off": _("Cancel auto-play"),
+        "us": _("Us"),
+        "them": _("Them"),
+        "team_ns": _("North–South"),
+        "team_ew": _("East–West"),
+        "you_win": _("You win!"),
+        "you_lose": _("You lose"),
+        "team_wins": _("%(team)s win"),
+        "double_clamp": _("Double clamp"),
+        "abandoned": _("Game abandoned"),
+        "escaped_penalty": _("%(name)s left the game and loses %(points)s rating points."),
+        "escaped_practice": _("%(name)s left the practice game (no penalty)."),
+        "total": _("Total"),
+        "end_a": _("one team went out"),
+        "end_b": _("three players went out"),
+        "transfer_captured": _("%(name)s hands %(points)s captured points to %(team)s"),
+        "transfer_hand": _("%(points)s points left in %(name)s's hand go to %(team)s"),
+        "practice_game": _("Practice game (no rating points)."),
+        "stake_line": _("Stake: %(stake)s rating points"),
+        "rating_delta": _("%(delta)s rating points"),
+        "level_up": _("promoted to %(title)s"),
+        "level_down": _("down to %(title)s"),
+        "cards_left_over": _("Cards left in hand"),
+        "escape_rated": _(
+            "Leave this game? It will be abandoned and you lose %(points)s rating points."
+        ),
+        "escape_practice": _("Leave this practice game? It will be abandoned (no penalty)."),
+        "chat_too_long": _("A chat message has at most 200 characters."),
+        "not_connected": _("Not connected. Reconnecting…"),
+        "error": _("Something went wrong."),
+        "conn_connecting": _("Connecting…"),
+        "conn_open": _("Connected"),
+        "conn_closed": _("Disconnected, reconnecting…"),
+        "conn_gone": _("This table is closed."),
+    }
+
+
+def _name(players: list[dict[str, Any]], seat: int) -> str:
+    p = players[seat]
+    return _("Bot (%(seat)s)") % {"seat": seat_names()[seat]} if p["bot"] else p["username"]
+
+
+def result_summary(view: dict[str, Any]) -> dict[str, Any]:
+    """A finished game's view (``services.view_for``) arranged for the result page."""
+    players = view["players"]
+    res = view["result"] or {}
+    names = [_name(players, i) for i in range(4)]
+    teams = [f"{names[0]} · {names[2]}", f"{names[1]} · {names[3]}"]
+    halves = []
+    for h in view["halves"]:
+        halves.append({
+            "half": h["half"],
+            "dao": "10" if h["dao"] == "T" else h["dao"],
+            "indicator": h["indicator"],
+            "end": h["end"],
+            "finish": [{"place": places()[k], "n": k + 1, "name": names[s]}
+                       for k, s in enumerate(h["finish_order"])],
+            "transfers": [
+                (_("%(points)s points left in %(name)s's hand go to %(team)s")
+                 if t["what"] == "hand" else
+                 _("%(name)s hands %(points)s captured points to %(team)s"))
+                % {"name": names[t["seat"]], "points": t["points"], "team": teams[t["to_team"]]}
+                for t in h["transfers"]
+            ],
+            "points": h["points"],
+        })
+    changes = []
+    for i, p in enumerate(players):
+        if p["bot"]:
+            continue
+        delta = (res.get("rating_changes") or [0] * 4)[i]
+        changes.append({"name": names[i], "delta": delta,
+                        "title": levels.title_for(p["level"]) if _lang() == "zh"
+                        else levels.title_en_for(p["level"])})
+    abandoned_by = res.get("abandoned_by")
+    return {
+        "names": names,
+        "teams": [{"name": teams[t], "team": t,
+                   "halves": [h["points"][t] for h in view["halves"]],
+                   "total": (res.get("totals") or [0, 0])[t],
+                   "winner": res.get("winner") == t} for t in (0, 1)],
+        "halves": halves,
+        "winner": res.get("winner"),
+        "winner_name": teams[res["winner"]] if res.get("winner") is not None else None,
+        "double_clamp": res.get("double_clamp", False),
+        "abandoned_by": names[abandoned_by] if abandoned_by is not None else None,
+        "penalty": -(res.get("rating_changes") or [0] * 4)[abandoned_by]
+        if abandoned_by is not None else 0,
+        "stake": res.get("stake"),
+        "practice": view["practice"],
+        "changes": changes,
+        "hands": [{"name": names[i], "cards": list(reversed(engine.sort_hand(h, view["dao"])))}
+                  for i, h in enumerate(view.get("hands") or []) if h],
+    }
+
+
+# The engine's refusal messages that games.services translates with a variable
+# (``_(text)``): listed here so ``makemessages`` keeps them in the catalogue.
+ENGINE_MESSAGES = (
+    gettext_noop("It is not your turn."),
+    gettext_noop("Those cards are not in your hand."),
+    gettext_noop("Those cards are not a legal play."),
+    gettext_noop("That does not beat the play on the table."),
+    gettext_noop("You lead: you must play."),
+    gettext_noop("The game is over."),
+    gettext_noop("That is not a card."),
+)

@@ -1,0 +1,318 @@
+"""Pages: lobby, create table, table page, result page, profile's recent games, i18n.
+
+Games are built through ``games.services`` (four users sit and get ready); a
+game is finished by running its turn clock out (``services.run_due`` with the
+deadline moved to the past): two lost turns put a seat on 托管, so the heuristic
+bot finishes the game for everyone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import RatingEntry
+from games import queries, services
+from games.models import Game, Table
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fourth(django_user_model):
+    """A fourth player (the other opponent)."""
+    return django_user_model.objects.create_user(
+        username="fourth", email="fourth@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def private_cache(settings):
+    """A cache no other test shares, so rate-limit counters start at zero."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"pages-{uuid.uuid4()}",
+        }
+    }
+
+
+def _start_game(owner, partner, opponent, fourth) -> tuple[Table, Game]:
+    """owner N(0), opponent E(1), partner S(2), fourth W(3); all ready: a rated game."""
+    table = services.create_table(owner, "嘉兴老街")
+    for user, seat in ((owner, 0), (opponent, 1), (partner, 2), (fourth, 3)):
+        services.sit(table.pk, user, seat)
+    game = None
+    for user in (owner, opponent, partner, fourth):
+        game = services.set_ready(table.pk, user) or game
+    assert game is not None
+    return table, game
+
+
+def _finish_by_clock(game: Game) -> Game:
+    for _ in range(3000):
+        Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+        if not services.run_due(game.pk):
+            break
+    game.refresh_from_db()
+    assert game.status == Game.OVER
+    return game
+
+
+def _json_script(html: str, element_id: str):
+    m = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S
+    )
+    assert m, f"no json_script #{element_id}"
+    return json.loads(m.group(1))
+
+
+# --- lobby and creating tables ----------------------------------------------------
+
+
+def test_lobby_lists_open_tables_with_seats(client, owner, partner):
+    table = services.create_table(owner, "老街一号")
+    services.sit(table.pk, partner, 2)
+    services.add_bot(table.pk, owner, 1)
+    closed = services.create_table(owner, "关掉的桌")
+    Table.objects.filter(pk=closed.pk).update(closed=True)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert f'data-table-id="{table.pk}"' in html
+    assert "老街一号" in html and "关掉的桌" not in html
+    assert "partner" in html and "科员" in html  # seated player with level title
+    assert "机器人" in html and "空位" in html  # bot seat, empty seats
+    assert "等待中" in html
+    assert f'href="/tables/{table.pk}/"' in html
+    assert "lobby.js" in html
+
+
+def test_lobby_shows_playing_tables(client, owner, partner, opponent, fourth):
+    _start_game(owner, partner, opponent, fourth)
+    html = client.get(reverse("lobby")).content.decode()
+    assert 'data-status="playing"' in html and "游戏中" in html
+
+
+def test_create_table_requires_login(client):
+    response = client.post(reverse("table_new"), {"name": "x"})
+    assert response.status_code == 302
+    assert reverse("account_login") in response["Location"]
+    assert not Table.objects.exists()
+
+
+def test_create_table_default_name_and_redirect(client, owner, private_cache):
+    client.force_login(owner)
+    response = client.post(reverse("table_new"), {"name": "  "})
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table", args=[table.pk])
+    assert table.name == f"桌 {table.pk}"
+    assert table.owner == owner
+    assert table.seats.count() == 4
+
+
+def test_create_table_with_name(client, owner, private_cache):
+    client.force_login(owner)
+    client.post(reverse("table_new"), {"name": "嘉兴原子"})
+    assert Table.objects.get().name == "嘉兴原子"
+
+
+def test_create_table_rate_limited_with_message(client, owner, settings, private_cache):
+    settings.GAMES_TABLE_CREATE_RATE = (2, 60)
+    client.force_login(owner)
+    for _ in range(2):
+        assert client.post(reverse("table_new"), {"name": ""}).status_code == 302
+    response = client.post(reverse("table_new"), {"name": ""}, follow=True)
+    assert Table.objects.count() == 2
+    assert response.redirect_chain[-1][0] == reverse("lobby")
+    assert "开桌太频繁" in response.content.decode()
+
+
+def test_create_table_get_goes_to_lobby(client, owner):
+    client.force_login(owner)
+    assert client.get(reverse("table_new"))["Location"] == reverse("lobby")
+
+
+# --- the table page ----------------------------------------------------------------
+
+
+def test_table_page_renders_waiting_table(client, owner):
+    table = services.create_table(owner, "老街")
+    response = client.get(reverse("table", args=[table.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    boot = _json_script(html, "table-boot")
+    assert boot["table"]["id"] == table.pk and boot["view"] is None
+    assert boot["ws_path"] == f"/ws/table/{table.pk}/"
+    assert boot["me"] == {"id": None, "username": None}
+    strings = _json_script(html, "table-strings")
+    assert strings["sit"] == "坐下" and strings["pass_mark"] == "不要"
+    for hook in ('id="table-app"', 'data-status="waiting"', 'id="play-btn"', 'id="pass-btn"',
+                 'id="hint-btn"', 'id="ready-btn"', 'id="escape-btn"', 'id="result-panel"',
+                 'id="chat-input"', 'maxlength="200"', "js/rules.js", "js/table.js"):
+        assert hook in html
+
+
+def test_table_page_404_for_missing_or_closed_table(client, owner):
+    assert client.get(reverse("table", args=[999])).status_code == 404
+    table = services.create_table(owner)
+    Table.objects.filter(pk=table.pk).update(closed=True)
+    assert client.get(reverse("table", args=[table.pk])).status_code == 404
+
+
+def test_table_page_embeds_only_the_viewers_own_hand(
+    client, owner, partner, opponent, fourth, outsider
+):
+    table, game = _start_game(owner, partner, opponent, fourth)
+    state = game.state
+    client.force_login(partner)  # seat 2
+    html = client.get(reverse("table", args=[table.pk])).content.decode()
+    boot = _json_script(html, "table-boot")
+    view = boot["view"]
+
+    assert 'data-status="playing"' in html
+    assert view["seat"] == 2 and view["game_id"] == game.pk
+    assert view["hand"] == state["hands"][2]
+    assert view["counts"] == [len(h) for h in state["hands"]]
+    assert "hands" not in view and "seed" not in view
+    assert state["seed"] not in html
+    # nothing but the own hand is a list of cards as long as a hand
+    blob = json.dumps(boot)
+    for seat in (0, 1, 3):
+        assert json.dumps(state["hands"][seat]) not in blob
+    # the player objects carry names and levels only
+    assert set(view["players"][0]) <= {"username", "level", "bot", "auto_play"}
+
+    client.force_login(outsider)  # a spectator: no hand at all
+    spectator = _json_script(
+        client.get(reverse("table", args=[table.pk])).content.decode(), "table-boot"
+    )["view"]
+    assert spectator["seat"] is None and spectator["hand"] is None
+    assert state["seed"] not in json.dumps(spectator)
+
+
+# --- the result page ------------------------------------------------------------------
+
+
+def test_result_page_hides_a_running_game(client, owner, partner, opponent, fourth):
+    table, game = _start_game(owner, partner, opponent, fourth)
+    client.force_login(owner)
+    response = client.get(reverse("game_result", args=[game.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-status="playing"' in html
+    assert reverse("table", args=[table.pk]) in html
+    assert game.state["seed"] not in html
+    for hand in game.state["hands"]:
+        assert " ".join(hand[:5]) not in html
+    assert "rating-changes" not in html
+
+
+def test_result_page_404_for_missing_game(client):
+    assert client.get(reverse("game_result", args=[12345])).status_code == 404
+
+
+def test_result_page_of_a_finished_game(client, owner, partner, opponent, fourth, outsider):
+    table, game = _start_game(owner, partner, opponent, fourth)
+    game = _finish_by_clock(game)
+    result = game.state["result"]
+    client.force_login(outsider)
+    html = client.get(reverse("game_result", args=[game.pk])).content.decode()
+    assert 'data-status="over"' in html
+    assert "上半局" in html and "合计" in html
+    assert "获胜" in html
+    if result["double_clamp"]:
+        assert "双夹" in html
+    assert f"对局分：{result['stake']} 积分" in html
+    for name in ("owner", "partner", "opponent", "fourth"):
+        assert name in html
+
+
+def test_abandoned_game_result_names_the_escaper(client, owner, partner, opponent, fourth):
+    _, game = _start_game(owner, partner, opponent, fourth)
+    services.escape(game.pk, opponent)
+    html = client.get(reverse("game_result", args=[game.pk])).content.decode()
+    assert "对局作废" in html
+    assert "opponent 逃跑，扣 20 积分" in html  # max(2 × 1, 20) in the first half
+
+
+# --- profile: recent games ----------------------------------------------------------------
+
+
+def test_profile_lists_recent_games(client, owner, partner, opponent, fourth):
+    _, game = _start_game(owner, partner, opponent, fourth)
+    game = _finish_by_clock(game)
+    result = game.state["result"]
+    delta = result["rating_changes"][0]
+    assert RatingEntry.objects.get(user=owner, game=game).delta == delta
+
+    client.force_login(owner)
+    response = client.get(reverse("profile_self"))
+    rows = response.context["recent_games"]
+    assert [r.game_id for r in rows] == [game.pk]
+    assert rows[0].rating_change == delta and rows[0].seat == 0
+    html = response.content.decode()
+    assert f'data-game-id="{game.pk}"' in html
+    assert reverse("game_result", args=[game.pk]) in html
+    assert "嘉兴老街" in html
+    assert (f"+{delta}" if delta > 0 else str(delta)) in html
+    won = result["winner"] == 0
+    label = {(True, False): "胜", (False, False): "负", (True, True): "双夹胜",
+             (False, True): "被双夹"}[(won, result["double_clamp"])]
+    assert f'<td class="result">{label}</td>' in html
+
+
+def test_recent_games_results_escape_and_practice(owner, partner, opponent, fourth):
+    table, game = _start_game(owner, partner, opponent, fourth)
+    services.escape(game.pk, owner)
+    rows = queries.recent_games(owner)
+    assert rows[0].result == queries.ESCAPED and rows[0].rating_change == -20
+    assert queries.recent_games(partner)[0].result == queries.ABANDONED
+    assert queries.recent_games(partner)[0].rating_change == 0
+
+    # a practice game (bots at the table): "practice", no rating change
+    practice = services.create_table(partner, "练习")
+    services.sit(practice.pk, partner, 0)
+    for seat in (1, 2, 3):
+        services.add_bot(practice.pk, partner, seat)
+    pgame = services.set_ready(practice.pk, partner)
+    services.escape(pgame.pk, partner)
+    latest = queries.recent_games(partner)[0]
+    assert latest.game_id == pgame.pk and latest.practice and latest.rating_change is None
+
+
+def test_recent_games_limit_and_outsider(owner, partner, opponent, fourth, outsider):
+    for _ in range(12):
+        table, game = _start_game(owner, partner, opponent, fourth)
+        services.escape(game.pk, fourth)
+        Table.objects.filter(pk=table.pk).update(closed=True)
+    rows = queries.recent_games(owner)
+    assert len(rows) == 10
+    assert rows[0].game_id > rows[-1].game_id
+    assert queries.recent_games(outsider) == []
+
+
+# --- language ------------------------------------------------------------------------------
+
+
+def test_language_switch_to_english(client, owner):
+    services.create_table(owner)
+    html = client.get(reverse("lobby")).content.decode()
+    assert "大厅" in html and "等待中" in html
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    html = client.get(reverse("lobby")).content.decode()
+    assert "Lobby" in html and "Waiting" in html and "Open a table" not in html
+    assert "等待中" not in html
+    table = Table.objects.get()
+    strings = _json_script(
+        client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
+    )
+    assert strings["sit"] == "Sit here" and strings["lang"] == "en"
