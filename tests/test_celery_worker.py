@@ -143,14 +143,26 @@ def test_run_due_from_concurrent_connections_acts_once(celery_worker, settings, 
     assert [e.seq for e in events(game)] == [1]
 
 
+def holds_countdown(game_id: int, seq: int) -> bool:
+    """Whether a worker holds ``run_due(game_id, seq)`` waiting for its eta."""
+    from yuanzi_site.celery import app
+
+    scheduled = app.control.inspect(timeout=1.0).scheduled() or {}
+    return any(
+        entry["request"]["name"] == "games.tasks.run_due"
+        and list(entry["request"]["args"]) == [game_id, seq]
+        for entries in scheduled.values() for entry in entries
+    )
+
+
 def test_overdue_turn_survives_a_worker_restart(celery_worker, settings, tmp_path):
     """The worker holding the countdown task dies (SIGKILL) before the deadline;
     a new worker and beat act on the overdue turn."""
     settings.GAMES_TURN_SECONDS = 3
     game = start_game(make_players())
     # the worker receives the eta task and holds it until the deadline
-    wait_for(lambda: "games.tasks.run_due" in celery_worker.log(), 5,
-             message="the worker to receive the countdown task")
+    wait_for(lambda: holds_countdown(game.pk, 0), 10,
+             message="the worker to hold the game's countdown task")
     assert timezone.now() < game.due_at
     celery_worker.kill()
 
