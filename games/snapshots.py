@@ -71,6 +71,7 @@ def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
         Table.objects.filter(closed=False)
         .select_related("owner")
         .annotate(watchers=Count("presences", filter=Q(presences__last_seen__gte=cutoff)))
+        .order_by("-created_at", "-pk")  # Meta.ordering is not applied to GROUP BY queries
         .prefetch_related("seats__user__profile")[:limit]
     )
     rows = []

@@ -27,7 +27,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"tables": snapshots.lobby_rows(), "strings": ui.lobby_strings()},
+        {"tables": snapshots.lobby_rows(), "strings": ui.lobby_strings(),
+         "seat_names": ui.seat_names()},
     )
 
 

@@ -316,3 +316,10 @@ def test_language_switch_to_english(client, owner):
         client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
     )
     assert strings["sit"] == "Sit here" and strings["lang"] == "en"
+
+
+def test_lobby_lists_newest_tables_first(client, owner):
+    first = services.create_table(owner, "第一桌")
+    second = services.create_table(owner, "第二桌")
+    html = client.get(reverse("lobby")).content.decode()
+    assert html.index(f'data-table-id="{second.pk}"') < html.index(f'data-table-id="{first.pk}"')

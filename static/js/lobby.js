@@ -36,6 +36,7 @@
     t.seats.forEach(function (s) {
       var si = el("li", "lt-seat");
       si.dataset.seat = s.index;
+      si.appendChild(el("span", "lt-compass", T.seat_names[s.index]));
       if (s.player) {
         si.appendChild(el("span", "lt-player", s.player.username));
         si.appendChild(document.createTextNode(" "));

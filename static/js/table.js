@@ -365,8 +365,8 @@
     clear(box);
     var hand = view && view.hand ? view.hand : null;
     if (view && view.status === "over" && myGameSeat() !== null && view.hands) hand = view.hands[myGameSeat()];
-    box.hidden = !hand;
-    if (!hand) { displayHand = []; selected = []; return; }
+    box.hidden = !hand || !hand.length;
+    if (!hand || !hand.length) { displayHand = []; selected = []; return; }
     var key = handKey(hand) + "|" + (view ? view.game_id : "");
     if (key !== lastHandKey) { selected = []; hintIndex = -1; lastHandKey = key; }
     displayHand = R.sortHand(hand, view.dao).reverse();   // strongest on the left
