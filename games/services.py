@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import Profile, RatingEntry
 from games import broadcast, engine
@@ -281,7 +282,9 @@ def act(game_id: int, user, seq: Any, action: Any) -> Game:
         if seat is None:
             raise Refused("not_seated", _("You are not playing in this game."))
         if not isinstance(seq, int) or isinstance(seq, bool) or seq != game.seq:
-            raise Refused("stale", _("That move was made on an old position; the table has moved on."))
+            raise Refused(
+                "stale", _("That move was made on an old position; the table has moved on.")
+            )
         if not isinstance(action, dict) or action.get("type") not in ("play", "pass"):
             raise Refused("bad_action", _("That is not a move."))
         game.timeouts[seat] = 0
@@ -347,14 +350,15 @@ def _announce(game: Game) -> None:
     transaction.on_commit(lambda: _after_action(*args))
 
 
+# marked with gettext_noop so makemessages finds them; translated when raised
 _ILLEGAL = {
-    "not_your_turn": "It is not your turn.",
-    "not_in_hand": "Those cards are not in your hand.",
-    "not_a_combination": "Those cards are not a legal play.",
-    "does_not_beat": "That does not beat the play on the table.",
-    "must_lead": "You lead: you must play.",
-    "game_over": "The game is over.",
-    "bad_card": "That is not a card.",
+    "not_your_turn": gettext_noop("It is not your turn."),
+    "not_in_hand": gettext_noop("Those cards are not in your hand."),
+    "not_a_combination": gettext_noop("Those cards are not a legal play."),
+    "does_not_beat": gettext_noop("That does not beat the play on the table."),
+    "must_lead": gettext_noop("You lead: you must play."),
+    "game_over": gettext_noop("The game is over."),
+    "bad_card": gettext_noop("That is not a card."),
 }
 
 

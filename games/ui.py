@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, gettext_noop, pgettext
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from accounts import levels
@@ -207,15 +207,3 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
                   for i, h in enumerate(view.get("hands") or []) if h],
     }
 
-
-# The engine's refusal messages that games.services translates with a variable
-# (``_(text)``): listed here so ``makemessages`` keeps them in the catalogue.
-ENGINE_MESSAGES = (
-    gettext_noop("It is not your turn."),
-    gettext_noop("Those cards are not in your hand."),
-    gettext_noop("Those cards are not a legal play."),
-    gettext_noop("That does not beat the play on the table."),
-    gettext_noop("You lead: you must play."),
-    gettext_noop("The game is over."),
-    gettext_noop("That is not a card."),
-)

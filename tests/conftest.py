@@ -28,9 +28,13 @@ def _no_rate_limits(request):
     """Disable allauth rate limits: their counters live in the cache (Redis in
     CI, shared across runs) and would make repeated sign-ups flaky. The test
     of the sign-up limit itself re-enables it on a private local cache.
-    Engine tests need no Django: under ``-p no:django`` this does nothing."""
+    Passwords use a fast hasher. Engine tests need no Django: under
+    ``-p no:django`` this does nothing."""
     if request.config.pluginmanager.hasplugin("django"):
-        request.getfixturevalue("settings").ACCOUNT_RATE_LIMITS = False
+        settings = request.getfixturevalue("settings")
+        settings.ACCOUNT_RATE_LIMITS = False
+        # hashing test users' passwords with PBKDF2 cost seconds per test
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def _make_user(django_user_model, username: str):

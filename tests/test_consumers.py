@@ -48,8 +48,6 @@ def _site(settings):
     settings.GAMES_SCHEDULER = "none"  # nothing here needs a clock: tests call sweep_due
     settings.GAMES_ACTION_RATE = (100_000, 5)
     settings.GAMES_BOT_DELAY_SECONDS = 0
-    # the users' passwords are never typed here: hash them fast
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

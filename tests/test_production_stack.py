@@ -49,12 +49,6 @@ TIMEOUT = 10  # seconds to wait for one frame over TCP
 ORIGIN = "http://localhost"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Nobody types a password here (sessions come from force_login)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- Daphne processes ---------------------------------------------------------------
 
 
