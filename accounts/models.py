@@ -26,6 +26,8 @@ class Profile(models.Model):
     rating_points = models.IntegerField(_("rating points"), default=0)
     coins = models.PositiveBigIntegerField(_("coins"), default=STARTING_COINS)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
+    # rated games only (four people, RULES.md §7): what puts a player on the leaderboard
+    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
     games_won = models.PositiveIntegerField(_("games won"), default=0)
     double_clamps = models.PositiveIntegerField(_("double clamps"), default=0)
 
@@ -100,7 +102,7 @@ class LeaderboardEntry(models.Model):
     """One row of the ranking, recomputed every minute by a Celery beat task.
 
     Order (issue: leaderboard): rating points, then games won, then the older
-    account. Only players who have finished at least one game are ranked.
+    account. Only players with a rated game (``Profile.rated_games``) are ranked.
     """
 
     rank = models.PositiveIntegerField(unique=True)

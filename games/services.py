@@ -406,6 +406,7 @@ def finish(game: Game) -> bool:
         Profile.objects.filter(user_id=p["user_id"]).update(
             rating_points=F("rating_points") + delta,
             games_played=F("games_played") + 1,
+            rated_games=F("rated_games") + int(not game.practice),
             games_won=F("games_won") + int(won),
             double_clamps=F("double_clamps") + int(won and result["double_clamp"]),
         )

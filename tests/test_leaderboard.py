@@ -34,7 +34,8 @@ def players(n: int, prefix: str = "r", points=lambda i: 1000 - i, won=lambda i: 
         for i in range(n)
     )
     Profile.objects.bulk_create(
-        Profile(user=u, rating_points=points(i), games_won=won(i), games_played=played)
+        Profile(user=u, rating_points=points(i), games_won=won(i), games_played=played,
+                rated_games=played)
         for i, u in enumerate(users)
     )
     return users
@@ -69,11 +70,21 @@ def test_players_without_a_finished_game_are_not_ranked():
     assert ranking() == ["played000", "played001"]
 
 
+def test_practice_games_alone_do_not_rank_a_player():
+    """Games against bots are practice (RULES.md §7): they count as played but
+    put nobody on the board."""
+    rated = players(1, prefix="rated")
+    practice = players(1, prefix="practice", played=0)
+    Profile.objects.filter(user=practice[0]).update(games_played=5, rating_points=10_000)
+    assert leaderboard.recompute() == 1
+    assert ranking() == [rated[0].username]
+
+
 def test_recompute_replaces_the_old_ranking():
     users = players(3)
     leaderboard.recompute()
     Profile.objects.filter(user=users[2]).update(rating_points=9999)
-    Profile.objects.filter(user=users[0]).update(games_played=0)
+    Profile.objects.filter(user=users[0]).update(games_played=0, rated_games=0)
     leaderboard.recompute()
     assert ranking() == ["r002", "r001"]
 
