@@ -323,3 +323,14 @@ def test_lobby_lists_newest_tables_first(client, owner):
     second = services.create_table(owner, "第二桌")
     html = client.get(reverse("lobby")).content.decode()
     assert html.index(f'data-table-id="{second.pk}"') < html.index(f'data-table-id="{first.pk}"')
+
+
+def test_every_page_links_a_served_icon(client):
+    # regression: no icon was linked, so every browser asked for /favicon.ico
+    # and logged a 404 console error on every page (seen by tests/test_browser.py)
+    html = client.get(reverse("lobby")).content.decode()
+    m = re.search(r'<link rel="icon" href="([^"]+)"', html)
+    assert m, "no <link rel=icon>"
+    response = client.get(m.group(1))
+    assert response.status_code == 200
+    assert b"<svg" in b"".join(response.streaming_content)

@@ -24,16 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from accounts.models import Profile, RatingEntry
 from games import engine, services
 from games.models import Game, Table
+from tests.servers import free_port, test_database_url
 from tests.ws_checks import check_frames, choose, states_by_seq
 
 pytestmark = [
@@ -52,27 +51,11 @@ ORIGIN = "http://localhost"
 # --- Daphne processes ---------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _test_database_url() -> str:
-    """The test database (``test_<NAME>``) as a URL the children can use."""
-    d = connection.settings_dict
-    assert connection.vendor == "postgresql", connection.vendor
-    auth = quote(d["USER"] or "", safe="")
-    if d.get("PASSWORD"):
-        auth += ":" + quote(d["PASSWORD"], safe="")
-    return f"postgres://{auth}@{d['HOST'] or '127.0.0.1'}:{d['PORT'] or 5432}/{d['NAME']}"
-
-
 class Daphne:
     """One ``python -m daphne`` child on a free port, its output in a file."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.log = tempfile.NamedTemporaryFile(
             prefix=f"daphne-{self.port}-", suffix=".log", delete=False
         )
@@ -121,7 +104,7 @@ def daphnes():
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "yuanzi_site.settings",
-        "DATABASE_URL": _test_database_url(),
+        "DATABASE_URL": test_database_url(),
         "REDIS_URL": os.environ["REDIS_URL"],
         "SECRET_KEY": settings.SECRET_KEY,  # the session cookies are signed with it
         "GAMES_SCHEDULER": "none",
