@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv test run lint messages
+.PHONY: venv test run lint messages screenshot
 
 venv: $(STAMP)
 
@@ -27,6 +27,12 @@ test: venv
 # (games/management/commands/runsite.py). `make run PORT=8001` for another port.
 run: venv
 	$(PY) manage.py runsite --host $(HOST) --port $(PORT)
+
+# Screenshots of the table mid-game for the README (docs/img/table-midgame*.png):
+# starts the site on its own SQLite file, signs a user up, plays a few turns
+# against three bots in chromium. Needs /usr/bin/chromium and fonts-noto-cjk.
+screenshot: venv
+	$(PY) docs/screenshot.py
 
 lint: venv
 	$(VENV)/bin/ruff check .
