@@ -6,6 +6,7 @@ from games import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("rules/", views.rules, name="rules"),
     path("tables/new/", views.create_table, name="table_new"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),

@@ -1,4 +1,5 @@
-"""Pages of the games app: lobby, create table, table + game page, a game's result.
+"""Pages of the games app: lobby, create table, table + game page, a game's result,
+the rules help page.
 
 Thin: they read through ``games.snapshots`` / ``games.queries`` and game data
 only through ``services.view_for`` (the one filter on what a client sees);
@@ -14,12 +15,30 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
 from games import ratelimit, services, snapshots, ui
 from games.models import Game, Table
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """``/rules/``: how to play (RULES.md §1–§8) and the site's own decisions.
+
+    Two hand-written templates, one per language (the text is prose, not UI
+    strings); the level ladder is rendered from ``LEVELS`` so it cannot drift.
+    """
+    lang = translation.get_language() or settings.LANGUAGE_CODE
+    template = "games/rules_zh.html" if lang.startswith("zh") else "games/rules_en.html"
+    ladder = [
+        {"number": rung.number, "title": rung.title, "title_en": rung.title_en,
+         "threshold": f"{rung.threshold:,}", "stake": rung.stake,
+         "double": 2 * rung.stake}
+        for rung in levels.LEVELS
+    ]
+    return render(request, template, {"levels": ladder})
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
