@@ -2,19 +2,18 @@
 
 Production (``GAMES_SCHEDULER = "celery"``): a Celery task with an ETA at the
 turn's due time, plus the beat sweep every second for lost tasks and restarts.
-Embedded default (``"ticker"``): an in-process thread sweeping a few times a
-second, started by ``manage.py runsite`` (never under tests or migrations),
-since eager Celery ignores countdowns.
+Embedded default (``"ticker"``): an in-process task on Daphne's event loop
+sweeping a few times a second, started by ``manage.py runsite`` (never under
+tests or migrations), since eager Celery ignores countdowns.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import threading
 import time
 
 from django.conf import settings
-from django.db import close_old_connections
 
 log = logging.getLogger(__name__)
 
@@ -27,37 +26,55 @@ def schedule_due(game_id: int, seq: int, due_at) -> None:
         tasks.run_due.apply_async((game_id, seq), eta=due_at)
 
 
-class Ticker(threading.Thread):
-    """The embedded default's beat: a daemon thread calling ``services.sweep_due``
-    every ``interval`` seconds, ``expire_presence`` every 10 s and recomputing
-    the leaderboard every ``leaderboard_seconds``."""
+class Ticker:
+    """The embedded default's beat, run as a task on Daphne's own event loop.
+
+    Every ``interval`` seconds it calls ``services.sweep_due``, every 10 s
+    ``expire_presence`` and every ``leaderboard_seconds`` the leaderboard
+    recompute, each through ``database_sync_to_async``: the database work runs
+    in Channels' sync thread and the broadcasts it makes after commit land on
+    this loop, the one the in-memory channel layer's consumers wait on. (A
+    plain thread would wake those consumers from a foreign loop and could leave
+    a page without updates.)
+    """
 
     def __init__(self, interval: float = 0.2, leaderboard_seconds: float = 60.0) -> None:
-        super().__init__(name="yuanzi-ticker", daemon=True)
         self.interval = interval
         self.leaderboard_seconds = leaderboard_seconds
-        self.stopped = threading.Event()
+        self.task: asyncio.Task | None = None
+        self._next_board = self._next_presence = 0.0
 
-    def run(self) -> None:
+    def tick(self) -> None:
+        """One sweep (sync; called in Channels' database thread)."""
         from accounts import leaderboard
         from games import services
 
-        next_board = next_presence = 0.0
-        while not self.stopped.wait(self.interval):
+        services.sweep_due()
+        now = time.monotonic()
+        if now >= self._next_presence:
+            services.expire_presence()
+            self._next_presence = now + 10
+        if now >= self._next_board:
+            leaderboard.recompute()
+            self._next_board = now + self.leaderboard_seconds
+
+    async def run(self) -> None:
+        """Tick forever (until cancelled)."""
+        from channels.db import database_sync_to_async
+
+        tick = database_sync_to_async(self.tick)
+        while True:
+            await asyncio.sleep(self.interval)
             try:
-                services.sweep_due()
-                now = time.monotonic()
-                if now >= next_presence:
-                    services.expire_presence()
-                    next_presence = now + 10
-                if now >= next_board:
-                    leaderboard.recompute()
-                    next_board = now + self.leaderboard_seconds
+                await tick()
             except Exception:  # keep ticking: one bad game must not stop the clock
                 log.exception("ticker sweep failed")
-            finally:
-                close_old_connections()
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start ticking on ``loop`` (call from that loop, e.g. when the reactor runs)."""
+        self.task = loop.create_task(self.run())
 
     def stop(self) -> None:
-        """Ask the thread to end after its current sweep."""
-        self.stopped.set()
+        """Stop ticking."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()

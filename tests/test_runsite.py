@@ -18,17 +18,11 @@ class FakeTicker:
 
     def __init__(self) -> None:
         self.interval = 0.2
-        self.started = self.stopped = self.joined = False
+        self.stopped = False
         FakeTicker.made.append(self)
-
-    def start(self) -> None:
-        self.started = True
 
     def stop(self) -> None:
         self.stopped = True
-
-    def join(self, timeout=None) -> None:
-        self.joined = True
 
 
 @pytest.fixture
@@ -37,9 +31,9 @@ def fakes(monkeypatch):
     FakeTicker.made = []
     monkeypatch.setattr(runsite, "Ticker", FakeTicker)
 
-    def serve(host, port, verbosity=1):
-        # the ticker runs while Daphne serves
-        calls.append((host, port, [t.started and not t.stopped for t in FakeTicker.made]))
+    def serve(host, port, verbosity=1, ticker=None):
+        # the ticker is handed to Daphne, to start on its loop, and not yet stopped
+        calls.append((host, port, ticker is not None and not ticker.stopped))
 
     monkeypatch.setattr(runsite, "serve", serve)
     migrations: list[tuple] = []
@@ -56,9 +50,9 @@ def test_runsite_migrates_prints_ticks_and_serves(fakes):
     call_command("runsite", "--port", "8123", stdout=out)
     assert [m[0] for m in migrations] == ["migrate"]
     assert "原子 online: http://127.0.0.1:8123/" in out.getvalue()
-    assert calls == [("127.0.0.1", 8123, [True])]
+    assert calls == [("127.0.0.1", 8123, True)]
     (ticker,) = FakeTicker.made
-    assert ticker.stopped and ticker.joined  # stopped when Daphne returns
+    assert ticker.stopped  # stopped when Daphne returns
 
 
 @pytest.mark.django_db
@@ -66,7 +60,7 @@ def test_runsite_no_ticker_and_host(fakes):
     calls, _ = fakes
     out = io.StringIO()
     call_command("runsite", "--host", "0.0.0.0", "--port", "9000", "--no-ticker", stdout=out)
-    assert calls == [("0.0.0.0", 9000, [])] and FakeTicker.made == []
+    assert calls == [("0.0.0.0", 9000, False)] and FakeTicker.made == []
     assert "http://0.0.0.0:9000/" in out.getvalue()
 
 
@@ -76,8 +70,51 @@ def test_runsite_refuses_a_bad_port(fakes):
 
 
 def test_no_ticker_runs_under_tests():
-    # importing the whole site (ASGI app, Celery app, scheduler) starts no thread
+    # importing the whole site (ASGI app, Celery app, scheduler) starts no thread or task
     import yuanzi_site.asgi  # noqa: F401
     import yuanzi_site.celery  # noqa: F401
 
-    assert not [t for t in threading.enumerate() if t.name == "yuanzi-ticker"]
+    assert threading.active_count() == len(threading.enumerate())
+    assert not [t for t in threading.enumerate() if "ticker" in t.name]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_ticker_moves_bots_and_its_broadcasts_reach_consumers_on_its_loop(settings):
+    """The ticker runs on the serving loop, so what it broadcasts after commit
+    wakes the in-memory layer's consumers at once (a ticker thread on a foreign
+    loop could leave a page without updates: the QA's frozen page)."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+
+    from games import broadcast
+    from games.scheduler import Ticker
+    from tests.helpers import fresh, make_players, start_game
+
+    settings.GAMES_SCHEDULER = "none"
+    settings.GAMES_BOT_DELAY_SECONDS = 0
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    (human,) = await sync_to_async(make_players)(1, prefix="ticked")
+    game = await sync_to_async(start_game)([human], bots=(0, 1, 2))
+    if game.state["turn"] == 3:  # the human leads: let them play so a bot is due
+        from tests.helpers import play_human_turn
+
+        game = await sync_to_async(play_human_turn)(game)
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(broadcast.table_group(game.table_id), channel)
+    ticker = Ticker(interval=0.05)
+    ticker.start(asyncio.get_running_loop())
+    try:
+        message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        while message["type"] != "game.update":
+            message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+    finally:
+        ticker.stop()
+    moved = await sync_to_async(fresh)(game)
+    assert moved.seq > game.seq
+    assert message["spectator"]["seq"] > game.seq
+    by = await sync_to_async(lambda: list(moved.events.values_list("by", flat=True)))()
+    assert "bot" in by
+

@@ -24,10 +24,15 @@ from games.scheduler import Ticker
 ASGI_APP = "yuanzi_site.asgi:application"
 
 
-def serve(host: str, port: int, verbosity: int = 1) -> None:
-    """Run Daphne in this process on ``host:port`` until it is stopped (blocks)."""
+def serve(host: str, port: int, verbosity: int = 1, ticker: Ticker | None = None) -> None:
+    """Run Daphne in this process on ``host:port`` until it is stopped (blocks);
+    ``ticker`` starts on Daphne's event loop once it runs."""
     from daphne.cli import CommandLineInterface
+    from daphne.server import twisted_loop
+    from twisted.internet import reactor
 
+    if ticker is not None:
+        reactor.callWhenRunning(ticker.start, twisted_loop)
     CommandLineInterface().run(
         ["-b", host, "-p", str(port), "-v", str(min(max(verbosity, 0), 3)), ASGI_APP]
     )
@@ -54,13 +59,11 @@ class Command(BaseCommand):
         ticker = None
         if not no_ticker:
             ticker = Ticker()
-            ticker.start()
             self.stdout.write(f"turn ticker: every {ticker.interval} s "
                               f"(GAMES_SCHEDULER={settings.GAMES_SCHEDULER})")
         self.stdout.flush()
         try:
-            serve(host, port, verbosity)
+            serve(host, port, verbosity, ticker)
         finally:
             if ticker is not None:
                 ticker.stop()
-                ticker.join(timeout=5)
