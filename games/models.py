@@ -147,7 +147,7 @@ class Presence(models.Model):
     """One open websocket connection, kept alive by heartbeats.
 
     A killed process sends no disconnect, so presence expires: a row whose
-    ``last_seen`` is older than ``PRESENCE_TTL_SECONDS`` counts for nothing.
+    ``last_seen`` is older than ``GAMES_PRESENCE_TTL_SECONDS`` counts for nothing.
     """
 
     channel_name = models.CharField(max_length=200, unique=True)

@@ -263,7 +263,9 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
 GAMES_TURN_SECONDS = env_int("GAMES_TURN_SECONDS", 30, minimum=1)
 GAMES_BOT_DELAY_SECONDS = float(env_str("GAMES_BOT_DELAY_SECONDS", "1.0"))
 # A connection whose heartbeat is older than this no longer counts as online.
-GAMES_PRESENCE_TTL_SECONDS = env_int("GAMES_PRESENCE_TTL_SECONDS", 30, minimum=5)
+# 90 s: a tab hidden for minutes has its timers (our 10 s ping) throttled to once a
+# minute by the browser; it is still there and must not be stood up.
+GAMES_PRESENCE_TTL_SECONDS = env_int("GAMES_PRESENCE_TTL_SECONDS", 90, minimum=5)
 # "celery" (a task per due turn + beat sweep) or "ticker" (in-process thread,
 # started by `manage.py runsite`): see games/scheduler.py.
 GAMES_SCHEDULER = env_str("GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker")
