@@ -39,6 +39,11 @@ def table_changed(table_id: int) -> None:
     _send(LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)})
 
 
+def table_closed(table_id: int) -> None:
+    """Take a closed table off the lobby."""
+    _send(LOBBY_GROUP, {"type": "lobby.closed", "id": table_id})
+
+
 def game_changed(table_id: int, views: dict[str, Any], spectator: dict[str, Any]) -> None:
     """Send a game's new views: ``views`` maps str(user id) → that seat's view."""
     _send(table_group(table_id), {"type": "game.update", "views": views, "spectator": spectator})

@@ -189,3 +189,6 @@ class LobbyConsumer(_JsonSocket):
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "table", "table": event["table"]})
+
+    async def lobby_closed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "table_closed", "id": event["id"]})

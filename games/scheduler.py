@@ -30,7 +30,7 @@ class Ticker:
     """The embedded default's beat, run as a task on Daphne's own event loop.
 
     Every ``interval`` seconds it calls ``services.sweep_due``, every 10 s
-    ``expire_presence`` and every ``leaderboard_seconds`` the leaderboard
+    ``expire_presence`` and ``close_idle_tables``, and every ``leaderboard_seconds`` the leaderboard
     recompute, each through ``database_sync_to_async``: the database work runs
     in Channels' sync thread and the broadcasts it makes after commit land on
     this loop, the one the in-memory channel layer's consumers wait on. (A
@@ -53,6 +53,7 @@ class Ticker:
         now = time.monotonic()
         if now >= self._next_presence:
             services.expire_presence()
+            services.close_idle_tables()
             self._next_presence = now + 10
         if now >= self._next_board:
             leaderboard.recompute()

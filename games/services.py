@@ -44,9 +44,20 @@ def create_table(user, name: str = "") -> Table:
     """Open a new table owned by ``user`` with four empty seats.
 
     :param name: up to 40 characters; blank gives the default "桌 N".
+    :raises Refused: ``too_many_tables`` when the user already owns
+        ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits.
     """
     name = (name or "").strip()[:40]
     with transaction.atomic():
+        idle = Table.objects.filter(owner=user, closed=False, status=Table.WAITING).exclude(
+            seats__user__isnull=False
+        )
+        if idle.count() >= settings.GAMES_MAX_IDLE_TABLES:
+            raise Refused(
+                "too_many_tables",
+                _("You already have %(count)s empty tables open: sit at one of them.")
+                % {"count": settings.GAMES_MAX_IDLE_TABLES},
+            )
         table = Table.objects.create(name=name or "-", owner=user)
         if not name:
             table.name = _("Table %(number)s") % {"number": table.pk}
@@ -507,6 +518,28 @@ def expire_presence() -> int:
     for table_id in tables:
         broadcast.table_changed(table_id)
     return count
+
+
+def close_idle_tables() -> int:
+    """Close waiting tables nobody sits at or watches, once they have been idle
+    for ``GAMES_IDLE_TABLE_MINUTES`` (since they opened or their last game
+    ended), and take them off the lobby.
+
+    :returns: how many tables were closed.
+    """
+    cutoff = timezone.now() - timedelta(minutes=settings.GAMES_IDLE_TABLE_MINUTES)
+    idle = (
+        Table.objects.filter(closed=False, status=Table.WAITING, created_at__lt=cutoff)
+        .exclude(seats__user__isnull=False)
+        .exclude(presences__last_seen__gte=online_cutoff())
+        .exclude(games__ended_at__gte=cutoff)
+    )
+    ids = list(idle.values_list("pk", flat=True).distinct())
+    if ids:
+        Table.objects.filter(pk__in=ids).update(closed=True)
+        for table_id in ids:
+            broadcast.table_closed(table_id)
+    return len(ids)
 
 
 def online_cutoff():

@@ -22,8 +22,9 @@ def sweep_due() -> int:
 
 
 @shared_task(ignore_result=True)
-def expire_presence() -> int:
-    """Beat, every 10 s: drop connections whose heartbeats stopped."""
+def housekeeping() -> None:
+    """Beat, every 10 s: drop connections whose heartbeats stopped, close idle tables."""
     from games import services
 
-    return services.expire_presence()
+    services.expire_presence()
+    services.close_idle_tables()

@@ -65,7 +65,11 @@ def create_table(request: HttpRequest) -> HttpResponse:
             request, _("You are opening tables too fast. Wait a minute and try again.")
         )
         return redirect("lobby")
-    table = services.create_table(request.user, request.POST.get("name", ""))
+    try:
+        table = services.create_table(request.user, request.POST.get("name", ""))
+    except services.Refused as e:
+        messages.error(request, str(e))
+        return redirect("lobby")
     return redirect("table", table_id=table.pk)
 
 

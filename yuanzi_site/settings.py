@@ -171,7 +171,7 @@ CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-turns": {"task": "games.tasks.sweep_due", "schedule": 1.0},
     "recompute-leaderboard": {"task": "accounts.tasks.recompute_leaderboard", "schedule": 60.0},
-    "expire-presence": {"task": "games.tasks.expire_presence", "schedule": 10.0},
+    "housekeeping": {"task": "games.tasks.housekeeping", "schedule": 10.0},
 }
 # A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
 CELERY_TASK_ACKS_LATE = True
@@ -273,3 +273,7 @@ GAMES_SCHEDULER = env_str("GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker"
 GAMES_ACTION_RATE = (env_int("GAMES_ACTION_RATE", 20, minimum=1), 5)
 GAMES_CHAT_RATE = (env_int("GAMES_CHAT_RATE", 5, minimum=1), 10)
 GAMES_TABLE_CREATE_RATE = (env_int("GAMES_TABLE_CREATE_RATE", 10, minimum=1), 60)
+# A user may own this many open tables where nobody sits; idle tables close after
+# this many minutes with nobody seated or watching.
+GAMES_MAX_IDLE_TABLES = env_int("GAMES_MAX_IDLE_TABLES", 3, minimum=1)
+GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)

@@ -77,6 +77,10 @@
       rows[t.id] = t;
       var old = list.querySelector('.lobby-table[data-table-id="' + t.id + '"]');
       if (old) list.replaceChild(rowEl(t), old); else draw();
+    } else if (msg.type === "table_closed") {
+      delete rows[msg.id];
+      order = order.filter(function (id) { return id !== msg.id; });
+      draw();
     }
   }
 

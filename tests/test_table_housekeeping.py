@@ -1,0 +1,58 @@
+"""Tables nobody uses don't pile up: a cap on a user's empty tables, and idle
+tables close and leave the lobby (QA: one user filled the lobby with tables)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.models import Presence, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_user_may_own_only_a_few_empty_tables(owner, settings):
+    settings.GAMES_MAX_IDLE_TABLES = 2
+    first = services.create_table(owner)
+    services.create_table(owner)
+    with pytest.raises(services.Refused) as refused:
+        services.create_table(owner)
+    assert refused.value.reason == "too_many_tables"
+    assert Table.objects.filter(owner=owner).count() == 2
+    services.sit(first.pk, owner, 0)  # a table someone sits at is not empty
+    services.create_table(owner)
+    assert Table.objects.filter(owner=owner).count() == 3
+
+
+def test_the_lobby_says_why_a_table_was_not_opened(client, owner, settings):
+    settings.GAMES_MAX_IDLE_TABLES = 1
+    client.force_login(owner)
+    client.post("/tables/new/", {"name": "一号"})
+    response = client.post("/tables/new/", {"name": "二号"}, follow=True)
+    assert Table.objects.filter(owner=owner).count() == 1
+    (message,) = list(response.context["messages"])
+    assert message.level_tag == "error"
+    assert str(message) in response.content.decode()
+
+
+def _age(table, minutes):
+    Table.objects.filter(pk=table.pk).update(
+        created_at=timezone.now() - timedelta(minutes=minutes)
+    )
+
+
+def test_idle_tables_close_and_busy_ones_stay(owner, partner, settings):
+    settings.GAMES_IDLE_TABLE_MINUTES = 15
+    settings.GAMES_MAX_IDLE_TABLES = 10
+    idle, seated, watched, young = (services.create_table(owner) for _ in range(4))
+    for t in (idle, seated, watched):
+        _age(t, 20)
+    _age(young, 5)
+    services.sit(seated.pk, partner, 1)
+    Presence.objects.create(channel_name="c1", table=watched, last_seen=timezone.now())
+    assert services.close_idle_tables() == 1
+    assert set(Table.objects.filter(closed=True).values_list("pk", flat=True)) == {idle.pk}
+    assert services.close_idle_tables() == 0
