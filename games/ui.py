@@ -11,11 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from accounts import levels
 from games import engine
+
+
+# Django 5.2.x's MinimumLengthValidator (the sign-up and password-change forms)
+# asks for "…at least %d characters.", but Django's own zh_Hans catalog still
+# has the older "%(min_length)d" msgid, so the message came out in English on
+# the Chinese pages. Our catalog (LOCALE_PATHS, looked up first) carries the
+# translation; this reference keeps `makemessages` from dropping it.
+DJANGO_MSGIDS = (
+    ngettext_lazy(
+        "This password is too short. It must contain at least %d character.",
+        "This password is too short. It must contain at least %d characters.",
+        8,
+    ),
+)
 
 
 def _lang() -> str:
@@ -73,7 +87,6 @@ def table_strings() -> dict[str, Any]:
         "small_joker_short": pgettext("card corner, small joker", "JOKER"),
         "jokers": _("jokers"),
         "bot": _("Bot"),
-        "bot_badge": _("Bot"),
         "auto_badge": _("Auto-play"),
         "ready_badge": _("Ready"),
         "empty_seat": _("Empty seat"),
@@ -113,6 +126,14 @@ def table_strings() -> dict[str, Any]:
         "does_not_beat": _("does not beat the table"),
         "auto_on": _("Auto-play"),
         "auto_off": _("Cancel auto-play"),
+        "auto_by_timeout": _(
+            "Two turns in a row ran out of time, so auto-play is on for you. "
+            "Click “Cancel auto-play” to play yourself again."
+        ),
+        "stood_up": _(
+            "You have left your seat: a player whose connection is lost, or who "
+            "leaves a game, is stood up. Click an empty seat to sit down again."
+        ),
         "us": _("Us"),
         "them": _("Them"),
         "team_ns": _("North–South"),
@@ -147,6 +168,26 @@ def table_strings() -> dict[str, Any]:
         "conn_closed": _("Disconnected, reconnecting…"),
         "conn_gone": _("This table is closed."),
     }
+
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def card_face(card: str, dao: str | None = None) -> dict[str, Any]:
+    """How a card is drawn (the same face as ``cardEl`` in static/js/table.js):
+    rank and suit symbol, red for ♥♦, 大王 / 小王 for the jokers."""
+    if card in ("RJ", "BJ"):
+        big = card == "RJ"
+        return {
+            "code": card, "joker": True, "color": "red" if big else "black",
+            "rank": pgettext("card corner, big joker", "JOKER") if big
+            else pgettext("card corner, small joker", "JOKER"),
+            "suit": "", "label": _("Big joker") if big else _("Small joker"), "dao": False,
+        }
+    rank = "10" if card[0] == "T" else card[0]
+    suit = SUIT_SYMBOLS[card[1]]
+    return {"code": card, "joker": False, "color": "red" if card[1] in "HD" else "black",
+            "rank": rank, "suit": suit, "label": rank + suit, "dao": card[0] == dao}
 
 
 def _name(players: list[dict[str, Any]], seat: int) -> str:
@@ -203,7 +244,9 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         "stake": res.get("stake"),
         "practice": view["practice"],
         "changes": changes,
-        "hands": [{"name": names[i], "cards": list(reversed(engine.sort_hand(h, view["dao"])))}
+        "hands": [{"name": names[i],
+                   "cards": [card_face(c, view["dao"])
+                             for c in reversed(engine.sort_hand(h, view["dao"]))]}
                   for i, h in enumerate(view.get("hands") or []) if h],
     }
 

@@ -50,6 +50,52 @@ def test_signup_rejects_mismatched_passwords(client):
     assert not get_user_model().objects.filter(username="typo").exists()
 
 
+def _field_block(html: str, name: str) -> str:
+    """The markup of one form field (templates/allauth/elements/fields.html)."""
+    start = html.index(f'data-field="{name}"')
+    end = html.find('data-field="', start + 1)
+    return html[start:end if end > 0 else len(html)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("english_browser", [False, True])
+def test_signup_short_password_error_is_chinese_under_the_password(client, english_browser):
+    # Django 5.2's MinimumLengthValidator message has a msgid Django's own
+    # zh_Hans catalog lacks: our catalog carries it (games/ui.py DJANGO_MSGIDS).
+    # An English browser still gets the Chinese site (ChineseByDefaultMiddleware).
+    extra = {"HTTP_ACCEPT_LANGUAGE": "en-US,en;q=0.9"} if english_browser else {}
+    data = {"username": "shorty", "email": "shorty@example.com",
+            "password1": "Ab1x", "password2": "Ab1x"}
+    response = client.post(reverse("account_signup"), data, **extra)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(username="shorty").exists()
+    assert "密码长度太短。密码必须包含至少 8 个字符。" in html
+    assert "This password is too short" not in html
+    # the error sits in the password field's own block, after its input
+    password = _field_block(html, "password1")
+    assert "密码长度太短" in password
+    assert password.index('name="password1"') < password.index("密码长度太短")
+    assert "errorlist" not in _field_block(html, "email")
+    assert "errorlist" not in _field_block(html, "username")
+
+
+@pytest.mark.django_db
+def test_signup_short_password_in_english(client):
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    data = {"username": "shorty", "password1": "Ab1x", "password2": "Ab1x"}
+    html = client.post(reverse("account_signup"), data).content.decode()
+    assert "This password is too short. It must contain at least 8 characters." in html
+
+
+@pytest.mark.django_db
+def test_signup_mismatch_error_under_the_second_password(client):
+    data = {"username": "typo2", "password1": PASSWORD, "password2": PASSWORD + "x"}
+    html = client.post(reverse("account_signup"), data).content.decode()
+    assert "errorlist" in _field_block(html, "password2")
+    assert "errorlist" not in _field_block(html, "email")
+
+
 @pytest.mark.django_db
 def test_signup_is_rate_limited(client, settings):
     # A private cache so no other test or earlier run shares the counter.

@@ -133,7 +133,24 @@ def test_create_table_rate_limited_with_message(client, owner, settings, private
     response = client.post(reverse("table_new"), {"name": ""}, follow=True)
     assert Table.objects.count() == 2
     assert response.redirect_chain[-1][0] == reverse("lobby")
-    assert "开桌太频繁" in response.content.decode()
+    html = response.content.decode()
+    # the message is shown on the lobby page, as an error
+    m = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
+    assert m, "no messages on the lobby"
+    assert 'class="message error"' in m.group(1) and "开桌太频繁" in m.group(1)
+    # and only once: the next page has no stale message
+    assert "开桌太频繁" not in client.get(reverse("lobby")).content.decode()
+
+
+def test_too_many_empty_tables_message_in_chinese_on_the_lobby(
+    client, owner, settings, private_cache
+):
+    settings.GAMES_MAX_IDLE_TABLES = 1
+    client.force_login(owner)
+    client.post(reverse("table_new"), {"name": "一号"})
+    html = client.post(reverse("table_new"), {"name": "二号"}, follow=True).content.decode()
+    m = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
+    assert m and "你已经开了 1 张空桌" in m.group(1)
 
 
 def test_create_table_get_goes_to_lobby(client, owner):
@@ -236,6 +253,42 @@ def test_result_page_of_a_finished_game(client, owner, partner, opponent, fourth
         assert name in html
 
 
+def test_result_page_shows_leftover_hands_as_cards(client, owner, partner, opponent, fourth):
+    _, game = _start_game(owner, partner, opponent, fourth)
+    game = _finish_by_clock(game)
+    left = [h for h in game.state["hands"] if h]
+    assert left  # someone always holds cards at the end
+    html = client.get(reverse("game_result", args=[game.pk])).content.decode()
+    section = html[html.index('class="result-hands"'):]
+    section = section[:section.index("</section>")]
+    for hand in left:
+        for card in set(hand):
+            assert f'data-card="{card}"' in section
+        assert " ".join(hand[:2]) not in section  # no raw codes like "JS JC"
+    assert section.count('class="pcard') == sum(len(h) for h in left)
+    for card in {c for h in left for c in h}:
+        if card in ("RJ", "BJ"):
+            assert ("大王" if card == "RJ" else "小王") in section
+        else:
+            rank = "10" if card[0] == "T" else card[0]
+            suit = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}[card[1]]
+            assert f'aria-label="{rank}{suit}"' in section
+    if any(c[1:] in ("H", "D") for h in left for c in h if c not in ("RJ", "BJ")):
+        assert 'class="pcard red' in section
+
+
+def test_card_face():
+    from games.ui import card_face
+
+    assert card_face("TH", "9") == {"code": "TH", "joker": False, "color": "red", "rank": "10",
+                                    "suit": "♥", "label": "10♥", "dao": False}
+    assert card_face("9S", "9")["dao"] and card_face("9S", "9")["color"] == "black"
+    assert card_face("JC")["label"] == "J♣"
+    big, small = card_face("RJ"), card_face("BJ")
+    assert big["joker"] and big["color"] == "red" and big["rank"] == "大王"
+    assert small["color"] == "black" and small["rank"] == "小王"
+
+
 def test_abandoned_game_result_names_the_escaper(client, owner, partner, opponent, fourth):
     _, game = _start_game(owner, partner, opponent, fourth)
     services.escape(game.pk, opponent)
@@ -316,6 +369,29 @@ def test_language_switch_to_english(client, owner):
         client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
     )
     assert strings["sit"] == "Sit here" and strings["lang"] == "en"
+
+
+def test_nav_has_no_shop_link_until_the_shop_exists(client, owner):
+    for logged_in in (False, True):
+        if logged_in:
+            client.force_login(owner)
+        html = client.get(reverse("lobby")).content.decode()
+        nav = html[html.index('<nav class="site-nav"'):html.index("</nav>")]
+        assert "/shop/" not in nav and "商店" not in nav
+        assert reverse("rules") in nav and reverse("leaderboard") in nav
+
+
+def test_table_strings_explain_stand_up_and_auto_play(client, owner):
+    table = services.create_table(owner)
+    strings = _json_script(
+        client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
+    )
+    assert strings["stood_up"] == "你已离座：连接中断或逃跑后会被请离座位。点击空位重新坐下。"
+    assert strings["auto_by_timeout"] == (
+        "连续两次超时，已为你托管。点击「取消托管」即可恢复自己出牌。"
+    )
+    assert strings["auto_off"] == "取消托管" and strings["empty_seat"] == "空位"
+    assert "bot_badge" not in strings  # a bot seat shows its name once
 
 
 def test_lobby_lists_newest_tables_first(client, owner):

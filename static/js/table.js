@@ -9,7 +9,8 @@
  * .seat[data-seat=N] (button.sit / .add-bot / .remove-bot), #hand .pcard[data-card]
  * (cards overlap: click them at their left edge, e.g. position {x: 5, y: 12}),
  * #play-btn, #pass-btn, #hint-btn, #ready-btn, #stand-btn, #auto-btn, #escape-btn,
- * #result-panel, #chat-input, #conn-status[data-state].
+ * #result-panel, #chat-input, #conn-status[data-state], #stood-notice, #auto-notice,
+ * .seat.is-auto (托管).
  */
 (function () {
   "use strict";
@@ -31,6 +32,9 @@
   var pendingTimer = null;
   var viewAt = performance.now(); // when the current view arrived (for the countdown)
   var dismissedResult = null;    // game_id whose result panel the user closed
+  var standAsked = false;        // this page asked to stand up (no "you were stood up" notice)
+  var autoAsked = null;          // game_id for which this page switched 托管 on itself
+  var autoByServer = null;       // game_id in which the server put my seat on 托管 (timeouts)
   var ws = null, backoff = 1000, reconnectTimer = null, pingTimer = null;
 
   var SUIT_SYMBOL = {S: "♠", H: "♥", C: "♣", D: "♦"};
@@ -91,13 +95,14 @@
     return row;
   }
 
-  function toast(message, kind) {
+  function toast(message, kind, ms) {
     var box = $("toasts");
     var t = el("div", "toast " + (kind || "error"), message);
     t.setAttribute("role", kind === "info" ? "status" : "alert");
     box.appendChild(t);
-    setTimeout(function () { t.classList.add("fade"); }, 3500);
-    setTimeout(function () { if (t.parentNode) t.parentNode.removeChild(t); }, 4200);
+    var stay = ms || 3500;
+    setTimeout(function () { t.classList.add("fade"); }, stay);
+    setTimeout(function () { if (t.parentNode) t.parentNode.removeChild(t); }, stay + 700);
     while (box.children.length > 3) box.removeChild(box.firstChild);
   }
 
@@ -162,11 +167,35 @@
     return a + " · " + b;
   }
 
-  function teamShort(team) {
+  /* The seat whose side "us" is: my seat in the game, else my seat at the table. */
+  function mySide() {
     var mine = myGameSeat();
-    if (mine === null) mine = mySnapshotSeat();
+    return mine === null ? mySnapshotSeat() : mine;
+  }
+
+  function teamShort(team) {
+    var mine = mySide();
     if (mine === null) return team === 0 ? T.team_ns : T.team_ew;
     return teamOf(mine) === team ? T.us : T.them;
+  }
+
+  /* Teams in display order: 我方 first, else North–South first. */
+  function teamOrder() {
+    var mine = mySide();
+    return mine !== null && teamOf(mine) === 1 ? [1, 0] : [0, 1];
+  }
+
+  /* Is my seat on 托管 in view v? */
+  function autoIn(v) {
+    if (!v || v.seat === null || v.seat === undefined || !v.players || !v.players[v.seat]) return false;
+    return !!v.players[v.seat].auto_play;
+  }
+
+  /* I played the game shown, it is over, and the table no longer seats me: the
+     server stood me up (an escape, or no connection when the game ended). */
+  function stoodUp() {
+    return !!(me.id && view && view.status === "over" && myGameSeat() !== null &&
+              tableWaiting() && mySnapshotSeat() === null && !standAsked);
   }
 
   // --- rendering ---------------------------------------------------------------
@@ -176,6 +205,7 @@
     app.dataset.status = status;
     app.dataset.tableStatus = table ? table.status : "waiting";
     renderInfo();
+    renderNotices();
     renderSeats();
     renderTrick();
     renderHand();
@@ -197,14 +227,16 @@
     var ind = $("indicator-card");
     clear(ind);
     if (view.indicator) ind.appendChild(cardEl(view.indicator));
-    $("indicator-seat").textContent = view.indicator_seat === null || view.indicator_seat === undefined
+    var indSeat = $("indicator-seat");
+    indSeat.textContent = view.indicator_seat === null || view.indicator_seat === undefined
       ? "" : fmt(T.dealt_to, {name: playerName(view.indicator_seat)});
+    indSeat.title = indSeat.textContent;
     // points: captured this half per team, and the first half's result
     var cap = view.captured || [0, 0, 0, 0];
     var pts = [cap[0] + cap[2], cap[1] + cap[3]];
     var scores = $("scores");
     clear(scores);
-    [0, 1].forEach(function (t) {
+    teamOrder().forEach(function (t) {
       var s = el("span", "score team-" + t);
       s.dataset.team = t;
       s.appendChild(el("span", "score-label", teamShort(t)));
@@ -221,9 +253,23 @@
     $("stake").textContent = view.practice ? T.practice_short : fmt(T.stake, {stake: view.stake});
   }
 
+  function renderNotices() {
+    var stood = stoodUp();
+    var sn = $("stood-notice");
+    sn.textContent = stood ? T.stood_up : "";
+    sn.hidden = !stood;
+    app.classList.toggle("stood-up", stood);
+    var auto = playing() && autoByServer === view.game_id && autoIn(view);
+    var an = $("auto-notice");
+    an.textContent = auto ? T.auto_by_timeout : "";
+    an.hidden = !auto;
+    $("notices").hidden = !stood && !auto;
+  }
+
   function renderSeats() {
     var pos = positions();
     var myTable = mySnapshotSeat();
+    var gameShown = playing();
     Object.keys(pos).forEach(function (where) {
       var i = pos[where];
       var box = document.querySelector('.seat[data-pos="' + where + '"]');
@@ -231,67 +277,71 @@
       clear(box);
       var s = table.seats[i];
       var p = view && view.players ? view.players[i] : null;
-      var gameShown = playing();
-      var occupied = gameShown || s.player || s.bot;
+      var occupied = !!(gameShown || s.player || s.bot);
+      var bot = !!(s.bot || (gameShown && p && p.bot));
+      var auto = !!(gameShown && p && !p.bot && p.auto_play);
       box.classList.toggle("empty", !occupied);
-      box.classList.toggle("is-me", me.id !== null && (myGameSeat() === i && playing() || myTable === i));
+      box.classList.toggle("is-me", me.id !== null && (myGameSeat() === i && gameShown || myTable === i));
       box.classList.toggle("is-turn", gameShown && view.turn === i);
       box.classList.toggle("offline", !!(s.player && !s.online));
-      box.classList.toggle("is-bot", !!(s.bot || (gameShown && p && p.bot)));
+      box.classList.toggle("is-bot", bot);
+      box.classList.toggle("is-auto", auto);
 
       var head = el("div", "seat-head");
-      var compass = el("span", "seat-compass", T.seat_names[i]);
-      head.appendChild(compass);
-      var name = el("span", "seat-name", seatName(i));
-      head.appendChild(name);
+      head.appendChild(el("span", "seat-compass", T.seat_names[i]));
+      head.appendChild(el("span", "seat-name", occupied ? seatName(i) : T.empty_seat));
       box.appendChild(head);
 
-      var meta = el("div", "seat-meta");
-      var level = null;
-      if (s.player && (!gameShown || !p || p.username === s.player.username)) level = s.player.level;
-      else if (p && !p.bot) level = p.level;
-      if (level !== null) {
-        var title = el("span", "seat-title", titleOf(level));
-        title.dataset.level = level;
-        meta.appendChild(title);
-      }
-      if (s.bot || (p && p.bot && gameShown)) meta.appendChild(el("span", "badge bot", T.bot_badge));
-      if (s.player) {
-        var on = el("span", "presence " + (s.online ? "online" : "offline"), s.online ? T.online : T.offline);
-        on.dataset.online = s.online ? "1" : "0";
-        meta.appendChild(on);
-      }
-      if (p && p.auto_play && gameShown) meta.appendChild(el("span", "badge auto", T.auto_badge));
-      if (!gameShown && tableWaiting() && (s.player || s.bot) && s.ready) {
-        meta.appendChild(el("span", "badge ready", T.ready_badge));
-      }
-      box.appendChild(meta);
-
-      if (view && (gameShown || view.status === "over")) {
-        var line = el("div", "seat-game");
-        var place = view.finish_order ? view.finish_order.indexOf(i) : -1;
-        if (place >= 0) {
-          var pl = el("span", "badge place place-" + (place + 1), T.places[place]);
-          pl.dataset.place = place + 1;
-          line.appendChild(pl);
+      // An empty seat shows 空位 and its buttons, nothing of whoever sat there.
+      if (occupied) {
+        // the finished game's player is still the occupant (same person, or a bot)
+        var sameAsGame = !!(p && ((p.bot && s.bot) || (!p.bot && s.player && s.player.username === p.username)));
+        var meta = el("div", "seat-meta");
+        var level = null;
+        if (gameShown) { if (p && !p.bot) level = p.level; }
+        else if (s.player) level = s.player.level;
+        if (level !== null && level !== undefined) {
+          var title = el("span", "seat-title", titleOf(level));
+          title.dataset.level = level;
+          meta.appendChild(title);
         }
-        if (gameShown) {
-          var cnt = el("span", "seat-count", fmt(T.cards_left, {n: view.counts[i]}));
-          cnt.dataset.count = view.counts[i];
-          line.appendChild(cnt);
+        if (s.player) {
+          var on = el("span", "presence " + (s.online ? "online" : "offline"), s.online ? T.online : T.offline);
+          on.dataset.online = s.online ? "1" : "0";
+          meta.appendChild(on);
         }
-        if (gameShown && view.turn === i) line.appendChild(el("span", "seat-timer", ""));
-        box.appendChild(line);
+        if (auto) meta.appendChild(el("span", "badge auto", T.auto_badge));
+        if (!gameShown && tableWaiting() && s.ready) {
+          meta.appendChild(el("span", "badge ready", T.ready_badge));
+        }
+        if (meta.children.length) box.appendChild(meta);
+
+        if (view && (gameShown || (view.status === "over" && sameAsGame))) {
+          var line = el("div", "seat-game");
+          var place = view.finish_order ? view.finish_order.indexOf(i) : -1;
+          if (place >= 0) {
+            var pl = el("span", "badge place place-" + (place + 1), T.places[place]);
+            pl.dataset.place = place + 1;
+            line.appendChild(pl);
+          }
+          if (gameShown) {
+            var cnt = el("span", "seat-count", fmt(T.cards_left, {n: view.counts[i]}));
+            cnt.dataset.count = view.counts[i];
+            line.appendChild(cnt);
+          }
+          if (gameShown && view.turn === i) line.appendChild(el("span", "seat-timer", ""));
+          if (line.children.length) box.appendChild(line);
+        }
       }
 
-      if (tableWaiting()) {
+      if (tableWaiting() && !gameShown) {
         var actions = el("div", "seat-actions");
         if (!s.player && !s.bot) {
           if (me.id !== null) {
             var sit = el("button", "sit small", T.sit);
             sit.type = "button";
             sit.dataset.seat = i;
-            sit.addEventListener("click", function () { send({type: "sit", seat: i}); });
+            sit.addEventListener("click", function () { standAsked = false; send({type: "sit", seat: i}); });
             actions.appendChild(sit);
           }
           if (isOwner()) {
@@ -363,8 +413,8 @@
   function renderHand() {
     var box = $("hand");
     clear(box);
-    var hand = view && view.hand ? view.hand : null;
-    if (view && view.status === "over" && myGameSeat() !== null && view.hands) hand = view.hands[myGameSeat()];
+    // only while a game runs: once it is over the cards left are in the result panel
+    var hand = playing() && view.hand ? view.hand : null;
     box.hidden = !hand || !hand.length;
     if (!hand || !hand.length) { displayHand = []; selected = []; return; }
     var key = handKey(hand) + "|" + (view ? view.game_id : "");
@@ -491,6 +541,8 @@
       var autoBtn = $("auto-btn");
       autoBtn.textContent = auto ? T.auto_off : T.auto_on;
       autoBtn.dataset.on = auto ? "1" : "0";
+      autoBtn.classList.toggle("on", !!auto);
+      autoBtn.setAttribute("aria-pressed", auto ? "true" : "false");
       $("turn-note").textContent = myTurn() ? T.your_turn : fmt(T.waiting_turn, {name: playerName(view.turn)});
       $("turn-note").classList.toggle("mine", myTurn());
     }
@@ -616,6 +668,8 @@
       if (any) { left.insertBefore(el("h3", "", T.cards_left_over), left.firstChild); body.appendChild(left); }
     }
 
+    if (stoodUp()) body.appendChild(el("p", "notice warn result-stood", T.stood_up));
+
     var link = $("result-link");
     link.href = "/games/" + view.game_id + "/";
     show($("result-ready"), tableWaiting() && mySnapshotSeat() !== null);
@@ -707,9 +761,26 @@
     if (!v) return false;
     if (view && v.game_id === view.game_id && v.seq < view.seq) return false; // stale
     if (!view || v.game_id !== view.game_id) { selected = []; hintIndex = -1; }
+    noticeAuto(view, v);
     view = v;
     viewAt = performance.now();
     return true;
+  }
+
+  /* My seat went on 托管 and this page did not ask: the server did it after two
+     turns in a row lost to the clock (RULES.md §8). Say so, and how to undo it. */
+  function noticeAuto(old, v) {
+    var was = !!(old && old.game_id === v.game_id && autoIn(old));
+    var now = autoIn(v);
+    if (!now) {
+      if (autoAsked === v.game_id) autoAsked = null;
+      if (autoByServer === v.game_id) autoByServer = null;
+      return;
+    }
+    if (!was && old && old.game_id === v.game_id && autoAsked !== v.game_id && v.status === "playing") {
+      autoByServer = v.game_id;
+      toast(T.auto_by_timeout, "info", 8000);
+    }
   }
 
   function onMessage(msg) {
@@ -768,7 +839,7 @@
     var s = mySnapshotSeat();
     send({type: "ready", ready: !(s !== null && table.seats[s].ready)});
   });
-  $("stand-btn").addEventListener("click", function () { send({type: "stand"}); });
+  $("stand-btn").addEventListener("click", function () { standAsked = true; send({type: "stand"}); });
   $("play-btn").addEventListener("click", function () {
     var check = checkSelection();
     if (!check.ok || pending) return;
@@ -797,6 +868,7 @@
   $("clear-btn").addEventListener("click", function () { selected = []; hintIndex = -1; refreshSelection(); });
   $("auto-btn").addEventListener("click", function () {
     var on = this.dataset.on === "1";
+    if (!on && view) autoAsked = view.game_id;
     send({type: "auto_play", on: !on});
   });
 
