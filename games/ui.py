@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from accounts import levels
 from games import engine
 
-
 # Django 5.2.x's MinimumLengthValidator (the sign-up and password-change forms)
 # asks for "…at least %d characters.", but Django's own zh_Hans catalog still
 # has the older "%(min_length)d" msgid, so the message came out in English on
