@@ -119,31 +119,29 @@ def _owner(table: Table, user) -> None:
 
 def add_bot(table_id: int, user, index: int) -> None:
     """The owner puts a bot in the empty seat ``index`` (a bot makes practice games)."""
-    with transaction.atomic():
-        table = _locked_table(table_id)
-        _owner(table, user)
-        _waiting(table)
-        seat = _seat(table, index)
-        if not seat.empty:
-            raise Refused("seat_taken", _("That seat is taken."))
-        seat.is_bot, seat.ready = True, True
-        seat.save(update_fields=["is_bot", "ready"])
-        transaction.on_commit(lambda: broadcast.table_changed(table_id))
-        _maybe_start(table)
+    _set_bot(table_id, user, index, True)
 
 
 def remove_bot(table_id: int, user, index: int) -> None:
     """The owner takes the bot out of seat ``index``."""
+    _set_bot(table_id, user, index, False)
+
+
+def _set_bot(table_id: int, user, index: int, bot: bool) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         _owner(table, user)
         _waiting(table)
         seat = _seat(table, index)
-        if not seat.is_bot:
+        if bot and not seat.empty:
+            raise Refused("seat_taken", _("That seat is taken."))
+        if not bot and not seat.is_bot:
             raise Refused("no_bot", _("There is no bot in that seat."))
-        seat.is_bot, seat.ready = False, False
+        seat.is_bot = seat.ready = bot  # bots are always ready
         seat.save(update_fields=["is_bot", "ready"])
         transaction.on_commit(lambda: broadcast.table_changed(table_id))
+        if bot:
+            _maybe_start(table)
 
 
 def set_ready(table_id: int, user, ready: bool = True) -> Game | None:

@@ -47,7 +47,56 @@ def test_database_url() -> str:
 test_database_url.__test__ = False  # not a test, whatever its name
 
 
-class Site:
+class ServerProcess:
+    """A server child on a free port, its output in a temporary file.
+
+    Subclasses build the command and environment and call :meth:`_spawn`.
+    """
+
+    name = "server"
+    port: int
+
+    def _spawn(self, args: list[str], env: dict[str, str]) -> None:
+        self.log = tempfile.NamedTemporaryFile(
+            prefix=f"{self.name}-{self.port}-", suffix=".log", delete=False
+        )
+        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+
+    def output(self, tail: int = 6000) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-tail:]
+
+    def wait_listening(self, timeout: float = 90):
+        """Wait until the port accepts connections; returns ``self``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(
+                    f"{self.name} exited {self.proc.returncode}:\n{self.output()}"
+                )
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(f"{self.name} did not listen on {self.port}:\n{self.output()}")
+
+    def stop(self, show_output: bool = True) -> None:
+        """Terminate (then kill) the child; print its last output."""
+        if show_output:
+            print(f"--- {self.name} on port {self.port}, last output:\n{self.output()}")
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)  # Daphne's graceful stop can wait on open sockets
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+class Site(ServerProcess):
     """``manage.py runsite`` on a free port: the whole site as a user meets it.
 
     ``database_url``: a PostgreSQL URL (then ``redis_url`` gives the channel
@@ -57,6 +106,8 @@ class Site:
     ``bot_delay`` seconds, humans have ``turn_seconds`` a turn. ``env`` adds
     or overrides variables.
     """
+
+    name = "runsite"
 
     def __init__(self, *, database_url: str | None = None, redis_url: str | None = None,
                  bot_delay: float = 0.05, turn_seconds: int = 600,
@@ -85,44 +136,12 @@ class Site:
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         })
-        self.log = tempfile.NamedTemporaryFile(
-            prefix=f"runsite-{self.port}-", suffix=".log", delete=False
-        )
-        self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runsite", "--port", str(self.port)],
-            cwd=ROOT, env=child, stdout=self.log, stderr=subprocess.STDOUT,
-        )
+        self._spawn([sys.executable, "manage.py", "runsite", "--port", str(self.port)], child)
 
     def url(self, path: str = "/") -> str:
         return self.base_url + path
 
-    def output(self, tail: int = 6000) -> str:
-        return Path(self.log.name).read_text(errors="replace")[-tail:]
-
-    def wait_listening(self, timeout: float = 90) -> Site:
-        """Wait until the port accepts connections (migrations run first)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"runsite exited {self.proc.returncode}:\n{self.output()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"runsite did not listen on {self.port}:\n{self.output()}")
-
     def stop(self, show_output: bool = True) -> None:
-        if show_output:
-            print(f"--- runsite on port {self.port}, last output:\n{self.output()}")
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)  # Daphne's graceful stop can wait on open sockets
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.log.close()
-        os.unlink(self.log.name)
+        super().stop(show_output)
         if self._sqlite_dir is not None:
             self._sqlite_dir.cleanup()

@@ -17,12 +17,7 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,7 +27,7 @@ from django.test import Client
 from accounts.models import Profile, RatingEntry
 from games import engine, services
 from games.models import Game, Table
-from tests.servers import free_port, test_database_url
+from tests.servers import ServerProcess, free_port, test_database_url
 from tests.ws_checks import check_frames, choose, states_by_seq
 
 pytestmark = [
@@ -43,7 +38,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 10  # seconds to wait for one frame over TCP
 ORIGIN = "http://localhost"
 
@@ -51,49 +45,18 @@ ORIGIN = "http://localhost"
 # --- Daphne processes ---------------------------------------------------------------
 
 
-class Daphne:
+class Daphne(ServerProcess):
     """One ``python -m daphne`` child on a free port, its output in a file."""
+
+    name = "daphne"
 
     def __init__(self, env: dict[str, str]) -> None:
         self.port = free_port()
-        self.log = tempfile.NamedTemporaryFile(
-            prefix=f"daphne-{self.port}-", suffix=".log", delete=False
-        )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "yuanzi_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-
-    def output(self) -> str:
-        return Path(self.log.name).read_text(errors="replace")[-4000:]
-
-    def wait_listening(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"daphne exited {self.proc.returncode}:\n{self.output()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"daphne did not listen on {self.port}:\n{self.output()}")
+        self._spawn([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                     "yuanzi_site.asgi:application"], env)
 
     def url(self, path: str) -> str:
         return f"ws://127.0.0.1:{self.port}{path}"
-
-    def stop(self) -> None:
-        print(f"--- daphne on port {self.port}, last output:\n{self.output()}")
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(3)  # Daphne's graceful stop can wait on open sockets
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.log.close()
-        os.unlink(self.log.name)
 
 
 @pytest.fixture

@@ -316,12 +316,19 @@ def _finish(s: State, winner: int, double_clamp: bool) -> list[Event]:
     changes = [0, 0, 0, 0]
     if not s["practice"]:
         changes = [stake if team_of(x) == winner else -stake for x in range(4)]
+    return _end_game(s, winner, double_clamp, None, stake, changes)
+
+
+def _end_game(
+    s: State, winner: int | None, double_clamp: bool, abandoned_by: int | None, stake: int,
+    changes: list[int],
+) -> list[Event]:
     s["status"] = OVER
     s["turn"] = None
     s["result"] = {
         "winner": winner,
         "double_clamp": double_clamp,
-        "abandoned_by": None,
+        "abandoned_by": abandoned_by,
         "totals": game_totals(s),
         "stake": stake,
         "rating_changes": changes,
@@ -336,18 +343,8 @@ def _escape(state: State, seat: int) -> tuple[State, list[Event]]:
     penalty = 0 if s["practice"] else escape_penalty(s["stake"], s["half"])
     changes = [0, 0, 0, 0]
     changes[seat] = -penalty
-    s["status"] = OVER
-    s["turn"] = None
-    s["result"] = {
-        "winner": None,
-        "double_clamp": False,
-        "abandoned_by": seat,
-        "totals": game_totals(s),
-        "stake": s["stake"],
-        "rating_changes": changes,
-    }
-    return s, [{"type": "escape", "seat": seat, "penalty": penalty},
-               {"type": "game_end", **s["result"]}]
+    events = _end_game(s, None, False, seat, s["stake"], changes)
+    return s, [{"type": "escape", "seat": seat, "penalty": penalty}, *events]
 
 
 def to_act(state: State) -> int | None:
