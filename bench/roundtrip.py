@@ -74,49 +74,54 @@ async def play(port: int, sessions: list[tuple[str, str]], table_id: int, games:
         )
         conns.append(ws)
     views: list[dict | None] = [None] * 4
-    events = [asyncio.Event() for _ in range(4)]
+    changed = asyncio.Condition()
 
     async def reader(i: int) -> None:
         async for raw in conns[i]:
             msg = json.loads(raw)
             if msg["type"] == "game":
-                views[i] = msg["view"]
-                events[i].set()
+                async with changed:
+                    views[i] = msg["view"]
+                    changed.notify_all()
             elif msg["type"] == "error":
                 print("error:", msg, file=sys.stderr)
+
+    async def until(predicate) -> None:
+        async with changed:
+            await changed.wait_for(predicate)
 
     tasks = [asyncio.create_task(reader(i)) for i in range(4)]
     for i, ws in enumerate(conns):
         await ws.send(json.dumps({"type": "sit", "seat": i}))
     await asyncio.sleep(0.3)
     rtts: list[float] = []
+    syncs: list[float] = []
     rng = random.Random(1)
     for _ in range(games):
         for ws in conns:
             await ws.send(json.dumps({"type": "ready"}))
-        while True:  # wait for the new game to reach everyone
-            await asyncio.sleep(0.05)
-            if all(v and v["status"] == "playing" and v["seq"] == 0 for v in views):
-                break
+        await until(lambda: all(v and v["status"] == "playing" and v["seq"] == 0 for v in views))
         while views[0]["status"] == "playing":
             seat = views[0]["turn"]
             v = views[seat]
             action = engine.heuristic_policy(v, rng)
             seq = v["seq"]
-            events[seat].clear()
             t0 = time.perf_counter()
             await conns[seat].send(json.dumps({**action, "seq": seq}))
-            while views[seat]["seq"] == seq:
-                await events[seat].wait()
-                events[seat].clear()
+            await until(lambda: views[seat]["seq"] > seq)
             rtts.append((time.perf_counter() - t0) * 1000)
-            while any(x["seq"] != views[seat]["seq"] for x in views):  # everyone has it
-                await asyncio.sleep(0)
+            await until(lambda: all(x["seq"] > seq for x in views))  # everyone has it
+    for _ in range(200):  # reference: a read through the consumer (sync → own view)
+        before = views[0]
+        t0 = time.perf_counter()
+        await conns[0].send(json.dumps({"type": "sync"}))
+        await until(lambda: views[0] is not before)
+        syncs.append((time.perf_counter() - t0) * 1000)
     for t in tasks:
         t.cancel()
     for ws in conns:
         await ws.close()
-    return rtts
+    return rtts, syncs
 
 
 def main() -> None:
@@ -156,7 +161,7 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        rtts = asyncio.run(play(args.port, sessions, table.pk, args.games))
+        rtts, syncs = asyncio.run(play(args.port, sessions, table.pk, args.games))
     finally:
         child.send_signal(signal.SIGINT)
         try:
@@ -171,6 +176,8 @@ def main() -> None:
     print(f"stack: {stack}; games: {args.games}; moves: {len(rtts)}")
     print(f"move round trip (send → own new view), ms: p50 {p50:.2f}  p99 {p99:.2f}  "
           f"max {rtts[-1]:.2f}")
+    print(f"reference, a read through the consumer (sync → own view), ms: p50 "
+          f"{statistics.median(syncs):.2f}")
     print(f"channel-layer floor on this machine (NOTES.md): {floor} ms → p50 is "
           f"{p50 / floor:.1f}× the floor")
 

@@ -2,13 +2,16 @@
 
 Called only from ``transaction.on_commit`` callbacks in ``games.services``, so
 nothing is announced that was not committed. Group names come from here only.
-A ``game.update`` message carries every seat's view keyed by user id plus the
-spectator view; each consumer forwards to its client only the one view meant
-for its user (``games.consumers``), so no client ever receives another's cards.
+A game change goes out as one ``game.update`` per player, to that user's own
+group at the table (only that user's connections are in it), and one
+``game.spectate`` with the seat-less view to the whole table (which players'
+connections drop): no message in the channel layer carries a hand to any
+connection but its owner's.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -22,10 +25,26 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def user_group(table_id: int, user_id: int) -> str:
+    """Group of one user's connections at one table (their own game views)."""
+    return f"table-{table_id}-user-{user_id}"
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
+    _send_all([(group, message)])
+
+
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send group messages to distinct groups at once, in one hop to the event
+    loop (with Redis, each send is a network round trip)."""
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, message)
+    if layer is None:
+        return
+
+    async def send() -> None:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+    async_to_sync(send)()
 
 
 def table_changed(table_id: int) -> None:
@@ -44,9 +63,15 @@ def table_closed(table_id: int) -> None:
     _send(LOBBY_GROUP, {"type": "lobby.closed", "id": table_id})
 
 
-def game_changed(table_id: int, views: dict[str, Any], spectator: dict[str, Any]) -> None:
-    """Send a game's new views: ``views`` maps str(user id) → that seat's view."""
-    _send(table_group(table_id), {"type": "game.update", "views": views, "spectator": spectator})
+def game_changed(table_id: int, views: dict[int, Any], spectator: dict[str, Any]) -> None:
+    """Send a game's new views: ``views`` maps each player's user id to their
+    seat's view; ``spectator`` is the seat-less view for everyone else."""
+    messages = [
+        (user_group(table_id, user_id), {"type": "game.update", "view": view})
+        for user_id, view in views.items()
+    ]
+    messages.append((table_group(table_id), {"type": "game.spectate", "view": spectator}))
+    _send_all(messages)
 
 
 def chat(table_id: int, line: dict[str, Any]) -> None:

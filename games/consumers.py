@@ -122,11 +122,14 @@ class TableConsumer(_JsonSocket):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope["user"]
-        self.group = broadcast.table_group(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.groups_joined = [broadcast.table_group(self.table_id)]
+        if self.user.is_authenticated:
+            self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
         if hello is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._leave_groups()
             await self.close(code=4404)
             return
         await self.accept()
@@ -135,9 +138,14 @@ class TableConsumer(_JsonSocket):
         if hello["view"] is not None:
             await self.send_json({"type": "game", "view": hello["view"]})
 
+    async def _leave_groups(self) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "groups_joined", None):
+            await self._leave_groups()
             await database_sync_to_async(_disconnect)(self.channel_name, self.table_id)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -162,11 +170,17 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "table", "table": event["table"]})
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        # the filter: this user's own seat view, else the seat-less spectator view
-        view = None
-        if self.user.is_authenticated:
-            view = event["views"].get(str(self.user.pk))
-        await self.send_json({"type": "game", "view": view or event["spectator"]})
+        # this user's own seat view (only their connections are in that group)
+        await self.send_json({"type": "game", "view": event["view"]})
+
+    async def game_spectate(self, event: dict[str, Any]) -> None:
+        # the seat-less view, for everyone at the table who does not play this game
+        view = event["view"]
+        if self.user.is_authenticated and any(
+            p["username"] == self.user.username for p in view["players"]
+        ):
+            return  # a player: their own view comes through game_update
+        await self.send_json({"type": "game", "view": view})
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "line": event["line"]})

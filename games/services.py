@@ -378,7 +378,7 @@ def _illegal_message(e: engine.IllegalAction) -> str:
 
 def _after_action(game_id, state, table_id, players, due_at, auto_play) -> None:
     views = {
-        str(p["user_id"]): _view(game_id, state, players, due_at, auto_play, i)
+        p["user_id"]: _view(game_id, state, players, due_at, auto_play, i)
         for i, p in enumerate(players) if not p["bot"]
     }
     spectator = _view(game_id, state, players, due_at, auto_play, None)

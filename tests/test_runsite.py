@@ -108,13 +108,13 @@ async def test_the_ticker_moves_bots_and_its_broadcasts_reach_consumers_on_its_l
     ticker.start(asyncio.get_running_loop())
     try:
         message = await asyncio.wait_for(layer.receive(channel), timeout=5)
-        while message["type"] != "game.update":
+        while message["type"] != "game.spectate":
             message = await asyncio.wait_for(layer.receive(channel), timeout=5)
     finally:
         ticker.stop()
     moved = await sync_to_async(fresh)(game)
     assert moved.seq > game.seq
-    assert message["spectator"]["seq"] > game.seq
+    assert message["view"]["seq"] > game.seq
     by = await sync_to_async(lambda: list(moved.events.values_list("by", flat=True)))()
     assert "bot" in by
 

@@ -106,7 +106,11 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
+            # kept open between requests and messages (a new connection per move cost
+            # more than the move), checked before reuse
+            DATABASE_URL,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=True,
         )
     }
 else:
@@ -114,6 +118,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "CONN_MAX_AGE": None,  # one file, no server: keep each thread's connection
             # IMMEDIATE: a write transaction takes the lock up front, so two
             # concurrent game actions queue instead of failing "database is locked".
             # WAL + synchronous=NORMAL: a commit costs no fsync of the main file
