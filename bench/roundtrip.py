@@ -108,14 +108,14 @@ async def play(port: int, sessions: list[tuple[str, str]], table_id: int, games:
             seq = v["seq"]
             t0 = time.perf_counter()
             await conns[seat].send(json.dumps({**action, "seq": seq}))
-            await until(lambda: views[seat]["seq"] > seq)
+            await until(lambda seat=seat, seq=seq: views[seat]["seq"] > seq)
             rtts.append((time.perf_counter() - t0) * 1000)
-            await until(lambda: all(x["seq"] > seq for x in views))  # everyone has it
+            await until(lambda seq=seq: all(x["seq"] > seq for x in views))  # all have it
     for _ in range(200):  # reference: a read through the consumer (sync → own view)
         before = views[0]
         t0 = time.perf_counter()
         await conns[0].send(json.dumps({"type": "sync"}))
-        await until(lambda: views[0] is not before)
+        await until(lambda before=before: views[0] is not before)
         syncs.append((time.perf_counter() - t0) * 1000)
     for t in tasks:
         t.cancel()
