@@ -47,15 +47,20 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     async_to_sync(send)()
 
 
-def table_changed(table_id: int) -> None:
-    """Send the table's new snapshot to its clients and its lobby row to the lobby."""
+def table_changed(table_id: int) -> dict[str, Any] | None:
+    """Send the table's new snapshot to its clients and its lobby row to the lobby.
+
+    :returns: the snapshot sent, or ``None`` if the table is gone or closed.
+    """
     from games import snapshots
 
     snap = snapshots.table_snapshot(table_id)
-    if snap is None:
-        return
-    _send(table_group(table_id), {"type": "table.update", "table": snap})
-    _send(LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)})
+    if snap is not None:
+        _send_all([
+            (table_group(table_id), {"type": "table.update", "table": snap}),
+            (LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)}),
+        ])
+    return snap
 
 
 def table_closed(table_id: int) -> None:

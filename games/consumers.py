@@ -32,12 +32,15 @@ def _chat_history(table_id: int) -> list[dict[str, Any]]:
 
 
 def _connect(channel_name: str, table_id: int, user) -> dict[str, Any] | None:
-    if snapshots.table_snapshot(table_id) is None:
+    if not Table.objects.filter(pk=table_id, closed=False).exists():
         return None
     services.touch_presence(channel_name, table_id, user)
-    broadcast.table_changed(table_id)  # online flags and spectator count changed
+    # online flags and spectator count changed: tell the table, and greet with the same picture
+    table = broadcast.table_changed(table_id)
+    if table is None:
+        return None
     return {
-        "table": snapshots.table_snapshot(table_id),
+        "table": table,
         "view": _current_view(table_id, user),
         "chat": _chat_history(table_id),
     }
