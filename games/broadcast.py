@@ -56,10 +56,8 @@ def table_changed(table_id: int) -> dict[str, Any] | None:
 
     snap = snapshots.table_snapshot(table_id)
     if snap is not None:
-        _send_all([
-            (table_group(table_id), {"type": "table.update", "table": snap}),
-            (LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)}),
-        ])
+        _send(table_group(table_id), {"type": "table.update", "table": snap})
+        _send(LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)})
     return snap
 
 
