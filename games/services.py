@@ -232,7 +232,7 @@ def _view(game_id, state, players, due_at, auto_play, seat) -> dict[str, Any]:
     v = engine.view(state, seat)
     v["game_id"] = game_id
     v["players"] = [
-        {"username": p["username"], "level": p["level"], "bot": p["bot"],
+        {"user_id": p["user_id"], "username": p["username"], "level": p["level"], "bot": p["bot"],
          "auto_play": bool(auto_play and auto_play[i])}
         for i, p in enumerate(players)
     ]

@@ -206,7 +206,7 @@ def test_table_page_embeds_only_the_viewers_own_hand(
     for seat in (0, 1, 3):
         assert json.dumps(state["hands"][seat]) not in blob
     # the player objects carry names and levels only
-    assert set(view["players"][0]) <= {"username", "level", "bot", "auto_play"}
+    assert set(view["players"][0]) <= {"user_id", "username", "level", "bot", "auto_play"}
 
     client.force_login(outsider)  # a spectator: no hand at all
     spectator = _json_script(
