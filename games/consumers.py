@@ -120,11 +120,13 @@ class TableConsumer(_JsonSocket):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        # accept first: a close before accepting is an HTTP 403 to the browser,
+        # which never sees 4404 and would reconnect forever
+        await self.accept()
         if hello is None:
             await self._leave_groups()
             await self.close(code=4404)
             return
-        await self.accept()
         await self.send_json({"type": "table", "table": hello["table"]})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
