@@ -14,11 +14,3 @@ export function $(id) { return document.getElementById(id); }
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
 export function show(node, on) { node.hidden = !on; }
-
-/* A button of class `cls` saying `text`, calling `onClick`. */
-export function button(cls, text, onClick) {
-  const b = el("button", cls, text);
-  b.type = "button";
-  b.addEventListener("click", onClick);
-  return b;
-}

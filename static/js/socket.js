@@ -15,7 +15,7 @@
  * onStuck runs when a pending move got no answer within pendingMs.
  */
 
-export const FINAL_CLOSE_CODES = [4404];
+const FINAL_CLOSE_CODES = [4404];
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 15000;
 
