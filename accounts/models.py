@@ -29,6 +29,8 @@ class Profile(models.Model):
     # rated games only (four people, RULES.md §7): what puts a player on the leaderboard
     rated_games = models.PositiveIntegerField(_("rated games"), default=0)
     games_won = models.PositiveIntegerField(_("games won"), default=0)
+    # wins of rated games: the leaderboard's win count and tie-break
+    rated_wins = models.PositiveIntegerField(_("rated wins"), default=0)
     double_clamps = models.PositiveIntegerField(_("double clamps"), default=0)
 
     class Meta:
