@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0002_auto_play'),
-        ('accounts', '0005_rated_wins'),
+        ('accounts', '0006_rated_wins'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0004_rated_games'),
+        ('accounts', '0005_profile_coins_from_ledger'),
     ]
 
     operations = [
