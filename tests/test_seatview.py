@@ -7,11 +7,12 @@ from __future__ import annotations
 from games import engine
 from games.seatview import build_view
 
-PLAYERS = [{"user_id": i + 1, "username": f"p{i}", "level": 0, "bot": False} for i in range(4)]
+PLAYERS = [{"user_id": i + 1, "username": f"p{i}", "level": 0, "bot": False, "bot_policy": None,
+            "auto_play": False} for i in range(4)]
 
 
 def _view(state, seat):
-    return build_view(7, state, PLAYERS, None, [False] * 4, seat)
+    return build_view(7, state, PLAYERS, None, seat)
 
 
 def test_hints_are_the_legal_plays_with_their_kinds():

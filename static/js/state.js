@@ -62,10 +62,8 @@ export function myGameSeat(s = state) {
   return s.view && s.view.seat !== null && s.view.seat !== undefined ? s.view.seat : null;
 }
 
-/* The table snapshot names its owner by username only (unique, but a name):
-   to be compared by id once the snapshot carries the owner's id. */
 export function isOwner(s = state) {
-  return !!(s.me.id && s.table && s.table.owner === s.me.username);
+  return !!(s.me.id && s.table && s.table.owner_id === s.me.id);
 }
 
 /* The seat drawn at the bottom: mine, else South (2). */
