@@ -136,6 +136,12 @@ def test_four_people_rated_game(site, browser):
         p.page.locator("#table-app[data-status=playing]").wait_for()
         assert p.page.locator("#stake").inner_text() == "对局分 1"
     _log(f"rated game started at {time.monotonic() - started:.1f} s")
+    # the leave-game dialog names the view's escape_penalty: max(2 × 1, 20) in the first half
+    page = people[1].page
+    page.locator("#escape-btn").click()
+    assert "扣 20 积分" in page.locator("#escape-text").inner_text()
+    page.locator("#escape-cancel").click()
+    assert not page.locator("#escape-dialog").is_visible()
 
     moves = play_to_the_end(people, log=_log)
     _log(f"game over after {moves} moves at {time.monotonic() - started:.1f} s: "
