@@ -153,12 +153,11 @@ def from_record(record: Record) -> list[State]:
         reason = record["result"]["reason"]
         if reason not in ("normal", "escape"):
             states.append(abandon(states[-1], reason, record["result"]["abandoned_by"])[0])
-        again = to_record(states[-1])
-    except RecordError:
-        raise
     except (EngineError, KeyError, TypeError) as e:
         raise RecordError("bad_record", f"the record does not replay: {e}") from None
+    if states[-1]["status"] != OVER:
+        raise RecordError("record_mismatch", "the record's log does not end its game")
     expected = cast(Record, {**record, "seed": str(record["seed"])})
-    if again != expected:
+    if to_record(states[-1]) != expected:
         raise RecordError("record_mismatch", "the record does not match its own replay")
     return states
