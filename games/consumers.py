@@ -1,4 +1,4 @@
-"""Websocket consumers: thin — authenticate, parse, call services, relay views.
+"""Websocket consumers: thin — authenticate, parse, call the write modules, relay views.
 
 The protocol (every message, both directions) is in ``docs/protocol.md``.
 ``TableConsumer`` serves one table (players and spectators); ``LobbyConsumer``
@@ -14,91 +14,80 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games import broadcast, ratelimit, services, snapshots
-from games.models import ChatMessage, Game, Table
-
-
-def _current_view(table_id: int, user) -> dict[str, Any] | None:
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
-    game = Game.objects.filter(pk=game_id).first() if game_id else None
-    if game is None:
-        return None
-    return services.view_for(game, services.seat_of(game, user))
-
-
-def _chat_history(table_id: int) -> list[dict[str, Any]]:
-    lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
-    return [services.chat_line(m) for m in reversed(lines.order_by("-created_at")[:50])]
+from games import broadcast, chat, play, presence, queries, ratelimit, snapshots, tables
+from games.errors import Refused
+from games.models import Table
+from games.seatview import current_view
 
 
 def _connect(channel_name: str, table_id: int, user) -> dict[str, Any] | None:
     if not Table.objects.filter(pk=table_id, closed=False).exists():
         return None
-    services.touch_presence(channel_name, table_id, user)
+    presence.touch_presence(channel_name, table_id, user)
     # online flags and spectator count changed: tell the table, and greet with the same picture
     table = broadcast.table_changed(table_id)
     if table is None:
         return None
     return {
         "table": table,
-        "view": _current_view(table_id, user),
-        "chat": _chat_history(table_id),
+        "view": current_view(table_id, user),
+        "chat": queries.chat_history(table_id),
     }
 
 
 def _disconnect(channel_name: str, table_id: int) -> None:
-    services.drop_presence(channel_name)
+    presence.drop_presence(channel_name)
     broadcast.table_changed(table_id)
 
 
 _SEAT_COMMANDS = {
-    "sit": lambda t, u, m: services.sit(t, u, m.get("seat")),
-    "stand": lambda t, u, m: services.stand(t, u),
-    "ready": lambda t, u, m: services.set_ready(t, u, bool(m.get("ready", True))),
-    "add_bot": lambda t, u, m: services.add_bot(t, u, m.get("seat")),
-    "remove_bot": lambda t, u, m: services.remove_bot(t, u, m.get("seat")),
+    "sit": lambda t, u, m: tables.sit(t, u, m.get("seat")),
+    "stand": lambda t, u, m: tables.stand(t, u),
+    "ready": lambda t, u, m: tables.set_ready(t, u, bool(m.get("ready", True))),
+    "add_bot": lambda t, u, m: tables.add_bot(t, u, m.get("seat")),
+    "remove_bot": lambda t, u, m: tables.remove_bot(t, u, m.get("seat")),
 }
 
 
 def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
     """Carry out one client message; returns a direct reply or ``None``.
 
-    :raises services.Refused: for anything refused (sent back as ``error``).
+    :raises Refused: for anything refused (sent back as ``error``).
     """
     kind = msg.get("type")
     if kind == "ping":
-        services.touch_presence(channel_name, table_id, user)
+        presence.touch_presence(channel_name, table_id, user)
         return {"type": "pong"}
     if kind == "sync":
-        return {"type": "game", "view": _current_view(table_id, user)}
+        return {"type": "game", "view": current_view(table_id, user)}
     if not user.is_authenticated:
-        raise services.Refused("login_required", _("Log in to play."))
+        raise Refused("login_required", _("Log in to play."))
     if kind == "chat":
         if not ratelimit.allow(f"chat:{user.pk}", *settings.GAMES_CHAT_RATE):
-            raise services.Refused("rate_limited", _("Slow down: too many messages."))
-        services.chat(table_id, user, msg.get("text") if isinstance(msg.get("text"), str) else "")
+            raise Refused("rate_limited", _("Slow down: too many messages."))
+        chat.chat(table_id, user, msg.get("text") if isinstance(msg.get("text"), str) else "")
         return None
     if not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
-        raise services.Refused("rate_limited", _("Slow down: too many actions."))
+        raise Refused("rate_limited", _("Slow down: too many actions."))
     if kind in _SEAT_COMMANDS:
         _SEAT_COMMANDS[kind](table_id, user, msg)
         return None
     game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
     if game_id is None:
-        raise services.Refused("no_game", _("No game is running at this table."))
+        raise Refused("no_game", _("No game is running at this table."))
     if kind in ("play", "pass"):
         action = {"type": kind}
         if kind == "play":
             action["cards"] = msg.get("cards")
-        services.act(game_id, user, msg.get("seq"), action)
+        play.act(game_id, user, msg.get("seq"), action)
         return None
     if kind == "escape":
-        services.escape(game_id, user)
+        play.escape(game_id, user)
         return None
     if kind == "auto_play":
-        services.set_auto_play(game_id, user, bool(msg.get("on", True)))
+        play.set_auto_play(game_id, user, bool(msg.get("on", True)))
         return None
-    raise services.Refused("bad_message", _("Unknown message type."))
+    raise Refused("bad_message", _("Unknown message type."))
 
 
 class _JsonSocket(AsyncJsonWebsocketConsumer):
@@ -161,7 +150,7 @@ class TableConsumer(_JsonSocket):
             reply = await database_sync_to_async(_handle)(
                 self.channel_name, self.table_id, self.user, content
             )
-        except services.Refused as e:
+        except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": content.get("ref")}
         if reply is not None:

@@ -1,4 +1,5 @@
-"""Read-only questions about finished games, for pages (no writes here).
+"""Read-only questions for pages and sockets (no writes here): a table's chat
+history, and a player's finished games.
 
 ``recent_games(user)`` backs the profile's "recent games" list: the last games
 the user played that are over, each with its result from the user's seat and
@@ -9,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q
 
 from accounts.models import RatingEntry
 from games import engine
-from games.models import Game
+from games.models import ChatMessage, Game
 
 WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED = (
     "win", "loss", "double_clamp_win", "double_clamp_loss", "abandoned", "escaped",
@@ -84,3 +86,14 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
             )
         )
     return out
+
+
+def chat_line(msg: ChatMessage) -> dict[str, Any]:
+    """One chat message as sent to clients: ``{"user", "text", "at"}`` (ISO time)."""
+    return {"user": msg.user.username, "text": msg.text, "at": msg.created_at.isoformat()}
+
+
+def chat_history(table_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    """The table's last ``limit`` chat lines, oldest first (as :func:`chat_line`)."""
+    lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
+    return [chat_line(m) for m in reversed(lines.order_by("-created_at")[:limit])]

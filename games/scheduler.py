@@ -1,4 +1,4 @@
-"""Who calls ``services.run_due`` when a turn falls due (DESIGN.md "Time, bots").
+"""Who calls ``play.run_due`` when a turn falls due (DESIGN.md "Time, bots").
 
 Production (``GAMES_SCHEDULER = "celery"``): a Celery task with an ETA at the
 turn's due time, plus the beat sweep every second for lost tasks and restarts.
@@ -29,7 +29,7 @@ def schedule_due(game_id: int, seq: int, due_at) -> None:
 class Ticker:
     """The embedded default's beat, run as a task on Daphne's own event loop.
 
-    Every ``interval`` seconds it calls ``services.sweep_due``, every 10 s
+    Every ``interval`` seconds it calls ``play.sweep_due``, every 10 s
     ``expire_presence`` and ``close_idle_tables``, and every ``leaderboard_seconds`` the leaderboard
     recompute, each through ``database_sync_to_async``: the database work runs
     in Channels' sync thread and the broadcasts it makes after commit land on
@@ -47,13 +47,13 @@ class Ticker:
     def tick(self) -> None:
         """One sweep (sync; called in Channels' database thread)."""
         from accounts import leaderboard
-        from games import services
+        from games import play, presence, tables
 
-        services.sweep_due()
+        play.sweep_due()
         now = time.monotonic()
         if now >= self._next_presence:
-            services.expire_presence()
-            services.close_idle_tables()
+            presence.expire_presence()
+            tables.close_idle_tables()
             self._next_presence = now + 10
         if now >= self._next_board:
             leaderboard.recompute()

@@ -13,7 +13,7 @@ from django.db.models import Count, Q
 
 from accounts import levels
 from games.models import Presence, Table
-from games.services import online_cutoff
+from games.presence import online_cutoff
 
 
 def _player(user) -> dict[str, Any]:

@@ -195,7 +195,7 @@ def _name(players: list[dict[str, Any]], seat: int) -> str:
 
 
 def result_summary(view: dict[str, Any]) -> dict[str, Any]:
-    """A finished game's view (``services.view_for``) arranged for the result page."""
+    """A finished game's view (``seatview.view_for``) arranged for the result page."""
     players = view["players"]
     res = view["result"] or {}
     names = [_name(players, i) for i in range(4)]
