@@ -13,8 +13,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from games import broadcast, chat, play, presence, queries, ratelimit, snapshots, tables
+from games import broadcast, lifecycle, presence, queries, ratelimit, snapshots
 from games.errors import Refused
 from games.models import Table
 from games.seatview import current_view
@@ -40,17 +41,15 @@ def _disconnect(channel_name: str, table_id: int) -> None:
     broadcast.table_changed(table_id)
 
 
-_SEAT_COMMANDS = {
-    "sit": lambda t, u, m: tables.sit(t, u, m.get("seat")),
-    "stand": lambda t, u, m: tables.stand(t, u),
-    "ready": lambda t, u, m: tables.set_ready(t, u, bool(m.get("ready", True))),
-    "add_bot": lambda t, u, m: tables.add_bot(t, u, m.get("seat")),
-    "remove_bot": lambda t, u, m: tables.remove_bot(t, u, m.get("seat")),
-}
+_RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many actions.")),
+          "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
 
 
 def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
     """Carry out one client message; returns a direct reply or ``None``.
+
+    ``ping`` and ``sync`` are answered here; every other type goes to its
+    handler in ``lifecycle.SOCKET_MESSAGES`` (``games.handlers`` and other apps).
 
     :raises Refused: for anything refused (sent back as ``error``).
     """
@@ -60,34 +59,17 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
         return {"type": "pong"}
     if kind == "sync":
         return {"type": "game", "view": current_view(table_id, user)}
-    if not user.is_authenticated:
+    entry = lifecycle.SOCKET_MESSAGES.get(kind)
+    if entry is None:
+        raise Refused("bad_message", _("Unknown message type."))
+    handler, rate, login = entry
+    if login and not user.is_authenticated:
         raise Refused("login_required", _("Log in to play."))
-    if kind == "chat":
-        if not ratelimit.allow(f"chat:{user.pk}", *settings.GAMES_CHAT_RATE):
-            raise Refused("rate_limited", _("Slow down: too many messages."))
-        chat.chat(table_id, user, msg.get("text") if isinstance(msg.get("text"), str) else "")
-        return None
-    if not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
-        raise Refused("rate_limited", _("Slow down: too many actions."))
-    if kind in _SEAT_COMMANDS:
-        _SEAT_COMMANDS[kind](table_id, user, msg)
-        return None
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
-    if game_id is None:
-        raise Refused("no_game", _("No game is running at this table."))
-    if kind in ("play", "pass"):
-        action = {"type": kind}
-        if kind == "play":
-            action["cards"] = msg.get("cards")
-        play.act(game_id, user, msg.get("seq"), action)
-        return None
-    if kind == "escape":
-        play.escape(game_id, user)
-        return None
-    if kind == "auto_play":
-        play.set_auto_play(game_id, user, bool(msg.get("on", True)))
-        return None
-    raise Refused("bad_message", _("Unknown message type."))
+    if rate is not None:
+        bucket, setting, text = _RATES[rate]
+        if not ratelimit.allow(f"{bucket}:{user.pk}", *getattr(settings, setting)):
+            raise Refused("rate_limited", _(text))
+    return handler(lifecycle.SocketContext(user, table_id, channel_name), msg)
 
 
 class _JsonSocket(AsyncJsonWebsocketConsumer):
@@ -117,14 +99,17 @@ class TableConsumer(_JsonSocket):
         self.groups_joined = [broadcast.table_group(self.table_id)]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
+            self.groups_joined.append(broadcast.person_group(self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        # accept first, even for a closed table: a close before accept is an
+        # HTTP 403 handshake refusal, and the browser would never see 4404
+        await self.accept()
         if hello is None:
             await self._leave_groups()
             await self.close(code=4404)
             return
-        await self.accept()
         await self.send_json({"type": "table", "table": hello["table"]})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
@@ -169,13 +154,17 @@ class TableConsumer(_JsonSocket):
         # the seat-less view, for everyone at the table who does not play this game
         view = event["view"]
         if self.user.is_authenticated and any(
-            p["username"] == self.user.username for p in view["players"]
+            p["user_id"] == self.user.pk for p in view["players"]
         ):
             return  # a player: their own view comes through game_update
         await self.send_json({"type": "game", "view": view})
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "line": event["line"]})
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        # something this person must be told (lifecycle.notify), on any table
+        await self.send_json(event["notice"])
 
 
 class LobbyConsumer(_JsonSocket):

@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import broadcast
+from games import lifecycle
 from games.models import Presence
 
 
@@ -34,15 +34,23 @@ def drop_presence(channel_name: str) -> None:
 
 def expire_presence() -> int:
     """Forget connections whose heartbeats stopped (a killed process says no
-    goodbye) and tell their tables, so they show offline.
+    goodbye) and tell their tables, so they show offline; users left with no
+    live connection at all are published as ``presence_expired(user_ids)``
+    (``games.tables`` stands them up from waiting seats).
 
     :returns: how many connections were forgotten.
     """
-    stale = Presence.objects.filter(last_seen__lt=online_cutoff())
+    cutoff = online_cutoff()
+    stale = Presence.objects.filter(last_seen__lt=cutoff)
     tables = set(stale.exclude(table=None).values_list("table_id", flat=True))
+    users = set(stale.exclude(user=None).values_list("user_id", flat=True))
     count, _ = stale.delete()
+    gone = users - set(Presence.objects.filter(user_id__in=users, last_seen__gte=cutoff)
+                       .values_list("user_id", flat=True))
     for table_id in tables:
-        broadcast.table_changed(table_id)
+        lifecycle.publish("table_changed", table_id=table_id)
+    if gone:
+        lifecycle.publish("presence_expired", user_ids=sorted(gone))
     return count
 
 
