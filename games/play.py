@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import engine, lifecycle
-from games.errors import Refused
+from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
 from games.presence import online_cutoff
 from games.seatview import players_of, seat_of, seat_rows
@@ -52,7 +52,7 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
         for s in seats
     ]
     state = engine.new_game(
-        secrets.token_hex(16), [r.level for r in rows], [r.is_bot for r in rows]
+        secrets.token_hex(16), [r.level for r in rows], [r.bot or None for r in rows]
     )
     game = Game(table=table, state=state, seq=0, practice=state["practice"])
     game._seat_rows = rows
@@ -170,7 +170,9 @@ def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
     try:
         state, events = engine.apply(game.state, seat, action)
     except engine.IllegalAction as e:
-        raise Refused(e.reason, _illegal_message(e)) from None
+        # engine codes that a client's action cannot cause are not client codes
+        reason = e.reason if e.reason in REASONS else "bad_action"
+        raise Refused(reason, _illegal_message(e)) from None
     game.state, game.seq = state, state["seq"]
     GameEvent.objects.create(
         game=game, seq=game.seq, seat=seat, action=action, events=events, by=by
