@@ -166,6 +166,36 @@ def escape(game_id: int, user) -> Game:
         return game
 
 
+def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
+    """End a running game for a moderator's close or kick or a suspension
+    (RULES.md §12: no rating, wager or escape change for anyone), through the
+    finisher like every ending; ``seat`` (the kicked or suspended player) is
+    stood up. Call it inside the moderator action's own transaction, so the
+    action and its audit row commit together.
+
+    :param reason: ``moderator_close`` (no seat), ``moderator_kick`` or
+        ``suspension`` (a seat 0–3).
+    :raises Refused: ``no_game``, ``game_over``, ``bad_seat``.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.PLAYING:
+            raise Refused("game_over", _("The game is over."))
+        try:
+            state, events = engine.abandon(game.state, reason, seat)
+        except engine.IllegalAction as e:
+            code = e.reason if e.reason in REASONS else "bad_action"
+            raise Refused(code, _illegal_message(e)) from None
+        game.state, game.seq = state, state["seq"]
+        GameEvent.objects.create(
+            game=game, seq=game.seq, seat=seat,
+            action={"type": "abandon", "reason": reason, "seat": seat}, events=events,
+            by="moderator",
+        )
+        _saved(game)
+        return game
+
+
 def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
     try:
         state, events = engine.apply(game.state, seat, action)
