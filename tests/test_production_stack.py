@@ -266,26 +266,6 @@ def test_daphne_refuses_a_foreign_origin(daphnes, owner):
     assert asyncio.run(attempt(ORIGIN)) == "table"
 
 
-def test_daphne_closes_a_missing_or_closed_table_with_4404(daphnes, owner):
-    # accepted, then closed with 4404: a close before accepting reaches a real
-    # client as a refused handshake (HTTP 403), and a page would retry forever
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
-
-    (d,) = daphnes(1)
-    table = tables.create_table(owner)
-    Table.objects.filter(pk=table.pk).update(closed=True)
-
-    async def close_code(path: str) -> int | None:
-        async with connect(d.url(path), origin=ORIGIN, open_timeout=TIMEOUT) as ws:
-            with pytest.raises(ConnectionClosed) as e:
-                await asyncio.wait_for(ws.recv(), TIMEOUT)
-            return e.value.rcvd.code if e.value.rcvd else None
-
-    assert asyncio.run(close_code(f"/ws/table/{table.pk}/")) == 4404
-    assert asyncio.run(close_code("/ws/table/999999/")) == 4404
-
-
 def test_an_idle_connection_survives_past_the_redis_socket_timeout(daphnes, owner):
     # regression: redis-py 8 reads with a 5 s socket timeout by default, which
     # broke channels_redis's blocking receive (BZPOPMIN, 5 s): every consumer
