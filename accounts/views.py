@@ -38,10 +38,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     """The top 100 from the precomputed ranking, with titles, and your own rank.
 
     Reads ``LeaderboardEntry`` only (the beat task computes it every minute), in
-    a fixed number of queries whatever the number of players.
+    a fixed number of queries whatever the number of players; ``pending``: you
+    played a rated game the last ranking does not include yet. The win count is
+    rated wins (``LeaderboardEntry.games_won`` stores ``Profile.rated_wins``).
     """
     from accounts import levels
-    from accounts.models import LeaderboardEntry
+    from accounts.models import LeaderboardEntry, Profile
 
     top = list(LeaderboardEntry.objects.select_related("user")[:100])
     for row in top:
@@ -50,8 +52,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         mine = LeaderboardEntry.objects.filter(user=request.user).first()
     computed_at = top[0].computed_at if top else None
+    # a rated game finished since the last minute's ranking: say it is coming (issue 13)
+    pending = (mine is None and request.user.is_authenticated
+               and Profile.objects.filter(user=request.user, rated_games__gt=0).exists())
     return render(
         request,
         "accounts/leaderboard.html",
-        {"rows": top, "mine": mine, "computed_at": computed_at},
+        {"rows": top, "mine": mine, "computed_at": computed_at, "pending": pending},
     )

@@ -355,7 +355,26 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
                 row.auto_play = True
             row.save(update_fields=["timeouts", "auto_play"])
         _apply(game, seat, action, by=by)
+        if by == "clock" and row.user_id is not None:
+            _tell_timeout(game, row, action)
         return True
+
+
+def _tell_timeout(game: Game, row: GameSeat, action: dict[str, Any]) -> None:
+    """Tell the player at once what the clock did for them (issue 13, RULES.md
+    §8): a ``turn_timeout`` notice with ``params`` ``{table_id, action: "play" |
+    "pass", cards, auto}`` (``auto``: this was the second in a row, 托管 is on)."""
+    cards = list(action.get("cards") or [])
+    if action["type"] == "play":
+        text = _("Your time ran out: the clock played %(cards)s for you.") % {
+            "cards": " ".join(cards)}
+    else:
+        text = _("Your time ran out: the clock passed for you.")
+    if not row.auto_play:
+        text += " " + _("If the next turn runs out too, auto-play starts.")
+    lifecycle.notify(row.user_id, "turn_timeout", text,
+                     {"table_id": game.table_id, "action": action["type"], "cards": cards,
+                      "auto": row.auto_play})
 
 
 def sweep_due(limit: int = 100) -> int:

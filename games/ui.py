@@ -141,8 +141,7 @@ def table_strings() -> dict[str, Any]:
         "team_wins": _("%(team)s win"),
         "double_clamp": _("Double clamp"),
         "abandoned": _("Game abandoned"),
-        "escaped_penalty": _("%(name)s left the game and loses %(points)s rating points."),
-        "escaped_practice": _("%(name)s left the practice game (no penalty)."),
+        **why_strings(),
         "total": _("Total"),
         "end_a": _("one team went out"),
         "end_b": _("three players went out"),
@@ -165,6 +164,54 @@ def table_strings() -> dict[str, Any]:
         "conn_open": _("Connected"),
         "conn_closed": _("Disconnected, reconnecting…"),
         "conn_gone": _("This table is closed."),
+        "conn_retry_in": _("Reconnecting in %(s)s s…"),
+        "conn_retrying": _("Reconnecting…"),
+        "conn_back": _("Reconnected: the table is up to date again."),
+        **notice_strings(),
+    }
+
+
+def why_strings() -> dict[str, Any]:
+    """The result's sentences (static/js/result_why.js; RULES.md §6–§7, §12)."""
+    return {
+        "why_escape": _("%(name)s left the game and loses %(points)s rating points; "
+                        "the other three keep theirs."),
+        "why_escape_practice": _("%(name)s left the practice game (no penalty)."),
+        "why_moderator_close": _("A moderator closed the table, which ended the game."),
+        "why_moderator_kick": _("A moderator removed %(name)s from the game, which ended it."),
+        "why_suspension": _("%(name)s's account was suspended, which ended the game."),
+        "why_no_change": _("Nobody's rating points changed."),
+        "why_clamp_out": _("Double clamp: both players of %(team)s went out first in the "
+                           "first half, so the game ends after one half."),
+        "why_clamp_under": _("Double clamp: %(team)s scored %(points)s in the first half, "
+                             "under 60, so %(winner)s win after one half."),
+        "why_two_halves": _(
+            "After two halves the totals are %(us)s %(a)s, %(them)s %(b)s. "
+            "%(us)s (with %(name)s, first out in the first half) need 300, "
+            "%(them)s need 305: %(winner)s win."
+        ),
+        "why_stake": _("The stake is %(stake)s rating points: each winner gains it, "
+                       "each loser loses it."),
+        "why_stake_doubled": _("The stake of %(base)s is doubled by the double clamp to "
+                               "%(stake)s rating points: each winner gains it, each loser "
+                               "loses it."),
+        "why_practice": _("A practice game (a bot played): no rating points change."),
+        "coin_change": _("%(name)s: %(coins)s coins"),
+        "drop_line": _("%(name)s receives %(item)s"),
+    }
+
+
+def notice_strings() -> dict[str, Any]:
+    """Words for ``notice`` frames the page words itself (notices.js), by code."""
+    return {
+        "timeout_played": _(
+            "Your time ran out: the clock played %(cards)s for you. "
+            "If the next turn runs out too, auto-play starts."
+        ),
+        "timeout_passed": _(
+            "Your time ran out: the clock passed for you. "
+            "If the next turn runs out too, auto-play starts."
+        ),
     }
 
 

@@ -2,6 +2,8 @@
 through it, and :meth:`TcpProxy.cut` drops every open connection at once, as a
 network failure would, from outside the page (a browser's offline switch may
 leave an open websocket untouched). New connections pass again at once.
+:meth:`TcpProxy.stall` is the silent kind of failure: bytes vanish and no
+close arrives, until :meth:`TcpProxy.restore`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class TcpProxy:
         self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self._stalled = False
         threading.Thread(target=self._accept, daemon=True, name="proxy-accept").start()
 
     def _accept(self) -> None:
@@ -29,6 +32,9 @@ class TcpProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
+            if self._stalled:  # the line is down: nothing gets through
+                client.close()
+                continue
             try:
                 server = socket.create_connection(("127.0.0.1", self.target_port))
             except OSError:
@@ -42,7 +48,8 @@ class TcpProxy:
     def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
-                dst.sendall(data)
+                if not self._stalled:  # stalled: bytes vanish, as on a dead line
+                    dst.sendall(data)
         except OSError:
             pass
         finally:
@@ -64,6 +71,17 @@ class TcpProxy:
             socks = list(self._open)
         self._drop(*socks)
         return len(socks)
+
+    def stall(self) -> None:
+        """A silent outage: open connections stay open but carry nothing (no
+        close ever reaches the page), and new ones are refused."""
+        self._stalled = True
+
+    def restore(self) -> None:
+        """The line is back: the stalled connections are dropped (their streams
+        lost bytes) and new ones pass again."""
+        self._stalled = False
+        self.cut()
 
     def close(self) -> None:
         self._closed = True

@@ -27,6 +27,9 @@ export function renderControls(s = state) {
   const seated = mySeat !== null;
   const waiting = tableWaiting(s) && !playing(s);
   const player = playing(s) && myGameSeat(s) !== null;
+  const off = s.conn !== "open"; // no line: nothing can be sent (connection.js says so)
+  $("ready-btn").disabled = off;
+  $("stand-btn").disabled = off;
 
   const ready = $("ready-btn");
   show(ready, waiting && seated);
@@ -53,9 +56,11 @@ export function renderControls(s = state) {
   if (!player) return;
   const turn = myTurn(s);
   const check = checkSelection(s);
-  $("play-btn").disabled = pending || !turn || !check.ok;
-  $("pass-btn").disabled = pending || !turn || !view.can_pass;
-  $("hint-btn").disabled = pending || !turn || !(view.hints && view.hints.length);
+  $("play-btn").disabled = off || pending || !turn || !check.ok;
+  $("pass-btn").disabled = off || pending || !turn || !view.can_pass;
+  $("hint-btn").disabled = off || pending || !turn || !(view.hints && view.hints.length);
+  $("auto-btn").disabled = off;
+  $("escape-btn").disabled = off;
   const info = $("selection-info");
   info.textContent = check.text;
   info.classList.toggle("bad", !!selectedCards(s).length && !check.ok && turn);

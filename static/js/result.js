@@ -7,6 +7,7 @@ import {cardsRow, rankText} from "./cards.js";
 import {$, clear, el, show} from "./dom.js";
 import {T, fmt, signed} from "./i18n.js";
 import {playerName, teamLabel, titleOf} from "./names.js";
+import {extrasBlock, whyBlock} from "./result_why.js";
 import {myGameSeat, mySnapshotSeat, state, stoodUp, tableWaiting, teamOf} from "./state.js";
 
 /* The panel's buttons call commands.ready() and commands.close(). */
@@ -30,15 +31,13 @@ export function renderResult(s = state) {
   const outcome = headline(body, res, s);
   panel.dataset.outcome = outcome;
   panel.dataset.doubleClamp = res.double_clamp ? "1" : "0";
-  if (outcome === "abandoned") {
-    const name = playerName(res.abandoned_by, s);
-    body.appendChild(el("p", "result-escape", view.practice
-      ? fmt(T.escaped_practice, {name})
-      : fmt(T.escaped_penalty, {name, points: -(res.rating_changes[res.abandoned_by] || 0)})));
-  }
+  panel.dataset.reason = res.reason || "normal";
+  body.appendChild(whyBlock(view, s));
   body.appendChild(totals(res, s));
   (view.halves || []).forEach((h) => body.appendChild(half(h, s)));
   body.appendChild(rating(res, s));
+  const extras = extrasBlock(view, s);
+  if (extras) body.appendChild(extras);
   const left = leftHands(s);
   if (left) body.appendChild(left);
   if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", T.stood_up));

@@ -8,10 +8,14 @@
  *   sock.wake()      the tab is back: reconnect at once if closed (backoff reset)
  *   sock.isOpen()
  *
- * onState gets "connecting", "open", "closed" (a retry is scheduled) or
- * "gone": the server closed with a final code (4404, the table does not exist
- * or is closed: docs/protocol.md), after which nothing reconnects. Any other
- * close retries after 1 s, 2 s, 4 s … up to 15 s, plus up to 0.5 s jitter.
+ * onState(state, retryAt) gets "connecting", "open", "closed" (a retry is
+ * scheduled at performance.now() time `retryAt`) or "gone": the server closed
+ * with a final code (4404, the table does not exist or is closed:
+ * docs/protocol.md), after which nothing reconnects. Any other close retries
+ * after 1 s, 2 s, 4 s … up to 15 s, plus up to 0.5 s jitter.
+ * Never silent (issue 13): a ping goes out every pingMs; when no frame at all
+ * has come back pongMs after a ping, the socket is taken for dead (a cut
+ * network may never deliver a close) and a retry is scheduled at once.
  * onStuck runs when a pending move got no answer within pendingMs.
  */
 
@@ -23,11 +27,11 @@ function nothing() {}
 
 export function openSocket(path, {
   onMessage, onState = nothing, onPending = nothing, onStuck = nothing,
-  pingMs = 10000, pendingMs = 5000,
+  pingMs = 5000, pongMs = 3000, pendingMs = 5000,
 } = {}) {
   let ws = null;
   let backoff = FIRST_BACKOFF_MS;
-  let retryTimer = null, pingTimer = null, pendingTimer = null;
+  let retryTimer = null, pingTimer = null, pendingTimer = null, pongTimer = null;
   let gone = false;
 
   function url() {
@@ -48,15 +52,18 @@ export function openSocket(path, {
       backoff = FIRST_BACKOFF_MS;
       onState("open");
       clearInterval(pingTimer);
-      pingTimer = setInterval(() => send({type: "ping"}), pingMs);
+      pingTimer = setInterval(ping, pingMs);
     };
     ws.onmessage = (ev) => {
+      clearTimeout(pongTimer); // any frame proves the line is alive
+      pongTimer = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       onMessage(msg);
     };
     ws.onclose = (ev) => {
       clearInterval(pingTimer);
+      clearTimeout(pongTimer);
       setPending(false);
       if (FINAL_CLOSE_CODES.includes(ev.code)) {
         gone = true;
@@ -69,10 +76,31 @@ export function openSocket(path, {
   }
 
   function retry() {
-    onState("closed");
     const wait = backoff + Math.floor(Math.random() * 500);
     backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, wait);
+    onState("closed", performance.now() + wait);
+  }
+
+  function ping() {
+    if (!send({type: "ping"}) || pongTimer !== null) return;
+    pongTimer = setTimeout(dead, pongMs);
+  }
+
+  /* No answer to a ping: drop this socket without waiting for a close that a
+     cut line never delivers, and reconnect. */
+  function dead() {
+    pongTimer = null;
+    clearInterval(pingTimer);
+    const old = ws;
+    ws = null;
+    if (old) {
+      old.onclose = old.onmessage = old.onopen = null;
+      try { old.close(); } catch (e) { /* already closing */ }
+    }
+    setPending(false);
+    retry();
   }
 
   function isOpen() { return !!ws && ws.readyState === WebSocket.OPEN; }
@@ -102,6 +130,7 @@ export function openSocket(path, {
 
   function wake() {
     if (gone || (ws && ws.readyState !== WebSocket.CLOSED)) return;
+    clearTimeout(retryTimer);
     backoff = FIRST_BACKOFF_MS;
     connect();
   }

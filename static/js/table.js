@@ -19,12 +19,13 @@
 
 import {addLine, showHistory, wireChat} from "./chat.js";
 import {startClock, tick} from "./clock.js";
+import {connectionBanner} from "./connection.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
 import {$} from "./dom.js";
 import {renderHand, renderSelection, wireHand} from "./hand.js";
 import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
-import {renderNotices, toast} from "./notices.js";
+import {renderNotices, showNotice, toast} from "./notices.js";
 import {renderResult, wireResult} from "./result.js";
 import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
@@ -47,6 +48,9 @@ function render() {
   renderHand();
   renderControls();
   renderResult();
+  const off = state.conn !== "open";
+  app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
+  $("chat-send").disabled = off || !state.me.id;
   tick();
 }
 
@@ -56,13 +60,20 @@ function renderPicked() {
   renderControls();
 }
 
-function showConn(conn) {
+const banner = connectionBanner({
+  onBack: () => { send({type: "sync"}, true); toast(T.conn_back, "info", 4000); },
+});
+
+function showConn(conn, retryAt) {
+  const was = state.conn;
   store.setConn(conn);
   const c = $("conn-status");
   c.dataset.state = conn;
   c.textContent = T["conn_" + conn];
   app.dataset.conn = conn;
-  if (conn === "gone") render();
+  banner.update(conn, retryAt);
+  // actions are live only on an open line
+  if (conn === "gone" || (was === "open") !== (conn === "open")) render();
 }
 
 // reasons after which the page's view is behind the server's: ask again
@@ -96,6 +107,9 @@ function onMessage(msg) {
       toast(msg.message || T.error);
       if (RESYNC.has(msg.reason)) send({type: "sync"}, true);
       render();
+      break;
+    case "notice":
+      showNotice(msg);
       break;
     default: // pong
   }

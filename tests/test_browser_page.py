@@ -1,0 +1,164 @@
+"""Issue 13 in a real browser (Debian chromium through Playwright): the table
+page is never silent — a line that dies without a close, a turn lost to the
+clock, why a game ended — on a desktop and on a 360×740 touch phone.
+
+One site process (``manage.py runsite``, SQLite file of its own) serves the
+whole module; each test signs up its own people. Playwright's sync API is
+driven directly (NOTES.md).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser import Player, chromium_path, launch
+from tests.proxy import TcpProxy
+from tests.servers import Site
+
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="browser tests need Debian's chromium at /usr/bin/chromium",
+)
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+@pytest.fixture(scope="module")
+def site():
+    site = Site()
+    try:
+        yield site.wait_listening()
+    finally:
+        site.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+_names = iter(range(10_000))
+
+
+def _person(browser, base_url: str, device: dict) -> Player:
+    me = Player.open(browser, f"p13u{next(_names)}", **device)
+    me.sign_up(base_url)
+    return me
+
+
+def _practice_game(me: Player, name: str) -> int:
+    """Open a table, sit at South, three bots, ready: the game runs. Returns the table id."""
+    me.create_table(name)
+    table_id = int(me.page.url.rstrip("/").rsplit("/", 1)[1])
+    me.sit(2)
+    me.add_bots()
+    me.ready()
+    me.page.locator("#table-app[data-status=playing]").wait_for()
+    return table_id
+
+
+def _server(site: Site, code: str) -> str:
+    """Run `code` in the site's own process; returns the last line it printed."""
+    out = site.manage("shell", "-c", code).strip().splitlines()
+    return out[-1] if out else ""
+
+
+@DEVICES
+def test_a_silent_outage_is_shown_and_the_page_resyncs(site, browser, device):
+    """The line stalls at a TCP proxy (no close reaches the page): within 8 s
+    the banner says the connection is lost with a retry countdown and every
+    action is disabled, while the turn clock keeps counting; when the line is
+    back the banner goes, the page says it resynced and shows the server's
+    latest view."""
+    proxy = TcpProxy(site.port)
+    try:
+        me = _person(browser, proxy.base_url, device)
+        table_id = _practice_game(me, "断线桌")
+        page = me.page
+        banner = page.locator("#conn-banner")
+        assert banner.is_hidden()
+        # my turn, my clock running (600 s): the actions are live
+        assert me.wait_turn_or_over() == "turn"
+        assert page.locator("#hint-btn").is_enabled() or page.locator("#pass-btn").is_enabled()
+        proxy.stall()
+        stalled = time.monotonic()
+        banner.wait_for(state="visible", timeout=8_500)
+        assert time.monotonic() - stalled <= 8.5
+        text = banner.inner_text()
+        assert "连接中断" in text and ("秒后重连" in text or "重连中" in text), text
+        assert page.locator("#table-app").get_attribute("data-conn") in ("closed", "connecting")
+        for button in ("#auto-btn", "#hint-btn", "#pass-btn", "#play-btn", "#escape-btn"):
+            assert page.locator(button).is_disabled(), button
+        # the clock is not frozen: the turn's seconds keep falling
+        before = page.locator(".seat.is-turn .seat-timer").inner_text()
+        page.wait_for_function(
+            "b => document.querySelector('.seat.is-turn .seat-timer')?.textContent !== b",
+            arg=before, timeout=3_000)
+
+        proxy.restore()
+        banner.wait_for(state="hidden", timeout=20_000)
+        page.locator("#conn-status[data-state=open]").wait_for()
+        page.wait_for_function(
+            "() => (window.__toasts || []).some(t => t.includes('已重新连接'))")
+        seq = int(_server(site, "from games.models import Table; "
+                               f"print(Table.objects.get(pk={table_id}).current_game.seq)"))
+        page.wait_for_function("s => window.YuanziTable.state().view.seq >= s", arg=seq)
+        assert page.locator("#auto-btn").is_enabled()
+        assert me.my_turn()  # the turn is still mine, the actions live again
+        me.assert_clean()
+    finally:
+        proxy.close()
+
+
+@DEVICES
+def test_a_single_timeout_is_told_at_once(site, browser, device):
+    """My turn runs out once: a notice says what the clock did for me and that
+    a second one in a row starts 托管; 托管 is not on."""
+    me = _person(browser, site.base_url, device)
+    table_id = _practice_game(me, "超时桌")
+    assert me.wait_turn_or_over() == "turn"
+    _server(site, "from django.utils import timezone; from games.models import Table; "
+                  f"g = Table.objects.get(pk={table_id}).current_game; "
+                  "g.due_at = timezone.now(); g.save(update_fields=['due_at'])")
+    toast = me.page.locator(".toast.notice-toast[data-code=turn_timeout]")
+    toast.wait_for(timeout=5_000)
+    text = toast.inner_text()
+    assert "超时" in text and ("替你出了" in text or "替你过了" in text), text
+    assert "托管" in text
+    assert me.page.locator("#auto-btn").get_attribute("data-on") == "0"
+    me.assert_clean()
+
+
+RESULTS = {
+    "clamp_out": ["双夹", "先出完", "翻倍"],
+    "clamp_under": ["双夹", "不足 60"],
+    "two_halves": ["两个半局", "300", "305"],
+    "escape": ["逃跑", "扣 20 积分"],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RESULTS))
+def test_the_result_says_why(site, browser, kind):
+    """The result panel states the deciding rule in a sentence (RULES.md §6–§7)."""
+    me = _person(browser, site.base_url, PHONE if kind == "two_halves" else DESKTOP)
+    table_id = _practice_game(me, "结果桌")
+    _server(site, f"from tests.page_states import install; install({table_id}, {kind!r})")
+    me.page.reload()
+    panel = me.page.locator("#result-panel")
+    panel.wait_for(state="visible")
+    why = panel.locator(".result-why").inner_text()
+    for words in RESULTS[kind]:
+        assert words in why, (kind, why)
+    assert panel.get_attribute("data-reason") == ("escape" if kind == "escape" else "normal")
+    me.assert_clean()
