@@ -121,6 +121,7 @@ def table_strings() -> dict[str, Any]:
         "seconds_left": _("%(s)s s left"),
         "select_cards": _("Select cards to play."),
         "select_one_more": _("Select one more card of this rank"),
+        "select_group": _("Select all cards of this rank"),
         "cannot_play": _("These cards cannot be played now"),
         "auto_on": _("Auto-play"),
         "auto_off": _("Cancel auto-play"),

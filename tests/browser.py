@@ -181,8 +181,7 @@ class Player:
 
         * leading, in turn: the first hint (the weakest single); the weakest
           card clicked directly (at its left edge: hand cards overlap); the
-          weakest rank held twice or more, up to three cards, picked with its
-          rank label ("select one more");
+          weakest rank held twice or more, picked whole with its rank chip;
         * following: the first hint, unless there is none or it would spend a
           bomb (4 or more cards) — then pass.
 
@@ -206,8 +205,7 @@ class Player:
             how = "rank label"
             groups = page.locator("#hand .rank-group:has(.pcard + .pcard)")
             group = (groups if groups.count() else page.locator("#hand .rank-group")).last
-            for _ in range(min(3, group.locator(".pcard").count())):
-                group.locator(".rank-label").click()
+            group.locator(".rank-label").click()
         selected = page.locator("#hand .pcard.selected").count()
         self.moves += 1
         if following and (selected == 0 or selected >= 4):

@@ -162,3 +162,89 @@ def test_the_result_says_why(site, browser, kind):
         assert words in why, (kind, why)
     assert panel.get_attribute("data-reason") == ("escape" if kind == "escape" else "normal")
     me.assert_clean()
+
+
+# For every card of #hand: does some 28 × 28 square inside it hit that card
+# at all 25 points of a 5 × 5 grid (document.elementFromPoint)? Returns the
+# cards that have none, and the hand's size.
+UNCOVERED_JS = """() => {
+  const cards = [...document.querySelectorAll('#hand .pcard')];
+  const bad = [];
+  for (const c of cards) {
+    const r = c.getBoundingClientRect();
+    let ok = false;
+    for (let dx = 0; !ok && dx + 28 <= r.width + 0.01; dx += 2) {
+      for (let dy = 0; !ok && dy + 28 <= r.height + 0.01; dy += 2) {
+        ok = [0, 7, 14, 21, 27.5].every(x => [0, 7, 14, 21, 27.5].every(y => {
+          const e = document.elementFromPoint(r.left + dx + x, r.top + dy + y);
+          return e && e.closest('.pcard') === c;
+        }));
+      }
+    }
+    if (!ok) bad.push(c.dataset.card + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  }
+  return {n: cards.length, bad};
+}"""
+
+
+def test_phone_hand_tap_areas_taps_chips_and_swipes(site, browser):
+    """360 × 740 touch: every card of the hand keeps an uncovered 28 × 28 tap
+    area (hit-tested); a tap on a selected card adds one more of that rank; a
+    rank chip selects the whole group; a swipe selects the cards it crosses;
+    the hand fits the screen's width."""
+    me = _person(browser, site.base_url, PHONE)
+    _practice_game(me, "手机桌")
+    page = me.page
+    page.locator("#hand .pcard").first.wait_for()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    hand = page.locator("#hand").bounding_box()
+    assert hand["x"] >= 0 and hand["x"] + hand["width"] <= 360
+    measured = page.evaluate(UNCOVERED_JS)
+    assert measured["n"] in (40, 41) and measured["bad"] == [], measured
+
+    def selected():
+        return page.evaluate("window.YuanziTable.state().selected.length")
+
+    group = page.locator("#hand .rank-group:has(.pcard + .pcard)").first
+    n = group.locator(".pcard").count()
+    first = group.locator(".pcard").first
+    box = first.bounding_box()
+    page.touchscreen.tap(box["x"] + 8, box["y"] + 20)
+    assert selected() == 1
+    page.touchscreen.tap(box["x"] + 8, box["y"] + 20)
+    assert selected() == 2  # one more card of that rank, not a toggle
+    page.locator("#clear-btn").click()
+    group.locator(".rank-label").click()
+    assert selected() == n
+    group.locator(".rank-label").click()
+    assert selected() == 0
+    # a swipe (pointer drag) across the first three cards of the hand
+    cards = page.locator("#hand .pcard")
+    points = [cards.nth(i).bounding_box() for i in range(3)]
+    page.mouse.move(points[0]["x"] + 6, points[0]["y"] + 30)
+    page.mouse.down()
+    for b in points[1:]:
+        page.mouse.move(b["x"] + 6, b["y"] + 30, steps=4)
+    page.mouse.up()
+    assert selected() == 3
+    me.assert_clean()
+
+
+def test_landscape_phone_chat_is_a_button_and_nothing_overlaps(site, browser):
+    """740 × 360: the chat is collapsed behind a button that opens it; the felt
+    and the hand do not overlap, and the kind of the play stays visible."""
+    device = {"viewport": {"width": 740, "height": 360}, "is_mobile": True, "has_touch": True}
+    me = _person(browser, site.base_url, device)
+    _practice_game(me, "横屏桌")
+    page = me.page
+    page.locator("#hand .pcard").first.wait_for()
+    assert page.locator(".chat").is_hidden()
+    page.locator("#chat-toggle").click()
+    assert page.locator(".chat").is_visible()
+    page.locator("#chat-toggle").click()
+    felt, hand = page.locator("#felt").bounding_box(), page.locator("#hand").bounding_box()
+    assert felt["y"] + felt["height"] <= hand["y"] + 0.5, (felt, hand)
+    assert hand["x"] + hand["width"] <= 740
+    page.evaluate("document.getElementById('hand').scrollIntoView({block: 'end'})")
+    assert page.evaluate(UNCOVERED_JS)["bad"] == []
+    me.assert_clean()

@@ -1,19 +1,36 @@
 /* My hand (#hand), strongest on the left, in rank groups: each card a toggle
- * button (.pcard[data-index] into state.displayHand), each group's "×n" label
- * adds one more card of that rank. Shown only while the game runs. */
+ * button (.pcard[data-index] into state.displayHand); each group's "×n" chip
+ * selects the whole group (again: none of it). On a touch screen a tap on a
+ * card adds one more card of that rank (hand_touch.js: swipes, long-press).
+ * Shown only while the game runs. */
 
 import {cardEl, isJoker, jokerName, rankText} from "./cards.js";
 import {$, clear, el} from "./dom.js";
 import {T, fmt} from "./i18n.js";
 import {displayHand, state} from "./state.js";
 
-/* Clicks call onToggle(index) for a card, onOneMore([indices]) for a group label. */
-export function wireHand({onToggle, onOneMore}) {
-  $("hand").addEventListener("click", (e) => {
+/* The indices of the group a card or chip belongs to. */
+export function groupOf(node) {
+  const label = node.closest(".rank-group").querySelector(".rank-label");
+  return label.dataset.indices.split(",").map(Number);
+}
+
+/* Clicks call onToggle(index) for a card (a touch tap: onTapCard(index,
+   [group indices])), onGroup([indices]) for a group's chip. */
+export function wireHand({onToggle, onTapCard, onGroup}) {
+  const box = $("hand");
+  let touch = false;
+  box.addEventListener("pointerdown", (e) => { touch = e.pointerType === "touch"; });
+  box.addEventListener("click", (e) => {
     const card = e.target.closest(".pcard[data-index]");
-    if (card) { onToggle(Number(card.dataset.index)); return; }
+    if (card) {
+      if (card.dataset.swiped === "1") { delete card.dataset.swiped; return; }
+      const i = Number(card.dataset.index);
+      if (touch) onTapCard(i, groupOf(card)); else onToggle(i);
+      return;
+    }
     const label = e.target.closest(".rank-label");
-    if (label) onOneMore(label.dataset.indices.split(",").map(Number));
+    if (label) onGroup(label.dataset.indices.split(",").map(Number));
   });
 }
 
@@ -44,9 +61,9 @@ export function renderHand(s = state) {
     label.type = "button";
     label.dataset.rank = g.key;
     label.dataset.indices = g.idx.join(",");
-    label.title = T.select_one_more;
+    label.title = T.select_group;
     label.setAttribute("aria-label", (isJoker(g.key) ? jokerName(g.key) : rankText(g.key)) +
-      " ×" + g.idx.length + " · " + T.select_one_more);
+      " ×" + g.idx.length + " · " + T.select_group);
     ge.appendChild(label);
     const cards = el("div", "group-cards");
     g.idx.forEach((idx) => {

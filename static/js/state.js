@@ -207,6 +207,30 @@ export function selectOneMore(indices) {
   state.hintIndex = -1;
 }
 
+/* A swipe: add every card of `indices` to the selection. */
+export function addCards(indices) {
+  indices.forEach((i) => { if (!state.selected.includes(i)) state.selected.push(i); });
+  state.hintIndex = -1;
+}
+
+/* A group's chip: select all of `indices`, or none when all are selected. */
+export function toggleGroup(indices) {
+  const all = indices.every((i) => state.selected.includes(i));
+  state.selected = state.selected.filter((i) => !indices.includes(i));
+  if (!all) state.selected.push(...indices);
+  state.hintIndex = -1;
+}
+
+/* A touch tap on card `idx` of group `indices`: one more card of that rank
+   (the tapped one first); with the whole group selected, the tapped card
+   goes out of the selection. */
+export function tapCard(idx, indices) {
+  if (!state.selected.includes(idx)) state.selected.push(idx);
+  else if (indices.every((i) => state.selected.includes(i))) state.selected.splice(state.selected.indexOf(idx), 1);
+  else selectOneMore(indices);
+  state.hintIndex = -1;
+}
+
 /* Put the next hint in the selection (cycling). */
 export function selectNextHint() {
   const hints = state.view && state.view.hints;

@@ -23,6 +23,7 @@ import {connectionBanner} from "./connection.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
 import {$} from "./dom.js";
 import {renderHand, renderSelection, wireHand} from "./hand.js";
+import {wireTouch} from "./hand_touch.js";
 import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
 import {renderNotices, showNotice, toast} from "./notices.js";
@@ -150,8 +151,10 @@ wireSeats({
 });
 wireHand({
   onToggle: (i) => { store.toggleCard(i); renderPicked(); },
-  onOneMore: (indices) => { store.selectOneMore(indices); renderPicked(); },
+  onTapCard: (i, group) => { store.tapCard(i, group); renderPicked(); },
+  onGroup: (indices) => { store.toggleGroup(indices); renderPicked(); },
 });
+wireTouch({onSwipe: (indices) => { store.addCards(indices); renderPicked(); }});
 wireControls({
   ready: toggleReady,
   stand: () => { store.markStandAsked(true); send({type: "stand"}); },
@@ -175,6 +178,12 @@ wireResult({
   close: () => { store.dismissResult(); renderResult(); },
 });
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
+
+// a landscape phone keeps the chat behind a button (static/css/page.css)
+$("chat-toggle").addEventListener("click", (e) => {
+  const open = app.classList.toggle("chat-open");
+  e.currentTarget.setAttribute("aria-expanded", open ? "true" : "false");
+});
 
 // tab back after sleeping: ask for the current view at once
 document.addEventListener("visibilitychange", () => {
