@@ -63,7 +63,8 @@ def table_changed(table_id: int) -> dict[str, Any] | None:
     snap = snapshots.table_snapshot(table_id)
     if snap is not None:
         _send(table_group(table_id), {"type": "table.update", "table": snap})
-        _send(LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)})
+        if not snap.get("private"):  # 好友房 never reach the lobby
+            _send(LOBBY_GROUP, {"type": "lobby.table", "table": snapshots.lobby_row(snap)})
     return snap
 
 

@@ -15,14 +15,14 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import broadcast, lifecycle, presence, queries, ratelimit, snapshots
+from games import access, broadcast, lifecycle, presence, queries, ratelimit, snapshots
 from games.errors import Refused
-from games.models import Table
 from games.seatview import current_view
 
 
-def _connect(channel_name: str, table_id: int, user) -> dict[str, Any] | None:
-    if not Table.objects.filter(pk=table_id, closed=False).exists():
+def _connect(channel_name: str, table_id: int, user, token: str | None) -> dict[str, Any] | None:
+    # a private table without its invite is refused as if it did not exist
+    if access.open_table(table_id, user, token) is None:
         return None
     presence.touch_presence(channel_name, table_id, user)
     # online flags and spectator count changed: tell the table, and greet with the same picture
@@ -102,7 +102,10 @@ class TableConsumer(_JsonSocket):
             self.groups_joined.append(broadcast.person_group(self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        session = self.scope.get("session")
+        token = (session.get("invites", {}) if session is not None else {}).get(str(self.table_id))
+        hello = await database_sync_to_async(_connect)(
+            self.channel_name, self.table_id, self.user, token)
         # accept first, even for a closed table: a close before accept is an
         # HTTP 403 handshake refusal, and the browser would never see 4404
         await self.accept()

@@ -54,6 +54,7 @@ register_reasons({
     "not_owner": "only the table's owner may do that",
     "no_bot": "remove_bot on a seat without a bot",
     "bad_bot": "add_bot with a bot level other than beginner, normal, expert",
+    "not_private": "spectators can be kept out of a private table only",
     # games
     "no_game": "a game message while the table has never had a game",
     "stale": "the move names a seq that is not the game's current one",

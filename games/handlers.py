@@ -81,6 +81,10 @@ def _auto_play(ctx: SocketContext, msg: dict) -> None:
     play.set_auto_play(running_game(ctx.table_id), ctx.user, on)
 
 
+def _spectators(ctx: SocketContext, msg: dict) -> None:
+    tables.set_spectators(ctx.table_id, ctx.user, flag(msg, "allowed"))
+
+
 def register() -> None:
     """Register the games app's message types (``GamesConfig.ready``)."""
     lifecycle.socket_message("sit", _sit)
@@ -93,3 +97,4 @@ def register() -> None:
     lifecycle.socket_message("pass", _move)
     lifecycle.socket_message("escape", _escape)
     lifecycle.socket_message("auto_play", _auto_play)
+    lifecycle.socket_message("spectators", _spectators)

@@ -29,6 +29,13 @@ class Table(models.Model):
     )
     closed = models.BooleanField(_("closed"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # 好友房 (issue 13): never listed; opened only with the invite token or the
+    # room code. Other apps read ``private`` (a private table carries no wager,
+    # RULES.md §12).
+    private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(max_length=32, blank=True, db_index=True)
+    room_code = models.CharField(max_length=6, blank=True, db_index=True)
+    spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,5 +1,5 @@
 """Read-only questions for pages and sockets (no writes here): a table's chat
-history, and a player's finished games.
+history, a player's finished games, and the tables 快速开始 may choose.
 
 ``recent_games(user)`` backs the profile's "recent games" list: the last games
 the user played that are over, each with its result from the user's seat and
@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Count, Q
+
 from accounts.models import RatingEntry
 from games import engine
-from games.models import ChatMessage, Game, GameSeat
+from games.models import ChatMessage, Game, GameSeat, Seat, Table
 
 WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED = (
     "win", "loss", "double_clamp_win", "double_clamp_loss", "abandoned", "escaped",
@@ -93,3 +95,31 @@ def chat_history(table_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The table's last ``limit`` chat lines, oldest first (as :func:`chat_line`)."""
     lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
     return [chat_line(m) for m in reversed(lines.order_by("-created_at")[:limit])]
+
+
+def quick_start_tables(limit: int = 50) -> list[Table]:
+    """Candidates for 快速开始 (``games.tables.quick_start``), best first:
+    open, public, waiting tables with an empty seat, ordered by filled seats
+    (people and bots) descending, then the oldest first. Tables where nobody
+    sits are left out (quick start looks for company).
+    """
+    return list(
+        Table.objects.filter(closed=False, private=False, status=Table.WAITING)
+        .annotate(filled=Count("seats",
+                               filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)))
+        .filter(filled__gt=0, filled__lt=4)
+        .order_by("-filled", "created_at", "pk")[:limit]
+    )
+
+
+def first_empty_seat(table_id: int) -> int | None:
+    """The lowest empty seat index of the table, or ``None``."""
+    return (Seat.objects.filter(table_id=table_id, user__isnull=True, is_bot=False)
+            .order_by("index").values_list("index", flat=True).first())
+
+
+def own_empty_table(user):
+    """The oldest open waiting table ``user`` owns where nobody sits, or ``None``."""
+    return (Table.objects.filter(owner=user, closed=False, status=Table.WAITING, private=False)
+            .exclude(seats__user__isnull=False).exclude(seats__is_bot=True)
+            .order_by("created_at", "pk").first())

@@ -27,8 +27,10 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
     :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
-        "spectators", "seats": [{"index", "player" | None, "bot", "bot_policy",
-        "ready", "online"} × 4]}`` plus the keys other apps contribute
+        "spectators", "private", "spectators_allowed", "room_code" (6 digits,
+        private tables only, else ``None``), "invite_path" (likewise),
+        "seats": [{"index", "player" | None, "bot", "bot_policy", "ready",
+        "online"} × 4]}`` plus the keys other apps contribute
         (``lifecycle.snapshot_contribution``).
     """
     table = (
@@ -50,6 +52,12 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
         "status": table.status,
         "game_id": table.current_game_id,
         "spectators": spectators,
+        "private": table.private,
+        "spectators_allowed": table.spectators_allowed,
+        # only ever sent to those at the table (all of whom may hold the invite)
+        "room_code": table.room_code if table.private else None,
+        "invite_path": f"/tables/{table.pk}/?invite={table.invite_token}" if table.private
+        else None,
         "seats": [
             {
                 "index": s.index,
@@ -82,7 +90,7 @@ def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
     """Every open table's lobby row, newest first (a bounded number of queries)."""
     cutoff = online_cutoff()
     tables = list(
-        Table.objects.filter(closed=False)
+        Table.objects.filter(closed=False, private=False)  # 好友房 are never listed
         .select_related("owner")
         .annotate(watchers=Count("presences", filter=Q(presences__last_seen__gte=cutoff)))
         .order_by("-created_at", "-pk")  # Meta.ordering is not applied to GROUP BY queries

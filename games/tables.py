@@ -12,6 +12,7 @@ Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from datetime import timedelta
 from typing import Any
@@ -43,10 +44,20 @@ def clean_name(name: Any) -> str:
     return text
 
 
-def create_table(user, name: str = "") -> Table:
+def _room_code() -> str:
+    # 6 digits, unique among open private tables (a closed table's code is free again)
+    while True:
+        code = f"{secrets.randbelow(10**6):06d}"
+        if not Table.objects.filter(room_code=code, closed=False).exists():
+            return code
+
+
+def create_table(user, name: str = "", private: bool = False) -> Table:
     """Open a new table owned by ``user`` with four empty seats.
 
     :param name: 1–40 characters after trimming; blank gives the default "桌 N".
+    :param private: a 好友房 (issue 13): not listed, joined by its invite link
+        (an unguessable token) or its 6-digit room code (``games.access``).
     :raises Refused: ``bad_name`` for a name over 40 characters or with control
         characters; ``too_many_tables`` when the user already owns
         ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits.
@@ -65,7 +76,10 @@ def create_table(user, name: str = "") -> Table:
                 _("You already have %(count)s empty tables open: sit at one of them.")
                 % {"count": settings.GAMES_MAX_IDLE_TABLES},
             )
-        table = Table.objects.create(name=name or "-", owner=user)
+        table = Table.objects.create(
+            name=name or "-", owner=user, private=bool(private),
+            invite_token=secrets.token_urlsafe(18) if private else "",
+            room_code=_room_code() if private else "")
         if not name:
             table.name = _("Table %(number)s") % {"number": table.pk}
             table.save(update_fields=["name"])
@@ -143,6 +157,68 @@ def sit(table_id: int, user, index: int) -> None:
         if other is not None:
             lifecycle.publish("table_changed", table_id=other.pk)
         lifecycle.publish("table_changed", table_id=table_id)
+
+
+def set_spectators(table_id: int, user, allowed: bool) -> None:
+    """The owner of a private table lets spectators in or keeps them out
+    (issue 13); watchers already connected stay until they reconnect.
+
+    :raises Refused: ``no_table``, ``not_owner``, ``game_running`` (settings
+        change only between games), ``not_private``.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _owner(table, user)
+        _waiting(table)
+        if not table.private:
+            raise Refused("not_private", _("Only a private table can keep spectators out."))
+        table.spectators_allowed = bool(allowed)
+        table.save(update_fields=["spectators_allowed"])
+        lifecycle.publish("table_changed", table_id=table_id)
+
+
+def quick_start(user) -> tuple[Table, bool]:
+    """快速开始 (issue 13): seat ``user`` at the public waiting table with the
+    most filled seats (people and bots; practice tables included, private
+    ones never; ties: the oldest) that has an empty seat and whose seat
+    policies admit them (``lifecycle.check_seat(table, user, "sit")``),
+    moving them from another waiting table; if there is none, their own empty
+    table, or a new one.
+
+    :returns: ``(table, waiting_for_people)``: the second is ``True`` when no
+        other table had room, so they sit alone at their own.
+    :raises Refused: ``seated_elsewhere`` while their game runs; whatever
+        :func:`create_table` raises.
+    """
+    from games import queries
+
+    current = Seat.objects.filter(user=user).select_related("table").first()
+    if current is not None and current.table.status != Table.WAITING:
+        raise Refused(
+            "seated_elsewhere",
+            _("You are playing at table “%(name)s”: finish that game first.")
+            % {"name": current.table.name},
+        )
+    for table in queries.quick_start_tables():
+        if current is not None and current.table_id == table.pk:
+            return table, False  # already at the best table
+        try:
+            lifecycle.check_seat(table, user, "sit")
+            index = queries.first_empty_seat(table.pk)
+            if index is None:
+                continue
+            sit(table.pk, user, index)
+        except Refused as e:
+            if e.reason == "seated_elsewhere":
+                raise
+            continue  # this table is not for them (or filled meanwhile): the next
+        return table, False
+    if current is not None:
+        return current.table, True  # they already wait at a table of their own choice
+    own = queries.own_empty_table(user)
+    table = own or create_table(user)
+    sit(table.pk, user, 0)
+    return table, True
 
 
 def stand(table_id: int, user) -> None:

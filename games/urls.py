@@ -8,6 +8,8 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
     path("tables/new/", views.create_table, name="table_new"),
+    path("tables/quick/", views.quick_start, name="quick_start"),
+    path("tables/join/", views.join_by_code, name="join_by_code"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),
 ]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
-from games import ratelimit, snapshots, tables, ui
+from games import access, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -68,11 +68,48 @@ def create_table(request: HttpRequest) -> HttpResponse:
         )
         return redirect("lobby")
     try:
-        table = tables.create_table(request.user, request.POST.get("name", ""))
+        table = tables.create_table(request.user, request.POST.get("name", ""),
+                                    private=request.POST.get("private") == "1")
     except Refused as e:
         messages.error(request, str(e))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
+
+
+@require_http_methods(["POST"])
+@login_required
+def quick_start(request: HttpRequest) -> HttpResponse:
+    """POST ``/tables/quick/``: 快速开始 (``games.tables.quick_start``); goes to
+    the table, with ``?waiting=1`` when it waits for people (the page offers bots)."""
+    try:
+        table, alone = tables.quick_start(request.user)
+    except Refused as e:
+        messages.error(request, str(e))
+        return redirect("lobby")
+    url = reverse("table", args=[table.pk])
+    return redirect(url + ("?waiting=1" if alone else ""))
+
+
+@require_http_methods(["POST"])
+@login_required
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """POST ``/tables/join/`` with ``code``: a private table's 6-digit room code
+    hands out its invite (10 tries a minute per user)."""
+    if not ratelimit.allow(f"code:{request.user.pk}", 10, 60):
+        messages.error(request, _("Too many room codes tried. Wait a minute and try again."))
+        return redirect("lobby")
+    table = access.by_code((request.POST.get("code") or "").strip())
+    if table is None:
+        messages.error(request, _("No private table has that room code."))
+        return redirect("lobby")
+    _remember_invite(request, table)
+    return redirect("table", table_id=table.pk)
+
+
+def _remember_invite(request: HttpRequest, table: Table) -> None:
+    invites = dict(request.session.get("invites", {}))
+    invites[str(table.pk)] = table.invite_token
+    request.session["invites"] = invites
 
 
 def _me(request: HttpRequest) -> dict:
@@ -85,10 +122,17 @@ def _me(request: HttpRequest) -> dict:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/``: the table and its game. The first picture is embedded
     (the table snapshot and this user's own ``view_for``); the rest comes over
-    ``/ws/table/<id>/``."""
-    snap = snapshots.table_snapshot(table_id)
+    ``/ws/table/<id>/``. A private table opens only with its invite
+    (``?invite=<token>``, then remembered in the session) or for insiders
+    (``games.access``); otherwise it is a 404 like a table that does not exist."""
+    invite = request.GET.get("invite")
+    token = invite or request.session.get("invites", {}).get(str(table_id))
+    found = access.open_table(table_id, request.user, token)
+    snap = snapshots.table_snapshot(table_id) if found is not None else None
     if snap is None:
         raise Http404(_("This table does not exist or is closed."))
+    if invite and found.private:
+        _remember_invite(request, found)
     view = None
     if snap["game_id"]:
         game = Game.objects.filter(pk=snap["game_id"]).first()
@@ -97,6 +141,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     boot = {
         "table": snap,
         "view": view,
+        "waiting_alone": request.GET.get("waiting") == "1",
         "me": _me(request),
         "ws_path": f"/ws/table/{table_id}/",
         "login_url": f"{reverse('account_login')}?next={request.path}",

@@ -248,3 +248,94 @@ def test_landscape_phone_chat_is_a_button_and_nothing_overlaps(site, browser):
     page.evaluate("document.getElementById('hand').scrollIntoView({block: 'end'})")
     assert page.evaluate(UNCOVERED_JS)["bad"] == []
     me.assert_clean()
+
+
+def _table_id(player: Player) -> int:
+    return int(player.page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1])
+
+
+def test_quick_start_seats_you_at_the_fullest_table(site, browser):
+    """快速开始: alone, it opens your own table, says it waits for people and
+    offers bots; a second person's quick start seats them at that table."""
+    first = _person(browser, site.base_url, DESKTOP)
+    first.page.locator("#quick-start-btn").click()
+    first.page.wait_for_url("**/tables/*/?waiting=1")
+    first.wait_connected()
+    first.page.locator(".seat.is-me").wait_for()
+    notice = first.page.locator("#alone-notice")
+    assert notice.is_visible() and "等人" in notice.inner_text()
+    table_id = _table_id(first)
+
+    second = _person(browser, site.base_url, PHONE)
+    second.page.locator("#quick-start-btn").click()
+    second.page.wait_for_url(f"**/tables/{table_id}/")
+    second.wait_connected()
+    second.page.locator(".seat.is-me").wait_for()
+    assert first.page.locator(".seat:not(.empty)").count() >= 2
+    first.page.locator("#alone-notice").wait_for(state="hidden")
+    # a third person joins the same table (the one with the most people)
+    third = _person(browser, site.base_url, DESKTOP)
+    third.page.locator("#quick-start-btn").click()
+    third.page.wait_for_url(f"**/tables/{table_id}/")
+    third.page.locator(".seat.is-me").wait_for()
+    for p in (first, second, third):
+        p.assert_clean()
+
+
+def test_a_private_table_is_hidden_and_joined_by_link_or_code(site, browser):
+    """好友房: absent from the lobby's page and socket, a 404 by plain id and a
+    4404 on its socket, open by the invite link and by the room code."""
+    owner = _person(browser, site.base_url, DESKTOP)
+    page = owner.page
+    page.locator("#table-name-input").fill("好友房")
+    page.locator("#private-input").check()
+    page.locator("#create-table-btn").click()
+    page.wait_for_url("**/tables/*/")
+    owner.wait_connected()
+    table_id = _table_id(owner)
+    code = page.locator("#room-code").inner_text()
+    link = page.locator("#invite-link").input_value()
+    assert len(code) == 6 and code.isdigit() and "?invite=" in link
+    owner.sit(0)
+
+    guest = _person(browser, site.base_url, PHONE)
+    gp = guest.page
+    lobby_frames: list[str] = []
+    gp.on("websocket", lambda ws: ws.on("framereceived", lambda f: lobby_frames.append(str(f))))
+    gp.goto(site.base_url + "/")
+    gp.locator("#lobby-status[data-state=open]").wait_for()
+    assert gp.locator(f'.lobby-table[data-table-id="{table_id}"]').count() == 0
+    owner.page.locator(".seat[data-seat='1'] button.add-bot").click()  # a change at the table
+    owner.page.locator(".seat.is-bot").wait_for()
+    time.sleep(0.5)
+    assert not any("好友房" in f for f in lobby_frames), lobby_frames
+    assert gp.locator(f'.lobby-table[data-table-id="{table_id}"]').count() == 0
+
+    response = gp.goto(f"{site.base_url}/tables/{table_id}/")
+    assert response.status == 404
+    closed = gp.evaluate(
+        """id => new Promise(done => { const ws = new WebSocket(
+             'ws://' + location.host + '/ws/table/' + id + '/');
+           ws.onclose = e => done(e.code); })""", table_id)
+    assert closed == 4404
+    assert gp.locator(".error-page h1").inner_text() == "页面不存在"  # the site's own 404 page
+    guest.console.clear()  # the 404 asked for above is logged as a failed load
+
+    gp.goto(link)  # the invite link
+    guest.wait_connected()
+    assert gp.locator("#table-name").inner_text() == "好友房"
+    gp.goto(f"{site.base_url}/tables/{table_id}/")  # the invite is remembered
+    guest.wait_connected()
+
+    third = _person(browser, site.base_url, DESKTOP)
+    tp = third.page
+    tp.locator("#room-code-input").fill("000000" if code != "000000" else "111111")
+    tp.locator("#join-code-btn").click()
+    assert tp.url.rstrip("/") == site.base_url
+    tp.locator("#room-code-input").fill(code)
+    tp.locator("#join-code-btn").click()
+    tp.wait_for_url(f"**/tables/{table_id}/")
+    third.wait_connected()
+    third.sit(2)
+    for p in (owner, guest, third):
+        p.assert_clean()

@@ -4,7 +4,8 @@ Two ways to run (DESIGN.md "Two ways to run"):
 
 * embedded default (no variables set): SQLite file ``db.sqlite3``, in-memory
   channel layer, local-memory cache, Celery tasks run eagerly in-process,
-  DEBUG on;
+  DEBUG off (the site's own 404 / 500 pages; ``DEBUG=1`` for Django's), cookies
+  usable over plain http;
 * production stack: ``DATABASE_URL`` selects PostgreSQL (psycopg 3),
   ``REDIS_URL`` selects the Redis channel layer, Redis cache and Celery on
   Redis; ``YUANZI_PRODUCTION=1`` turns DEBUG off by default, requires
@@ -38,7 +39,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # --- Mode ------------------------------------------------------------------
 
 PRODUCTION = env_bool("YUANZI_PRODUCTION", False)
-DEBUG = env_bool("DEBUG", not PRODUCTION)
+# off unless asked for: `make run` shows the site's own 404 and 500 pages (issue 13)
+DEBUG = env_bool("DEBUG", False)
 
 if PRODUCTION:
     SECRET_KEY = env_required("SECRET_KEY")
@@ -254,8 +256,10 @@ STORAGES = {
 
 # --- Security --------------------------------------------------------------
 
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+# secure (https-only) cookies in production; the embedded default serves plain http
+SECURE_COOKIES = env_bool("SECURE_COOKIES", PRODUCTION)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
 if env_bool("USE_X_FORWARDED_PROTO", False):

@@ -16,13 +16,28 @@ export function wireResult(commands) {
   $("result-close").addEventListener("click", () => commands.close());
 }
 
+// The result shows once (issue 13): the last game whose result this browser
+// showed is remembered, and a later visit does not show it again.
+const SEEN_KEY = "yuanzi.resultSeen";
+let shownHere = null; // the game whose result this page has shown
+
+function seenBefore(gameId) {
+  try { return localStorage.getItem(SEEN_KEY) === String(gameId); } catch (e) { return false; }
+}
+
+function markSeen(gameId) {
+  try { localStorage.setItem(SEEN_KEY, String(gameId)); } catch (e) { /* private mode */ }
+}
+
 export function renderResult(s = state) {
   const panel = $("result-panel");
   const view = s.view;
-  if (!(view && view.status === "over" && view.result) || s.dismissedResult === view.game_id) {
+  if (!(view && view.status === "over" && view.result) || s.dismissedResult === view.game_id ||
+      (shownHere !== view.game_id && seenBefore(view.game_id))) {
     panel.hidden = true;
     return;
   }
+  if (shownHere !== view.game_id) { shownHere = view.game_id; markSeen(view.game_id); }
   panel.hidden = false;
   panel.dataset.gameId = view.game_id;
   const body = $("result-body");

@@ -26,6 +26,7 @@ import {renderHand, renderSelection, wireHand} from "./hand.js";
 import {wireTouch} from "./hand_touch.js";
 import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
+import {emptySeats, renderInvite, wireInvite} from "./invite.js";
 import {renderNotices, showNotice, toast} from "./notices.js";
 import {renderResult, wireResult} from "./result.js";
 import {renderSeats, wireSeats} from "./seats.js";
@@ -43,6 +44,7 @@ function render() {
   app.dataset.status = store.pageStatus();
   app.dataset.tableStatus = state.table ? state.table.status : "waiting";
   renderInfo();
+  renderInvite();
   renderNotices();
   renderSeats();
   renderTrick();
@@ -173,6 +175,10 @@ wireControls({
   auto: (on) => { if (on) store.markAutoAsked(); send({type: "auto_play", on}); },
   escape: () => send({type: "escape"}),
 });
+wireInvite({
+  spectators: (allowed) => send({type: "spectators", allowed}),
+  fillBots: () => emptySeats().forEach((seat) => send({type: "add_bot", seat})),
+}, {waitingAlone: boot.waiting_alone});
 wireResult({
   ready: toggleReady,
   close: () => { store.dismissResult(); renderResult(); },
