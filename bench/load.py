@@ -46,7 +46,6 @@ import os
 import random
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -213,8 +212,12 @@ def make_tables(n_tables: int, run: str) -> list[dict]:
     """``n_tables`` tables, each with four new users seated (not ready), and a
     session cookie for each user: ``[{"id", "cookies": [4 × "sessionid=…"]}]``."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import transaction
 
@@ -414,7 +417,7 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
     t0 = time.monotonic()
     ok = await asyncio.gather(*(c.connect() for c in clients))  # all at once
     connect_s = time.monotonic() - t0
-    live = [c for c, good in zip(clients, ok) if good]
+    live = [c for c, good in zip(clients, ok, strict=True) if good]
     for c in live:
         c.start()
     await asyncio.sleep(1.0)  # greetings
@@ -489,7 +492,7 @@ def start_stack(args, floor: bool, logdir: Path, env: dict[str, str]) -> tuple[l
         children.append(Child("beat", [*celery, "beat", "-l", "warning", "-s",
                                        str(logdir / "beat-schedule")], env, logdir))
         server = list(children)
-    for c, port in zip(children, ports):
+    for c, port in zip(children, ports, strict=False):
         wait_port(port, c)
     time.sleep(1.0)
     if args.pin and (os.cpu_count() or 1) > 1:

@@ -25,10 +25,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import Profile, RatingEntry
-from games import broadcast, engine
+from games import broadcast, engine, presence
 from games.errors import Refused
-from games.models import Game, GameEvent, Presence, Seat, Table
-from games.presence import online_cutoff
+from games.models import Game, GameEvent, Seat, Table
 from games.seatview import build_view, seat_of
 
 
@@ -240,10 +239,7 @@ def finish(game: Game) -> bool:
     seats = Seat.objects.filter(table_id=game.table_id, is_bot=False)
     seats.update(ready=False)
     # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
-    online = Presence.objects.filter(
-        table_id=game.table_id, last_seen__gte=online_cutoff(), user__isnull=False
-    ).values_list("user_id", flat=True)
-    gone = seats.exclude(user_id__in=list(online))
+    gone = seats.exclude(user_id__in=list(presence.online_users(game.table_id)))
     escaper = result["abandoned_by"]
     if escaper is not None:
         gone = gone | seats.filter(user_id=game.players[escaper]["user_id"])

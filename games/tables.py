@@ -18,10 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, play
+from games import broadcast, play, presence
 from games.errors import Refused
 from games.models import Game, Seat, Table
-from games.presence import online_cutoff
 
 
 def create_table(user, name: str = "") -> Table:
@@ -160,7 +159,7 @@ def close_idle_tables() -> int:
     idle = (
         Table.objects.filter(closed=False, status=Table.WAITING, created_at__lt=cutoff)
         .exclude(seats__user__isnull=False)
-        .exclude(presences__last_seen__gte=online_cutoff())
+        .exclude(pk__in=list(presence.watched_tables()))
         .exclude(games__ended_at__gte=cutoff)
     )
     ids = list(idle.values_list("pk", flat=True).distinct())

@@ -35,6 +35,11 @@ def _no_rate_limits(request):
         settings.ACCOUNT_RATE_LIMITS = False
         # hashing test users' passwords with PBKDF2 cost seconds per test
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # presence lives outside the database (process memory or Redis): no
+        # test's connections may outlive it
+        from games import presence
+
+        presence.clear()
 
 
 def _make_user(django_user_model, username: str):

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
-from games.models import Presence, Table
+from games import presence, services
+from games.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_idle_tables_close_and_busy_ones_stay(owner, partner, settings):
         _age(t, 20)
     _age(young, 5)
     services.sit(seated.pk, partner, 1)
-    Presence.objects.create(channel_name="c1", table=watched, last_seen=timezone.now())
+    presence.touch_presence("c1", watched.pk, None)
     assert services.close_idle_tables() == 1
     assert set(Table.objects.filter(closed=True).values_list("pk", flat=True)) == {idle.pk}
     assert services.close_idle_tables() == 0
