@@ -9,8 +9,9 @@ issue 12), each ``{"seq": n + 1, "turn": (seat + 1) % 4, "status": "playing"}``.
 ``ping`` → ``pong``; ``sync`` → the last view this connection saw.
 
 Run by ``bench/load.py`` as ``daphne bench.floor:application``; the channel
-layer is the in-memory one, or the site's Redis layer (the same class and pool
-settings) when ``FLOOR_REDIS_URL`` is set.
+layer is the site's own (the same classes and settings): in memory, or Redis
+when ``FLOOR_REDIS_URL`` is set; ``FLOOR_STOCK_LAYER=1`` takes Channels' stock
+in-memory layer instead.
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ if not settings.configured:
         from yuanzi_site.settings_layers import redis_channel_layer
 
         layers = {"default": redis_channel_layer(redis_url, prefix="floor")}
-    else:
+    elif os.environ.get("FLOOR_STOCK_LAYER"):
         layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
                               "CONFIG": {"capacity": 2000}}}
+    else:
+        from yuanzi_site.settings_layers import memory_channel_layer
+
+        layers = {"default": memory_channel_layer()}
     settings.configure(INSTALLED_APPS=["channels"], CHANNEL_LAYERS=layers, USE_TZ=True,
                        SECRET_KEY="floor")
     django.setup()

@@ -253,6 +253,7 @@ class Stats:
     syncs: list[float] = field(default_factory=list)
     spectate: list[float] = field(default_factory=list)  # send → a spectator has it, ms
     connect_failures: Counter = field(default_factory=Counter)
+    failure_examples: dict = field(default_factory=dict)
     errors: Counter = field(default_factory=Counter)
     lost: int = 0
     spectator_missed: int = 0
@@ -292,7 +293,9 @@ class Client:
             return True
         except Exception as e:  # noqa: BLE001 — counted by kind
             status = getattr(getattr(e, "response", None), "status_code", None)
-            self.table.stats.connect_failures[f"{type(e).__name__}{status or ''}"] += 1
+            kind = f"{type(e).__name__}{status or ''}"
+            self.table.stats.connect_failures[kind] += 1
+            self.table.stats.failure_examples.setdefault(kind, f"{e!r} {e.__cause__!r}")
             return False
 
     async def send(self, msg: dict) -> None:
@@ -431,9 +434,19 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
     await asyncio.sleep(args.warmup)
     stats.measuring = True
     meter.start()
+    spy = None
+    if args.profile and not floor:
+        pid = meter.groups["server"]()[0]
+        exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        spy = subprocess.Popen([exe, "record", "-p", str(pid),
+                                "-d", str(int(args.duration)), "-r", "100", "-f", "raw",
+                                "-o", args.profile, "--nonblocking"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     await asyncio.sleep(args.duration)
     stats.measuring = False
     meter.stop()
+    if spy is not None:
+        await asyncio.get_running_loop().run_in_executor(None, spy.wait)
     pending = [c for c in live if c.pending is not None]
     await asyncio.sleep(3)  # grace for views in flight
     stats.lost += sum(1 for c in pending if c.pending is not None and c.pending[1]
@@ -454,12 +467,15 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
 def site_env(extra: dict[str, str]) -> dict[str, str]:
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "yuanzi_site.settings",
             "GAMES_TURN_SECONDS": "600", "GAMES_ACTION_RATE": "1000000",
-            "GAMES_BOT_DELAY_SECONDS": "1", "PYTHONUNBUFFERED": "1", **extra}
+            "GAMES_BOT_DELAY_SECONDS": "1", "PYTHONUNBUFFERED": "1",
+            # a busy evening runs with DEBUG off (DEBUG keeps and formats every query)
+            "DEBUG": "0", **extra}
 
 
 def daphne_args(app: str, port: int) -> list[str]:
     return [sys.executable, "-m", "daphne", "-e",
-            f"tcp:port={port}:interface={HOST}:backlog=1024", app]
+            f"tcp:port={port}:interface={HOST}:backlog=1024",
+            "--websocket_connect_timeout", "30", "-v", "0", app]
 
 
 def start_stack(args, floor: bool, logdir: Path, env: dict[str, str]) -> tuple[list[Child],
@@ -538,6 +554,7 @@ def summary(stats: Stats, meter: CpuMeter, connect_s: float, sockets: int) -> di
         "sync_ms": {"p50": _r(percentile(stats.syncs, 0.5)),
                     "p99": _r(percentile(stats.syncs, 0.99))},
         "connection_failures": dict(stats.connect_failures),
+        "connection_failure_examples": stats.failure_examples,
         "errors": dict(stats.errors),
         "lost_moves": stats.lost,
         "server_cpu_ms_per_move": round(r.get("server", 0) / moves, 2) if moves else None,
@@ -574,6 +591,8 @@ def show(label: str, s: dict) -> None:
               f" ms; frames missed {s['spectator_frames_missed']}")
     print(f"  connection failures {s['connection_failures'] or 0}  errors {s['errors'] or 0}"
           f"  lost moves {s['lost_moves']}")
+    for kind, example in s["connection_failure_examples"].items():
+        print(f"    e.g. {kind}: {example[:200]}")
     print(f"  server CPU {s['server_cpu_ms_per_move']} ms/move ({s['server_cpu_pct']}% of a core)"
           + "".join(f"; {n} {s[f'{n}_cpu_ms_per_move']} ms/move ({s[f'{n}_cpu_pct']}%)"
                     for n in ("postgresql", "redis") if f"{n}_cpu_pct" in s))
@@ -598,6 +617,9 @@ def main() -> None:
     parser.add_argument("--no-pin", dest="pin", action="store_false")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy the (first) server process over the window (raw stacks)")
     args = parser.parse_args()
     if not (1 <= args.tables <= 300 and 0 <= args.spectators <= 1000
             and 0 < args.duration <= 600):
@@ -646,7 +668,9 @@ def main() -> None:
             if not args.json:
                 show(label, results[label])
     finally:
-        if args.stack == "embedded" or not args.json:
+        if args.keep_logs:
+            print(f"logs in {logdir}", file=sys.stderr)
+        else:
             shutil.rmtree(logdir, ignore_errors=True)
     site, base = results.get(f"site ({args.stack})"), results.get("floor")
     if site and base:

@@ -30,7 +30,7 @@ from yuanzi_site.env import (
     env_required,
     env_str,
 )
-from yuanzi_site.settings_layers import CHANNEL_CAPACITY, redis_channel_layer
+from yuanzi_site.settings_layers import memory_channel_layer, redis_channel_layer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -156,8 +156,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # capacity: frames queued per connection before the layer drops them
     # (silently; the default 100 lost frames at a table of 400 spectators)
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
-                                  "CONFIG": {"capacity": CHANNEL_CAPACITY}}}
+    CHANNEL_LAYERS = {"default": memory_channel_layer()}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     # Embedded default: tasks run in the calling process (countdowns are ignored;
