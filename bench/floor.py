@@ -9,9 +9,11 @@ issue 12), each ``{"seq": n + 1, "turn": (seat + 1) % 4, "status": "playing"}``.
 ``ping`` → ``pong``; ``sync`` → the last view this connection saw.
 
 Run by ``bench/load.py`` as ``daphne bench.floor:application``; the channel
-layer is the site's own (the same classes and settings): in memory, or Redis
-when ``FLOOR_REDIS_URL`` is set; ``FLOOR_STOCK_LAYER=1`` takes Channels' stock
-in-memory layer instead.
+layer is Channels' stock in-memory one (capacity raised to 2,000), or with
+``FLOOR_REDIS_URL`` the site's Redis layer (a bare app fails a storm on
+channels_redis's default pool: NOTES.md). ``FLOOR_TUNED=1`` gives the floor
+what the site does beyond the framework's defaults (the site's in-memory
+layer, no database-thread hop per relayed frame), for comparison.
 """
 
 from __future__ import annotations
@@ -29,17 +31,18 @@ if not settings.configured:
         from yuanzi_site.settings_layers import redis_channel_layer
 
         layers = {"default": redis_channel_layer(redis_url, prefix="floor")}
-    elif os.environ.get("FLOOR_STOCK_LAYER"):
-        layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
-                              "CONFIG": {"capacity": 2000}}}
-    else:
+    elif os.environ.get("FLOOR_TUNED"):
         from yuanzi_site.settings_layers import memory_channel_layer
 
         layers = {"default": memory_channel_layer()}
+    else:
+        layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
+                              "CONFIG": {"capacity": 2000}}}
     settings.configure(INSTALLED_APPS=["channels"], CHANNEL_LAYERS=layers, USE_TZ=True,
                        SECRET_KEY="floor")
     django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncJsonWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
@@ -49,6 +52,10 @@ PAD = "x" * 900  # a site view is about 1 KB
 
 class FloorConsumer(AsyncJsonWebsocketConsumer):
     """One client: fan a move out to the table, as the site does, and nothing more."""
+
+    if os.environ.get("FLOOR_TUNED"):
+        async def dispatch(self, message) -> None:
+            await getattr(self, get_handler_name(message))(message)
 
     async def connect(self) -> None:
         self.table = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -490,6 +490,8 @@ def start_stack(args, floor: bool, logdir: Path, env: dict[str, str]) -> tuple[l
             fenv = dict(env)
             if args.stack == "production":
                 fenv["FLOOR_REDIS_URL"] = os.environ["REDIS_URL"]
+            if args.floor_tuned:
+                fenv["FLOOR_TUNED"] = "1"
             cmd = daphne_args("bench.floor:application", port)
             children.append(Child(f"floor{i}", cmd, fenv, logdir))
         elif args.stack == "embedded":
@@ -614,6 +616,8 @@ def main() -> None:
     parser.add_argument("--ports", help="running production processes, e.g. 8001,8002")
     parser.add_argument("--floor", action="store_true", help="also run the framework floor")
     parser.add_argument("--no-site", action="store_true", help="only the floor")
+    parser.add_argument("--floor-tuned", action="store_true",
+                        help="the floor with the site's layer and dispatch (bench/floor.py)")
     parser.add_argument("--no-pin", dest="pin", action="store_false")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -116,6 +117,17 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
 
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels (4.2+) runs close_old_connections in the database thread
+        # before every handler: a hop to that one thread for each frame relayed
+        # to a client, queued behind everyone's moves (issue 12's profile).
+        # Every database call here goes through database_sync_to_async, which
+        # closes old connections itself, so the relays skip it.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         await self.cleanup()

@@ -164,6 +164,12 @@ def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
     _announce(game)
 
 
+def announce(game: Game) -> None:
+    """After commit: every client its view of ``game``; schedule its next due
+    action (for :mod:`games.clock`, which moves a paused game's clock)."""
+    _announce(game)
+
+
 def _announce(game: Game) -> None:
     """After commit: every client its view; schedule the next due action."""
     args = (game.pk, game.state, game.table_id, game.players, game.due_at, list(game.auto_play))
@@ -256,8 +262,15 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
     after two such turns in a row goes on 托管. Idempotent: callers may race
     (countdown task, sweep, ticker) and it acts once.
 
+    Order: the site's own outage first (:func:`games.clock.resume_if_down`:
+    a due turn of a game the outage froze gets its time back instead, RULES.md
+    §12), then a bot's or 托管 seat's move, then the §8 timeout action.
+
     :returns: ``True`` if it acted.
     """
+    from games import clock
+
+    clock.resume_if_down()
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.PLAYING or game.due_at is None:
@@ -282,8 +295,14 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
 def sweep_due(limit: int = 100) -> int:
     """Act on every game whose turn is due (the beat sweep and the ticker).
 
+    The scheduler's heartbeat is written first (:func:`games.clock.beat`,
+    which resumes frozen clocks after an outage).
+
     :returns: how many games were acted on.
     """
+    from games import clock
+
+    clock.beat()
     now = timezone.now()
     due = list(
         Game.objects.filter(status=Game.PLAYING, due_at__lte=now)

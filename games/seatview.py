@@ -27,8 +27,10 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
 
     The engine's :func:`~games.engine.view` (own hand only, counts of the others;
     everything once the game is over) plus ``game_id``, ``players`` (names,
-    levels, bots) and ``time_left_ms``: milliseconds until the turn is due
-    (clients' clocks are wrong, so no wall-clock instant is sent); for the seat
+    levels, bots), ``time_left_ms``: milliseconds until the turn is due
+    (clients' clocks are wrong, so no wall-clock instant is sent), and
+    ``clock_paused``: the site is down (RULES.md §12), so ``time_left_ms`` is
+    what the turn had left when it went down and does not run; for the seat
     to act, ``hints`` (its ``legal_plays`` as card lists) and ``can_pass``.
     """
     return build_view(game.pk, game.state, game.players, game.due_at, game.auto_play, seat)
@@ -47,10 +49,14 @@ def build_view(game_id, state, players, due_at, auto_play, seat) -> dict[str, An
          "auto_play": bool(auto_play and auto_play[i])}
         for i, p in enumerate(players)
     ]
-    left = None
+    left, paused = None, None
     if due_at is not None and state["status"] == engine.PLAYING:
-        left = max(0, int((due_at - timezone.now()).total_seconds() * 1000))
+        from games import clock
+
+        paused = clock.paused_since()  # the site is down: the clock stands still
+        left = max(0, int((due_at - (paused or timezone.now())).total_seconds() * 1000))
     v["time_left_ms"] = left
+    v["clock_paused"] = paused is not None
     if seat is not None and state["turn"] == seat and state["status"] == engine.PLAYING:
         # the seat's own legal plays, for the hint button (derived from its own hand only)
         table = engine.table_play(state)

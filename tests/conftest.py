@@ -37,9 +37,10 @@ def _no_rate_limits(request):
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
         # presence lives outside the database (process memory or Redis): no
         # test's connections may outlive it
-        from games import presence
+        from games import clock, presence
 
         presence.clear()
+        clock.forget()
 
 
 def _make_user(django_user_model, username: str):
