@@ -31,6 +31,7 @@ from django.utils.translation import gettext_noop
 
 from games import lifecycle
 from games.models import Game, GameEvent, SchedulerHeartbeat
+from games.seatview import seat_rows
 
 NAME = "scheduler"
 RESUMED = gettext_noop("The site was down for %(seconds)s s: the clock is running again, "
@@ -98,9 +99,9 @@ def resume_if_down() -> list[int]:
         hb.save(update_fields=["at"])
         seconds = round((now - last).total_seconds())
         for game in games:
-            for p in game.players:
-                if not p["bot"]:
-                    lifecycle.notify(p["user_id"], "clock_resumed", _(RESUMED) % {
+            for row in seat_rows(game):
+                if row.user_id is not None:
+                    lifecycle.notify(row.user_id, "clock_resumed", _(RESUMED) % {
                         "seconds": seconds}, {"seconds": seconds, "game_id": game.pk})
     _forget_read()
     return [g.pk for g in games]
@@ -109,8 +110,8 @@ def resume_if_down() -> list[int]:
 def _left_at(game: Game, last: datetime) -> timedelta:
     """The time the turn gets on resume: what it had left at ``last``, or a full
     turn if it began after ``last`` (during the outage)."""
-    turn = game.state["turn"]
-    if game.players[turn]["bot"] or game.auto_play[turn]:
+    row = seat_rows(game)[game.state["turn"]]
+    if row.is_bot or row.auto_play:
         full = timedelta(seconds=settings.GAMES_BOT_DELAY_SECONDS)
     else:
         full = timedelta(seconds=settings.GAMES_TURN_SECONDS)

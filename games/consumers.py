@@ -18,8 +18,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from games import broadcast, chat, play, presence, queries, ratelimit, snapshots, tables
+from games import broadcast, lifecycle, presence, queries, ratelimit, snapshots
 from games.errors import Refused
 from games.seatview import current_view
 
@@ -55,51 +56,31 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_SEAT_COMMANDS = {
-    "sit": lambda t, u, m: tables.sit(t, u, m.get("seat")),
-    "stand": lambda t, u, m: tables.stand(t, u),
-    "ready": lambda t, u, m: tables.set_ready(t, u, bool(m.get("ready", True))),
-    "add_bot": lambda t, u, m: tables.add_bot(t, u, m.get("seat")),
-    "remove_bot": lambda t, u, m: tables.remove_bot(t, u, m.get("seat")),
-}
+_RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many actions.")),
+          "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
 
 
 def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
     """Carry out one client message; returns a direct reply or ``None``.
 
+    ``ping`` and ``sync`` are answered by the consumer itself (no database
+    thread); every other type goes to its handler in
+    ``lifecycle.SOCKET_MESSAGES`` (``games.handlers`` and other apps).
+
     :raises Refused: for anything refused (sent back as ``error``).
     """
     kind = msg.get("type")
-    if not user.is_authenticated:
+    entry = lifecycle.SOCKET_MESSAGES.get(kind)
+    if entry is None:
+        raise Refused("bad_message", _("Unknown message type."))
+    handler, rate, login = entry
+    if login and not user.is_authenticated:
         raise Refused("login_required", _("Log in to play."))
-    if kind == "chat":
-        if not ratelimit.allow(f"chat:{user.pk}", *settings.GAMES_CHAT_RATE):
-            raise Refused("rate_limited", _("Slow down: too many messages."))
-        chat.chat(table_id, user, msg.get("text") if isinstance(msg.get("text"), str) else "")
-        return None
-    if not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
-        raise Refused("rate_limited", _("Slow down: too many actions."))
-    if kind in _SEAT_COMMANDS:
-        _SEAT_COMMANDS[kind](table_id, user, msg)
-        return None
-    from games.models import Table
-
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
-    if game_id is None:
-        raise Refused("no_game", _("No game is running at this table."))
-    if kind in ("play", "pass"):
-        action = {"type": kind}
-        if kind == "play":
-            action["cards"] = msg.get("cards")
-        play.act(game_id, user, msg.get("seq"), action)
-        return None
-    if kind == "escape":
-        play.escape(game_id, user)
-        return None
-    if kind == "auto_play":
-        play.set_auto_play(game_id, user, bool(msg.get("on", True)))
-        return None
-    raise Refused("bad_message", _("Unknown message type."))
+    if rate is not None:
+        bucket, setting, text = _RATES[rate]
+        if not ratelimit.allow(f"{bucket}:{user.pk}", *getattr(settings, setting)):
+            raise Refused("rate_limited", _(text))
+    return handler(lifecycle.SocketContext(user, table_id, channel_name), msg)
 
 
 class _JsonSocket(AsyncJsonWebsocketConsumer):
@@ -118,6 +99,9 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
 
+    async def disconnect(self, code: int) -> None:
+        await self.cleanup()
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels (4.2+) runs close_old_connections in the database thread
         # before every handler: a hop to that one thread for each frame relayed
@@ -128,9 +112,6 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
-
-    async def disconnect(self, code: int) -> None:
-        await self.cleanup()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
@@ -172,12 +153,14 @@ class TableConsumer(_JsonSocket):
     """``/ws/table/<id>/``: one table's seats, game views and chat.
 
     Groups: the table's (snapshots, chat), the user's own at the table (their
-    seat's views), the user's notices, and — while the user is not seated
+    seat's views), the person's (notices), and — while the user is not seated
     there — the watchers' (the seat-less view), so a player's connection is
     never sent the spectator view it would drop. ``ping`` and ``sync`` share a
     token bucket (``GAMES_PING_RATE``/s, bursts of ``GAMES_PING_BURST``): the
     excess is dropped unanswered and counted in ``bucket.dropped``. A ping
-    refreshes presence at most every third of its TTL.
+    refreshes presence at most every third of its TTL. Connects and
+    disconnects reach the table as one debounced snapshot
+    (:func:`games.broadcast.table_changed_soon`).
     """
 
     async def connect(self) -> None:
@@ -190,18 +173,20 @@ class TableConsumer(_JsonSocket):
         self.groups_joined = [broadcast.table_group(self.table_id),
                               broadcast.watch_group(self.table_id)]
         if self.user.is_authenticated:
-            self.groups_joined += [broadcast.user_group(self.table_id, self.user.pk),
-                                   broadcast.notice_group(self.user.pk)]
+            self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
+            self.groups_joined.append(broadcast.person_group(self.user.pk))
         await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
                                for g in self.groups_joined))
         hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        # accept first, even for a closed table: a close before accept is an
+        # HTTP 403 handshake refusal, and the browser would never see 4404
+        await self.accept()
         if hello is None:
             await self._leave_groups()
             await self.close(code=4404)
             return
         self.touched = time.monotonic()
         await self._watch(hello["table"])
-        await self.accept()
         broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
         await self.send_json({"type": "table", "table": hello["table"]})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
@@ -281,14 +266,15 @@ class TableConsumer(_JsonSocket):
         if self.user.is_authenticated and any(
             p["user_id"] == self.user.pk for p in view["players"]
         ):
-            return
+            return  # a player: their own view comes through game_update
         await self.send_json({"type": "game", "view": view})
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "line": event["line"]})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "notice", **event["notice"]})
+        # something this person must be told (lifecycle.notify), on any table
+        await self.send_json(event["notice"])
 
 
 class LobbyConsumer(_JsonSocket):
@@ -298,19 +284,15 @@ class LobbyConsumer(_JsonSocket):
     async def connect(self) -> None:
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.groups_joined = [broadcast.LOBBY_GROUP]
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            self.groups_joined.append(broadcast.notice_group(user.pk))
-        await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
-                               for g in self.groups_joined))
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         rows = await database_sync_to_async(snapshots.lobby_rows)()
         await self.send_json({"type": "tables", "tables": rows})
 
     async def cleanup(self) -> None:
         groups, self.groups_joined = getattr(self, "groups_joined", []), []
-        await asyncio.gather(*(self.channel_layer.group_discard(g, self.channel_name)
-                               for g in groups))
+        for g in groups:
+            await self.channel_layer.group_discard(g, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.bucket.take():
@@ -321,6 +303,3 @@ class LobbyConsumer(_JsonSocket):
 
     async def lobby_closed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "table_closed", "id": event["id"]})
-
-    async def user_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "notice", **event["notice"]})

@@ -1,10 +1,16 @@
-"""Play, the write side: moves, escape, 托管, the game's end, and the due-action
-function with its sweep (DESIGN.md "server-authoritative", "Time, bots").
+"""Play, the write side: moves, escape, 托管, the game's end (the finisher), and
+the due-action function with its sweep (DESIGN.md "server-authoritative",
+"Time, bots", "The lifecycle seam").
 
-Owns ``Game`` and ``GameEvent`` rows. An action runs in one transaction with
-the game row locked (``select_for_update``), appends its ``GameEvent`` in that
-same transaction, and only after commit (``transaction.on_commit``) are clients
-told, each seat getting only its own view (:mod:`games.seatview`).
+Owns ``Game``, ``GameSeat`` and ``GameEvent`` rows. An action runs in one
+transaction with the game row locked (``select_for_update``), appends its
+``GameEvent`` in that same transaction, and only after commit are clients told
+(``lifecycle.publish("game_changed", …)``; ``games.broadcast`` subscribes).
+
+Lock order, everywhere on the site: Game → Table → Seat → Profile (ascending
+user id) → inventory rows (ascending id); ledger rows are inserted last. The
+finisher runs the game-end hooks under the game's lock, so a hook that takes
+table, profile or inventory locks follows this order by construction.
 
 Errors: :class:`games.errors.Refused` with a stable ``reason``; nothing has
 changed when it is raised.
@@ -12,6 +18,7 @@ changed when it is raised.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from datetime import timedelta
@@ -19,16 +26,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from accounts.models import Profile, RatingEntry
-from games import broadcast, engine, presence
-from games.errors import Refused
-from games.models import Game, GameEvent, Seat, Table
-from games.seatview import build_view, seat_of
+from games import engine, lifecycle, presence
+from games.errors import REASONS, Refused
+from games.models import Game, GameEvent, GameSeat, Seat, Table
+from games.seatview import players_of, seat_of, seat_rows
+
+log = logging.getLogger(__name__)
 
 
 def start_game(table: Table, seats: list[Seat]) -> Game:
@@ -38,22 +45,21 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     Runs inside the caller's transaction with the table row locked; the first
     views go out after commit.
     """
-    players = []
-    for s in seats:
-        if s.is_bot:
-            players.append({"user_id": None, "username": None, "level": 0, "bot": True})
-        else:
-            level = s.user.profile.level
-            players.append(
-                {"user_id": s.user_id, "username": s.user.username, "level": level, "bot": False}
-            )
+    rows = [
+        GameSeat(index=s.index, bot=s.bot_policy or "normal") if s.is_bot else
+        GameSeat(index=s.index, user=s.user, username=s.user.username, level=s.user.profile.level)
+        for s in seats
+    ]
     state = engine.new_game(
-        secrets.token_hex(16), [p["level"] for p in players], [p["bot"] for p in players]
+        secrets.token_hex(16), [r.level for r in rows], [r.bot or None for r in rows]
     )
-    game = Game(table=table, state=state, seq=0, practice=state["practice"], players=players,
-                auto_play=[False] * 4, timeouts=[0] * 4)
+    game = Game(table=table, state=state, seq=0, practice=state["practice"])
+    game._seat_rows = rows
     game.due_at = _due_at(game)
     game.save()
+    for r in rows:
+        r.game = game
+    GameSeat.objects.bulk_create(rows)
     table.status, table.current_game = Table.PLAYING, game
     table.save(update_fields=["status", "current_game"])
     _announce(game)
@@ -66,7 +72,8 @@ def _due_at(game: Game):
     turn = engine.to_act(game.state)
     if turn is None:
         return None
-    if game.players[turn]["bot"] or game.auto_play[turn]:
+    row = seat_rows(game)[turn]
+    if row.is_bot or row.auto_play:
         delay = settings.GAMES_BOT_DELAY_SECONDS
     else:
         delay = settings.GAMES_TURN_SECONDS
@@ -83,9 +90,11 @@ def _turn_started(game: Game):
 def _locked_game(game_id: int) -> Game:
     try:
         # one action at a time per game: the row lock orders concurrent actions
-        return Game.objects.select_for_update().get(pk=game_id)
+        game = Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise Refused("no_game", _("There is no such game.")) from None
+    seat_rows(game)  # loaded under the lock
+    return game
 
 
 def act(game_id: int, user, seq: Any, action: Any) -> Game:
@@ -107,13 +116,23 @@ def act(game_id: int, user, seq: Any, action: Any) -> Game:
             )
         if not isinstance(action, dict) or action.get("type") not in ("play", "pass"):
             raise Refused("bad_action", _("That is not a move."))
-        game.timeouts[seat] = 0
+        _reset_timeouts(game, seat)
         _apply(game, seat, action, by="player")
         return game
 
 
+def _reset_timeouts(game: Game, seat: int) -> None:
+    row = seat_rows(game)[seat]
+    if row.timeouts:
+        row.timeouts = 0
+        row.save(update_fields=["timeouts"])
+
+
 def set_auto_play(game_id: int, user, on: bool) -> Game:
-    """Turn 托管 on (the heuristic bot plays the seat) or off (取消托管) for oneself."""
+    """Turn 托管 on (a bot plays the seat) or off (取消托管) for oneself.
+
+    :param on: a bool (the consumer refuses anything else).
+    """
     with transaction.atomic():
         game = _locked_game(game_id)
         seat = seat_of(game, user)
@@ -121,13 +140,15 @@ def set_auto_play(game_id: int, user, on: bool) -> Game:
             raise Refused("not_seated", _("You are not playing in this game."))
         if game.status != Game.PLAYING:
             raise Refused("game_over", _("The game is over."))
-        game.auto_play[seat], game.timeouts[seat] = bool(on), 0
+        row = seat_rows(game)[seat]
+        row.auto_play, row.timeouts = on, 0
+        row.save(update_fields=["auto_play", "timeouts"])
         if game.state["turn"] == seat:
             game.due_at = _due_at(game)
             if not on:  # what is left of this turn's clock, not a new one (no stalling)
                 game.due_at = min(game.due_at, _turn_started(game)
                                   + timedelta(seconds=settings.GAMES_TURN_SECONDS))
-        game.save(update_fields=["auto_play", "timeouts", "due_at"])
+        game.save(update_fields=["due_at"])
         _announce(game)
         return game
 
@@ -144,36 +165,86 @@ def escape(game_id: int, user) -> Game:
         return game
 
 
+def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
+    """End a running game for a moderator's close or kick or a suspension
+    (RULES.md §12: no rating, wager or escape change for anyone), through the
+    finisher like every ending; ``seat`` (the kicked or suspended player) is
+    stood up. Call it inside the moderator action's own transaction, so the
+    action and its audit row commit together.
+
+    :param reason: ``moderator_close`` (no seat), ``moderator_kick`` or
+        ``suspension`` (a seat 0–3).
+    :raises Refused: ``no_game``, ``game_over``, ``bad_seat``.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.PLAYING:
+            raise Refused("game_over", _("The game is over."))
+        try:
+            state, events = engine.abandon(game.state, reason, seat)
+        except engine.IllegalAction as e:
+            code = e.reason if e.reason in REASONS else "bad_action"
+            raise Refused(code, _illegal_message(e)) from None
+        game.state, game.seq = state, state["seq"]
+        GameEvent.objects.create(
+            game=game, seq=game.seq, seat=seat,
+            action={"type": "abandon", "reason": reason, "seat": seat}, events=events,
+            by="moderator",
+        )
+        _saved(game)
+        return game
+
+
 def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
     try:
         state, events = engine.apply(game.state, seat, action)
     except engine.IllegalAction as e:
-        raise Refused(e.reason, _illegal_message(e)) from None
+        # engine codes that a client's action cannot cause are not client codes
+        reason = e.reason if e.reason in REASONS else "bad_action"
+        raise Refused(reason, _illegal_message(e)) from None
     game.state, game.seq = state, state["seq"]
     GameEvent.objects.create(
         game=game, seq=game.seq, seat=seat, action=action, events=events, by=by
     )
+    _saved(game)
+
+
+def _saved(game: Game) -> None:
+    """Save a game whose state just changed; if it is over, run the finisher."""
+    state = game.state
     game.due_at = _due_at(game)
     if state["status"] == engine.OVER:
         game.status, game.ended_at = Game.OVER, timezone.now()
-    game.save(
-        update_fields=["state", "seq", "due_at", "status", "ended_at", "auto_play", "timeouts"]
-    )
+    game.save(update_fields=["state", "seq", "due_at", "status", "ended_at"])
     if state["status"] == engine.OVER:
-        finish(game)
+        try:
+            finish(game)
+        except Refused:
+            raise
+        except Exception:
+            # a hook failed: nothing of the ending may be kept (the transaction rolls back)
+            log.exception("game %s: a game-end hook failed", game.pk)
+            raise Refused(
+                "game_end_failed",
+                _("The game could not be ended just now, so that move was not made. Try again."),
+            ) from None
     _announce(game)
 
 
 def announce(game: Game) -> None:
-    """After commit: every client its view of ``game``; schedule its next due
-    action (for :mod:`games.clock`, which moves a paused game's clock)."""
+    """After commit: every client its view of ``game``, its next due action
+    scheduled (for :mod:`games.clock`, which moves a paused game's clock)."""
     _announce(game)
 
 
 def _announce(game: Game) -> None:
-    """After commit: every client its view; schedule the next due action."""
-    args = (game.pk, game.state, game.table_id, game.players, game.due_at, list(game.auto_play))
-    transaction.on_commit(lambda: _after_action(*args))
+    """After commit: every client its view, the next due action scheduled."""
+    lifecycle.publish(
+        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
+        players=players_of(game), due_at=game.due_at,
+    )
+    if game.state["status"] == engine.OVER:
+        lifecycle.publish("table_changed", table_id=game.table_id)
 
 
 # marked with gettext_noop so makemessages finds them; translated when raised
@@ -193,78 +264,72 @@ def _illegal_message(e: engine.IllegalAction) -> str:
     return _(text) if text else str(e)
 
 
-def _after_action(game_id, state, table_id, players, due_at, auto_play) -> None:
-    views = {
-        p["user_id"]: build_view(game_id, state, players, due_at, auto_play, i)
-        for i, p in enumerate(players) if not p["bot"]
-    }
-    spectator = build_view(game_id, state, players, due_at, auto_play, None)
-    broadcast.game_changed(table_id, views, spectator)
-    if state["status"] == engine.OVER:
-        broadcast.table_changed(table_id)
-    elif due_at is not None:
-        from games import scheduler
+def finish(game: Game, reason: str | None = None) -> bool:
+    """The one finisher every ending goes through (RULES.md §6–§7, §11–§12).
 
-        scheduler.schedule_due(game_id, state["seq"], due_at)
+    Runs inside the transaction that ended the game, with its row locked; the
+    conditional update on ``settled`` makes it act once per game whatever path
+    ended it. It stores the game's end reason and its §11 record, runs the
+    game-end hooks in priority order (rating settlement first: ``accounts``),
+    then returns the table to waiting with its players unready, standing up the
+    escaper, anyone removed by a moderator, anyone whose connection is gone, and
+    anyone a seat policy no longer admits (each told why by a ``notice``).
 
-
-def finish(game: Game) -> bool:
-    """The guarded finish step of a game that has just ended (RULES.md §6–§7).
-
-    Runs inside the transaction that ended the game; the conditional update on
-    ``settled`` makes it act once per game whatever path ended it. Rated games
-    move rating points through ledger entries; every human's game counts move;
-    the table returns to waiting with its players unready, and the escaper and
-    anyone whose connection is gone are stood up.
-
-    :returns: ``True`` if this call settled the game.
+    :param reason: one of ``Game.END_REASONS``; default: the engine result's
+        ``reason``, else ``escape`` when someone escaped, else ``normal``.
+    :returns: ``True`` if this call finished the game.
+    :raises Exception: whatever a hook raised (the caller rolls back).
     """
     if not Game.objects.filter(pk=game.pk, settled=False).update(settled=True):
         return False
     game.settled = True
     result = game.state["result"]
-    winner = result["winner"]
-    for seat, p in enumerate(game.players):
-        if p["bot"]:
-            continue
-        delta = result["rating_changes"][seat]
-        won = winner is not None and engine.team_of(seat) == winner
-        Profile.objects.filter(user_id=p["user_id"]).update(
-            rating_points=F("rating_points") + delta,
-            games_played=F("games_played") + 1,
-            rated_games=F("rated_games") + int(not game.practice),
-            games_won=F("games_won") + int(won),
-            double_clamps=F("double_clamps") + int(won and result["double_clamp"]),
-        )
-        if delta:
-            reason = RatingEntry.ESCAPE if result["abandoned_by"] == seat else RatingEntry.GAME
-            RatingEntry.objects.create(
-                user_id=p["user_id"], game_id=game.pk, delta=delta, reason=reason
-            )
-    Table.objects.filter(pk=game.table_id).update(status=Table.WAITING)
-    seats = Seat.objects.filter(table_id=game.table_id, is_bot=False)
+    departed = result.get("abandoned_by")
+    if reason is None:
+        reason = result.get("reason") or (Game.ESCAPE if departed is not None else Game.NORMAL)
+    game.end_reason, game.record = reason, engine.to_record(game.state)
+    game.save(update_fields=["settled", "end_reason", "record"])
+    rows = seat_rows(game)
+    end = lifecycle.GameEnd(game=game, reason=reason, result=result, seats=rows,
+                            record=game.record)
+    for entry in lifecycle.GAME_END:
+        entry.fn(end)
+    _reset_table(game, rows, departed)
+    return True
+
+
+def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None:
+    table = Table.objects.select_for_update().get(pk=game.table_id)
+    table.status = Table.WAITING
+    table.save(update_fields=["status"])
+    seats = Seat.objects.filter(table=table, is_bot=False)
     seats.update(ready=False)
     # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
-    gone = seats.exclude(user_id__in=list(presence.online_users(game.table_id)))
-    escaper = result["abandoned_by"]
-    if escaper is not None:
-        gone = gone | seats.filter(user_id=game.players[escaper]["user_id"])
-    gone.update(user=None)
-    return True
+    online = presence.online_users(table.pk)
+    gone = set(seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
+    if departed is not None and rows[departed].user_id is not None:
+        gone.add(rows[departed].user_id)
+    for seat in seats.exclude(user_id__in=gone).exclude(user=None).select_related("user"):
+        try:
+            lifecycle.check_seat(table, seat.user, "game_end")
+        except Refused as e:
+            gone.add(seat.user_id)
+            lifecycle.notify(seat.user_id, e.reason, str(e), {"table_id": table.pk})
+    seats.filter(user_id__in=gone).update(user=None)
 
 
 def run_due(game_id: int, seq: int | None = None) -> bool:
     """Act for the seat to move if its turn is due (DESIGN.md "Time, bots").
 
-    "If the game is still at ``seq`` and its turn is due, act for that seat":
-    a bot or a 托管 seat plays the heuristic policy; a human whose clock ran out
-    gets the §8 timeout action (a random single on a lead, else a pass), and
-    after two such turns in a row goes on 托管. Idempotent: callers may race
-    (countdown task, sweep, ticker) and it acts once.
-
-    Order: the site's own outage first (:func:`games.clock.resume_if_down`:
-    a due turn of a game the outage froze gets its time back instead, RULES.md
-    §12), then a bot's or 托管 seat's move, then the §8 timeout action.
+    "If the game is still at ``seq`` and its turn is due, act for that seat",
+    in this fixed order: a bot or a 托管 seat plays its policy; else the
+    turn-timeout hooks are asked and the first that extends the turn wins (the
+    定时器); else the RULES.md §8 timeout action (a random single on a lead, a
+    pass otherwise), and after two such turns in a row the seat goes on 托管.
+    Idempotent: callers may race (countdown task, sweep, ticker) and it acts
+    once, under the game's row lock and the seq check. Before all of these
+    comes the site's own outage (:func:`games.clock.resume_if_down`, RULES.md
+    §12): after one, every frozen clock gets its time back and nothing acts.
 
     :returns: ``True`` if it acted.
     """
@@ -278,16 +343,25 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
         if (seq is not None and game.seq != seq) or game.due_at > timezone.now():
             return False
         seat = game.state["turn"]
-        if game.players[seat]["bot"] or game.auto_play[seat]:
+        row = seat_rows(game)[seat]
+        if row.is_bot or row.auto_play:
             rng = random.Random(f"{game.state['seed']}:{game.seq}")
             action = engine.heuristic_policy(engine.view(game.state, seat), rng)
-            by = "bot" if game.players[seat]["bot"] else "auto"
+            by = "bot" if row.is_bot else "auto"
         else:
+            for entry in lifecycle.TURN_TIMEOUT:
+                extension = entry.fn(game, seat)
+                if extension:  # e.g. the 定时器: the turn goes on instead
+                    game.due_at = max(game.due_at, timezone.now()) + extension
+                    game.save(update_fields=["due_at"])
+                    _announce(game)
+                    return True
             action = engine.timeout_action(game.state, random.SystemRandom())
             by = "clock"
-            game.timeouts[seat] += 1
-            if game.timeouts[seat] >= 2:  # two turns in a row lost to the clock: 托管
-                game.auto_play[seat] = True
+            row.timeouts += 1
+            if row.timeouts >= 2:  # two turns in a row lost to the clock: 托管
+                row.auto_play = True
+            row.save(update_fields=["timeouts", "auto_play"])
         _apply(game, seat, action, by=by)
         return True
 

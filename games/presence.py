@@ -26,6 +26,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games import lifecycle
+
 Entry = tuple[str, int | None]  # (channel name, user id or None)
 
 
@@ -66,15 +68,13 @@ class _MemoryStore:
         with self.lock:
             return {t for t, e in self.tables.items() if any(at >= cutoff for _, at in e.values())}
 
-    def expire(self, cutoff: float) -> dict[int, int]:
-        gone: dict[int, int] = {}
+    def expire(self, cutoff: float) -> dict[int, list[int | None]]:
+        gone: dict[int, list[int | None]] = {}
         with self.lock:
             for t, entries in list(self.tables.items()):
                 stale = [c for c, (_, at) in entries.items() if at < cutoff]
-                for c in stale:
-                    del entries[c]
                 if stale:
-                    gone[t] = len(stale)
+                    gone[t] = [entries.pop(c)[0] for c in stale]
                 if not entries:
                     del self.tables[t]
         return gone
@@ -123,12 +123,14 @@ class _RedisStore:
     def watched(self, cutoff: float) -> set[int]:
         return {int(t) for t in self.redis.zrangebyscore(self.index, cutoff, "+inf")}
 
-    def expire(self, cutoff: float) -> dict[int, int]:
+    def expire(self, cutoff: float) -> dict[int, list[int | None]]:
         gone = {}
         for t in self.redis.zrange(self.index, 0, -1):
-            n = self.redis.zremrangebyscore(self._key(int(t)), "-inf", f"({cutoff}")
-            if n:
-                gone[int(t)] = n
+            key = self._key(int(t))
+            stale = self.redis.zrangebyscore(key, "-inf", f"({cutoff}")
+            if stale:
+                self.redis.zrem(key, *stale)  # a member touched meanwhile is lost: it pings again
+                gone[int(t)] = [int(m.decode().rsplit("|", 1)[1]) or None for m in stale]
         self.redis.zremrangebyscore(self.index, "-inf", f"({cutoff}")
         return gone
 
@@ -192,16 +194,23 @@ def watched_tables() -> set[int]:
 
 def expire_presence() -> int:
     """Forget connections whose heartbeats stopped (a killed process says no
-    goodbye) and tell their tables, so they show offline.
+    goodbye) and tell their tables, so they show offline; users left with no
+    live connection at all are published as ``presence_expired(user_ids)``
+    (``games.tables`` stands them up from waiting seats).
 
     :returns: how many connections were forgotten.
     """
-    from games import broadcast
-
-    gone = store().expire(_cutoff_ts())
+    cutoff = _cutoff_ts()
+    gone = store().expire(cutoff)
+    users = {u for entries in gone.values() for u in entries if u is not None}
+    if users:
+        still = {u for entries in live_many(watched_tables()).values() for _, u in entries}
+        users -= still
     for table_id in gone:
-        broadcast.table_changed(table_id)
-    return sum(gone.values())
+        lifecycle.publish("table_changed", table_id=table_id)
+    if users:
+        lifecycle.publish("presence_expired", user_ids=sorted(users))
+    return sum(len(entries) for entries in gone.values())
 
 
 def clear() -> None:

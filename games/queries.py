@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
-
 from accounts.models import RatingEntry
 from games import engine
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, GameSeat
 
 WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED = (
     "win", "loss", "double_clamp_win", "double_clamp_loss", "abandoned", "escaped",
@@ -37,14 +35,6 @@ class RecentGame:
     rating_change: int | None  # None for a practice game
 
 
-def _played_by(user_id: int) -> Q:
-    # players is a four-long JSON list; a path lookup per seat works on SQLite and PostgreSQL
-    q = Q()
-    for i in range(4):
-        q |= Q(**{f"players__{i}__user_id": user_id})
-    return q
-
-
 def seat_result(state_result: dict, seat: int) -> str:
     """The result of a finished game from ``seat``'s side (one of the module's codes)."""
     if state_result.get("abandoned_by") is not None:
@@ -56,15 +46,19 @@ def seat_result(state_result: dict, seat: int) -> str:
 
 
 def recent_games(user, limit: int = 10) -> list[RecentGame]:
-    """The last ``limit`` finished games ``user`` played in, newest first (3 queries)."""
+    """The last ``limit`` finished games ``user`` played in, newest first (2
+    queries; the ``GameSeat`` (user, game) index serves the first)."""
     if user is None or not getattr(user, "is_authenticated", True) or user.pk is None:
         return []
-    games = list(
-        Game.objects.filter(_played_by(user.pk), status=Game.OVER)
-        .select_related("table")
-        .only("id", "table__id", "table__name", "ended_at", "players", "practice", "state")
-        .order_by("-ended_at", "-pk")[:limit]
+    seats = list(
+        GameSeat.objects.filter(user=user, game__status=Game.OVER)
+        .select_related("game__table")
+        .only("index", "game__id", "game__table__id", "game__table__name", "game__ended_at",
+              "game__practice", "game__state")
+        .order_by("-game__ended_at", "-game_id")[:limit]
     )
+    games = [s.game for s in seats]
+    seat_by_game = {s.game_id: s.index for s in seats}
     deltas: dict[int, int] = {}
     for game_id, delta in RatingEntry.objects.filter(
         user=user, game_id__in=[g.pk for g in games]
@@ -72,7 +66,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
         deltas[game_id] = deltas.get(game_id, 0) + delta
     out = []
     for g in games:
-        seat = next(i for i, p in enumerate(g.players) if p.get("user_id") == user.pk)
+        seat = seat_by_game[g.pk]
         out.append(
             RecentGame(
                 game_id=g.pk,

@@ -26,6 +26,19 @@ def schedule_due(game_id: int, seq: int, due_at) -> None:
         tasks.run_due.apply_async((game_id, seq), eta=due_at)
 
 
+def game_changed(game_id: int, state: dict, due_at, **_: object) -> None:
+    """``lifecycle`` subscriber: a running game's next turn gets its countdown."""
+    if due_at is not None and state["status"] == "playing":
+        schedule_due(game_id, state["seq"], due_at)
+
+
+def subscribe() -> None:
+    """Subscribe the scheduler to the write side's events (``GamesConfig.ready``)."""
+    from games import lifecycle
+
+    lifecycle.subscribe("game_changed", game_changed, priority=200)
+
+
 class Ticker:
     """The embedded default's beat, run as a task on Daphne's own event loop.
 

@@ -8,47 +8,60 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import engine
-from games.models import Game, Table
+from games import engine, lifecycle
+from games.models import Game, GameSeat, Table
+
+
+def seat_rows(game: Game) -> list[GameSeat]:
+    """The game's four ``GameSeat`` rows in seat order (loaded once per instance)."""
+    rows = getattr(game, "_seat_rows", None)
+    if rows is None:
+        rows = game._seat_rows = list(GameSeat.objects.filter(game=game).order_by("index"))
+    return rows
+
+
+def players_of(game: Game) -> list[dict[str, Any]]:
+    """Each seat's player as views show them (:meth:`GameSeat.as_player`)."""
+    return [r.as_player() for r in seat_rows(game)]
 
 
 def seat_of(game: Game, user) -> int | None:
     """The seat ``user`` plays in ``game``, or ``None`` (spectator)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    for i, p in enumerate(game.players):
-        if p["user_id"] == user.pk:
-            return i
+    for row in seat_rows(game):
+        if row.user_id == user.pk:
+            return row.index
     return None
 
 
 def view_for(game: Game, seat: int | None) -> dict[str, Any]:
-    """The one filter on every path out (DESIGN.md): what ``seat`` may see of ``game``.
+    """What ``seat`` may see of ``game`` (``None``: a spectator).
 
     The engine's :func:`~games.engine.view` (own hand only, counts of the others;
-    everything once the game is over) plus ``game_id``, ``players`` (names,
-    levels, bots), ``time_left_ms``: milliseconds until the turn is due
-    (clients' clocks are wrong, so no wall-clock instant is sent), and
-    ``clock_paused``: the site is down (RULES.md §12), so ``time_left_ms`` is
-    what the turn had left when it went down and does not run; for the seat
-    to act, ``hints`` (its ``legal_plays`` as card lists) and ``can_pass``.
+    everything once the game is over) plus ``game_id``, ``players`` (per seat
+    ``user_id``, ``username``, ``level``, ``bot``, ``bot_policy``,
+    ``auto_play``), ``time_left_ms``: milliseconds
+    until the turn is due (clients' clocks are wrong, so no wall-clock instant
+    is sent), ``clock_paused``: the site is down (RULES.md §12), so
+    ``time_left_ms`` is what the turn had left then and does not run; for the seat
+    to act, ``hints`` (its ``legal_plays`` as card lists)
+    and ``can_pass``; then the keys other apps contribute
+    (``lifecycle.view_contribution``).
     """
-    return build_view(game.pk, game.state, game.players, game.due_at, game.auto_play, seat)
+    return build_view(game.pk, game.state, players_of(game), game.due_at, seat)
 
 
-def build_view(game_id, state, players, due_at, auto_play, seat) -> dict[str, Any]:
+def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]],
+               due_at, seat: int | None) -> dict[str, Any]:
     """:func:`view_for` from a game's parts (after commit the row may have moved on).
 
-    :param due_at: the turn's due time (datetime) or ``None``; ``auto_play``:
-        four 托管 flags; ``seat``: 0–3 or ``None`` for a spectator.
+    :param players: :func:`players_of`; ``due_at``: the turn's due time
+        (datetime) or ``None``; ``seat``: 0–3 or ``None`` for a spectator.
     """
     v = engine.view(state, seat)
     v["game_id"] = game_id
-    v["players"] = [
-        {"user_id": p["user_id"], "username": p["username"], "level": p["level"], "bot": p["bot"],
-         "auto_play": bool(auto_play and auto_play[i])}
-        for i, p in enumerate(players)
-    ]
+    v["players"] = [dict(p) for p in players]
     left, paused = None, None
     if due_at is not None and state["status"] == engine.PLAYING:
         from games import clock
@@ -63,7 +76,8 @@ def build_view(game_id, state, players, due_at, auto_play, seat) -> dict[str, An
         v["hints"] = [list(p.cards) for p in engine.legal_plays(state["hands"][seat], table,
                                                                   state["dao"])]
         v["can_pass"] = table is not None
-    return v
+    user_id = players[seat]["user_id"] if seat is not None else None
+    return lifecycle.contribute_view(v, game_id, state, seat, user_id)
 
 
 def current_view(table_id: int, user) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts import levels
-from games import presence
+from games import lifecycle, presence
 from games.models import Table
 
 
@@ -23,8 +23,10 @@ def _player(user) -> dict[str, Any]:
 def table_snapshot(table_id: int) -> dict[str, Any] | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
-    :returns: ``{"id", "name", "owner", "status", "game_id", "spectators",
-        "seats": [{"index", "player" | None, "bot", "ready", "online"} × 4]}``.
+    :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
+        "spectators", "seats": [{"index", "player" | None, "bot", "bot_policy",
+        "ready", "online"} × 4]}`` plus the keys other apps contribute
+        (``lifecycle.snapshot_contribution``).
     """
     table = (
         Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
@@ -32,14 +34,15 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     if table is None:
         return None
     seats = list(table.seats.select_related("user__profile").order_by("index"))
-    live = presence.live(table_id)
+    live = presence.live(table_id)  # presence, not the database (DESIGN.md "Load")
     online_users = {u for _, u in live if u is not None}
     seated = {s.user_id for s in seats if s.user_id}
     spectators = presence.spectator_count(live, seated)
-    return {
+    snap = {
         "id": table.pk,
         "name": table.name,
         "owner": table.owner.username,
+        "owner_id": table.owner_id,
         "status": table.status,
         "game_id": table.current_game_id,
         "spectators": spectators,
@@ -48,17 +51,27 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
                 "index": s.index,
                 "player": _player(s.user) if s.user_id else None,
                 "bot": s.is_bot,
+                "bot_policy": s.bot_policy or None,
                 "ready": s.ready,
                 "online": s.is_bot or s.user_id in online_users,
             }
             for s in seats
         ],
     }
+    lifecycle.contribute_snapshots([table], {table.pk: snap})
+    return snap
 
 
 def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
-    """The lobby's row for a table snapshot (the same data, no online flags)."""
-    return {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
+    """The lobby's row for a table snapshot (the same data, no online flags;
+    contributed keys only from contributions registered with ``lobby=True``)."""
+    row = {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
+    for entry in lifecycle.SNAPSHOT_CONTRIBUTIONS:
+        if entry.options.get("lobby"):
+            for key in entry.options.get("keys", ()):
+                if key in snap:
+                    row[key] = snap[key]
+    return row
 
 
 def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
@@ -69,12 +82,12 @@ def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
         .order_by("-created_at", "-pk")
         .prefetch_related("seats__user__profile")[:limit]
     )
-    live = presence.live_many([t.pk for t in tables])
-    rows = []
+    live = presence.live_many([t.pk for t in tables])  # one round trip for them all
+    rows: dict[int, dict[str, Any]] = {}
     for t in tables:
         seats = sorted(t.seats.all(), key=lambda s: s.index)
         seated = {s.user_id for s in seats if s.user_id}
-        rows.append(
+        rows[t.pk] = (
             {
                 "id": t.pk,
                 "name": t.name,
@@ -88,4 +101,5 @@ def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
                 ],
             }
         )
-    return rows
+    lifecycle.contribute_snapshots(tables, rows, lobby=True)
+    return list(rows.values())
