@@ -59,6 +59,14 @@ def beat() -> list[int]:
     if fresh.update(at=now):
         _beaten_at = time.monotonic()
         return []
+    if not SchedulerHeartbeat.objects.filter(name=NAME).exists():
+        try:  # the first heartbeat ever: nothing to resume
+            with transaction.atomic():
+                SchedulerHeartbeat.objects.create(name=NAME, at=now)
+        except IntegrityError:
+            pass  # another process wrote it first
+        _beaten_at = time.monotonic()
+        return []
     resumed = resume_if_down()
     _beaten_at = time.monotonic()
     return resumed
@@ -68,18 +76,12 @@ def resume_if_down() -> list[int]:
     """If the heartbeat is stale, resume every running game's clock (see the
     module docstring) and write a fresh heartbeat, in one transaction; the new
     views and the notices go out after commit. Cheap when the site is up (one
-    read). The first heartbeat ever resumes nothing.
+    read). Without a heartbeat row (no scheduler ever ran) nothing is down.
 
     :returns: ids of the games resumed.
     """
     now = timezone.now()
     if not SchedulerHeartbeat.objects.filter(name=NAME, at__lt=_stale_before(now)).exists():
-        if not SchedulerHeartbeat.objects.filter(name=NAME).exists():
-            try:
-                with transaction.atomic():
-                    SchedulerHeartbeat.objects.create(name=NAME, at=now)
-            except IntegrityError:
-                pass  # another process wrote the first one
         return []
     from games import play
 

@@ -45,6 +45,9 @@ def _no_rate_limits(request):
 
         presence.clear()
         clock.forget()
+        # tests move clocks by hand and sweep when they like: a pause between two
+        # sweeps is no outage here (tests/test_outage.py sets its own)
+        settings.GAMES_OUTAGE_SECONDS = 3600
 
 
 @pytest.fixture(autouse=True)

@@ -48,6 +48,15 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "1
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when YUANZI_PRODUCTION=1.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Origins (scheme://host[:port]) a websocket handshake may come from, besides
+# the request's own (yuanzi_site/origins.py); production: the public https origin
+SITE_ORIGINS = env_list(
+    "SITE_ORIGINS",
+    CSRF_TRUSTED_ORIGINS if PRODUCTION else ["http://localhost", "http://127.0.0.1"],
+)
+# Addresses of the reverse proxy whose X-Forwarded-For is believed (with
+# Daphne's --proxy-headers; yuanzi_site/proxy.py); from anyone else it is ignored
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 
 # --- Applications ----------------------------------------------------------
 
