@@ -716,7 +716,7 @@
       backoff = 1000;
       setConn("open");
       clearInterval(pingTimer);
-      pingTimer = setInterval(function () { send({type: "ping"}, true); }, 10000);
+      pingTimer = setInterval(function () { send({type: "ping"}, true); }, 5000);  // docs/protocol.md: every 5 s
     };
     ws.onmessage = function (ev) {
       var msg;
