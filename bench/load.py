@@ -634,6 +634,10 @@ def main() -> None:
         if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
             parser.error("--stack production needs DATABASE_URL and REDIS_URL")
         env["GAMES_SCHEDULER"] = "celery"
+        # its own key prefix: presence left in Redis by another database's
+        # processes (a test run) must not stand this run's players up
+        env["REDIS_PREFIX"] = os.environ["REDIS_PREFIX"] = (
+            os.environ.get("REDIS_PREFIX", "yuanzi") + "-load")
     else:
         for k in ("DATABASE_URL", "REDIS_URL"):
             os.environ.pop(k, None)
