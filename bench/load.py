@@ -377,7 +377,9 @@ class Client:
         if self.floor:
             msg = {"type": "play", "seq": seq}
         elif view.get("hints"):
-            msg = {"type": "play", "seq": seq, "cards": view["hints"][0]}
+            hint = view["hints"][0]
+            cards = hint["cards"] if isinstance(hint, dict) else hint
+            msg = {"type": "play", "seq": seq, "cards": cards}
             if view.get("can_pass") and self.rng.random() < 0.5:
                 msg = {"type": "pass", "seq": seq}
         else:
