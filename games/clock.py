@@ -30,19 +30,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import lifecycle
+from games.heartbeat import NAME, _forget_read, _stale_before
 from games.models import Game, GameEvent, SchedulerHeartbeat
-from games.seatview import seat_rows
+from games.seatview import publish_game, seat_rows
 
-NAME = "scheduler"
 RESUMED = gettext_noop("The site was down for %(seconds)s s: the clock is running again, "
                        "with the time that was left.")
 
 _beaten_at = 0.0  # monotonic time of this process's last write
-_read: tuple[float, datetime | None] = (0.0, None)  # (monotonic, heartbeat) cache
-
-
-def _stale_before(now: datetime) -> datetime:
-    return now - timedelta(seconds=settings.GAMES_OUTAGE_SECONDS)
 
 
 def beat() -> list[int]:
@@ -83,8 +78,6 @@ def resume_if_down() -> list[int]:
     now = timezone.now()
     if not SchedulerHeartbeat.objects.filter(name=NAME, at__lt=_stale_before(now)).exists():
         return []
-    from games import play
-
     with transaction.atomic():
         hb = SchedulerHeartbeat.objects.select_for_update().get(name=NAME)
         now = timezone.now()
@@ -96,7 +89,7 @@ def resume_if_down() -> list[int]:
         for game in games:
             game.due_at = now + _left_at(game, last)
             game.save(update_fields=["due_at"])
-            play.announce(game)
+            publish_game(game)
         hb.at = now
         hb.save(update_fields=["at"])
         seconds = round((now - last).total_seconds())
@@ -122,27 +115,6 @@ def _left_at(game: Game, last: datetime) -> timedelta:
     if started > last:
         return full
     return max(timedelta(0), game.due_at - last)  # a 定时器's extension included
-
-
-def paused_since() -> datetime | None:
-    """The last heartbeat if it is stale (turn clocks are paused), else ``None``;
-    ``None`` too when no scheduler ever ran. Read at most once a second per
-    process (views call it)."""
-    global _read
-    if settings.GAMES_SCHEDULER == "none":
-        return None
-    if time.monotonic() - _read[0] >= 1.0:
-        at = SchedulerHeartbeat.objects.filter(name=NAME).values_list("at", flat=True).first()
-        _read = (time.monotonic(), at)
-    at = _read[1]
-    if at is not None and at < _stale_before(timezone.now()):
-        return at
-    return None
-
-
-def _forget_read() -> None:
-    global _read
-    _read = (0.0, None)
 
 
 def forget() -> None:

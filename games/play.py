@@ -30,10 +30,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, lifecycle, presence
+from games import engine, lifecycle, presence, seatview
 from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
-from games.seatview import players_of, seat_of, seat_rows
+from games.seatview import seat_of, seat_rows
 
 log = logging.getLogger(__name__)
 
@@ -231,18 +231,9 @@ def _saved(game: Game) -> None:
     _announce(game)
 
 
-def announce(game: Game) -> None:
-    """After commit: every client its view of ``game``, its next due action
-    scheduled (for :mod:`games.clock`, which moves a paused game's clock)."""
-    _announce(game)
-
-
 def _announce(game: Game) -> None:
     """After commit: every client its view, the next due action scheduled."""
-    lifecycle.publish(
-        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
-        players=players_of(game), due_at=game.due_at,
-    )
+    seatview.publish_game(game)
     if game.state["status"] == engine.OVER:
         lifecycle.publish("table_changed", table_id=game.table_id)
 
