@@ -27,7 +27,7 @@ function nothing() {}
 
 export function openSocket(path, {
   onMessage, onState = nothing, onPending = nothing, onStuck = nothing,
-  pingMs = 5000, pongMs = 3000, pendingMs = 5000,
+  pingMs = 5000, pongMs = 3000, pendingMs = 5000,  // the table pings every 5 s (docs/protocol.md)
 } = {}) {
   let ws = null;
   let backoff = FIRST_BACKOFF_MS;
