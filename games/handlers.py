@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import chat, lifecycle, play, tables
+from games import chat, lifecycle, phrases, play, tables
 from games.errors import Refused
 from games.lifecycle import SocketContext
 from games.models import Table
@@ -90,6 +90,10 @@ def _auto_play(ctx: SocketContext, msg: dict) -> None:
     play.set_auto_play(running_game(ctx.table_id), ctx.user, on)
 
 
+def _phrase(ctx: SocketContext, msg: dict) -> None:
+    phrases.say(ctx.table_id, ctx.user, msg.get("index"))
+
+
 def _spectators(ctx: SocketContext, msg: dict) -> None:
     tables.set_spectators(ctx.table_id, ctx.user, flag(msg, "allowed"))
 
@@ -102,6 +106,7 @@ def register() -> None:
     lifecycle.socket_message("add_bot", _add_bot)
     lifecycle.socket_message("remove_bot", _remove_bot)
     lifecycle.socket_message("chat", _chat, rate="chat")
+    lifecycle.socket_message("phrase", _phrase, rate="chat")
     lifecycle.socket_message("play", _move)
     lifecycle.socket_message("pass", _move)
     lifecycle.socket_message("escape", _escape)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import engine, heartbeat, lifecycle
+from games import engine, heartbeat, lifecycle, tricks
 from games.models import Game, GameSeat, Table
 
 
@@ -50,6 +50,9 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
       is what the turn had left then and does not run;
     * ``trick_kinds``: per play of ``trick.plays``, its :func:`play_kind`
       (``None`` for a pass);
+    * ``previous_trick``: the half's last completed trick
+      (:func:`games.tricks.previous_trick` plus ``kinds``), ``None`` before
+      the first ends or once the game is over (上一轮, issue 13);
     * for a seat in the running game, ``escape_penalty``: rating points it
       loses by escaping now (RULES.md §7; 0 in a practice game);
     * for the seat to act, ``hints``: its legal plays (:func:`hint`, RULES.md
@@ -97,6 +100,11 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
     v["clock_paused"] = paused is not None
     v["trick_kinds"] = [play_kind(engine.classify(cards, dao)) if cards else None
                         for _, cards in state["trick"]["plays"]]
+    prev = tricks.previous_trick(state) if playing else None
+    if prev is not None:
+        prev["kinds"] = [play_kind(engine.classify(c, dao)) if c else None
+                         for _, c in prev["plays"]]
+    v["previous_trick"] = prev
     if seat is not None and playing:
         v["escape_penalty"] = (0 if state["practice"]
                                else engine.escape_penalty(state["stake"], state["half"]))

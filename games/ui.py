@@ -165,6 +165,8 @@ def table_strings() -> dict[str, Any]:
         "conn_open": _("Connected"),
         "conn_closed": _("Disconnected, reconnecting…"),
         "conn_gone": _("This table is closed."),
+        "beijing_time": _("Beijing time (Asia/Shanghai)"),
+        "prev_trick_winner": _("%(name)s took this trick."),
         "conn_retry_in": _("Reconnecting in %(s)s s…"),
         "conn_retrying": _("Reconnecting…"),
         "conn_back": _("Reconnected: the table is up to date again."),

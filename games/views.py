@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
-from games import access, ratelimit, snapshots, tables, ui
+from games import access, phrases, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -142,6 +142,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": snap,
         "view": view,
         "waiting_alone": request.GET.get("waiting") == "1",
+        "phrases": phrases.phrases(),
+        "reactions_from": phrases.reactions_from(),
         "me": _me(request),
         "ws_path": f"/ws/table/{table_id}/",
         "login_url": f"{reverse('account_login')}?next={request.path}",

@@ -339,3 +339,61 @@ def test_a_private_table_is_hidden_and_joined_by_link_or_code(site, browser):
     third.sit(2)
     for p in (owner, guest, third):
         p.assert_clean()
+
+
+@DEVICES
+def test_previous_trick_after_a_reload(site, browser, device):
+    """上一轮: once a trick is over, the button (and the key L) shows it as it
+    was played, and still does after a reload (the view carries it)."""
+    me = _person(browser, site.base_url, device)
+    _practice_game(me, "上一轮桌")
+    page = me.page
+    while not page.evaluate("!!window.YuanziTable.state().view.previous_trick"):
+        if me.wait_turn_or_over() == "over":
+            pytest.skip("the game ended before a trick did")  # cannot happen with 3 bots
+        me.take_turn()
+    page.reload()
+    me.wait_connected()
+    button = page.locator("#prev-trick-btn")
+    button.wait_for()
+    page.wait_for_function("() => !document.getElementById('prev-trick-btn').disabled")
+    button.click()
+    box = page.locator("#prev-trick")
+    assert box.is_visible()
+    prev = page.evaluate("window.YuanziTable.state().view.previous_trick")
+    assert box.locator(".prev-play").count() == len(prev["plays"])
+    shown = box.locator(".prev-play:not(.passed) .pcard").count()
+    assert shown == sum(len(c) for _, c in prev["plays"])
+    assert "拿下了这一轮" in box.locator("#prev-trick-winner").inner_text()
+    page.keyboard.press("Escape")
+    assert box.is_hidden()
+    page.keyboard.press("l")
+    assert box.is_visible()
+    me.assert_clean()
+
+
+def test_quick_phrases_reach_the_other_players(site, browser):
+    """快捷语: a phrase and an emoji sent by index reach everyone at the table
+    as chat lines; a player who muted the chat sees only their own lines."""
+    a = _person(browser, site.base_url, DESKTOP)
+    b = _person(browser, site.base_url, PHONE)
+    a.create_table("快捷语桌")
+    table_url = a.page.url
+    a.sit(0)
+    b.page.goto(table_url)
+    b.wait_connected()
+    a.page.locator("#phrases .phrase", has_text="配合得好").click()
+    a.page.locator("#phrases .phrase.reaction").first.click()
+    for p in (a, b):
+        p.page.locator("#chat-log .chat-text", has_text="配合得好").wait_for()
+        p.page.locator("#chat-log .chat-text", has_text="👍").wait_for()
+    assert "北京时间" in b.page.locator("#chat-log .chat-time").first.get_attribute("title")
+    b.page.locator("#chat-mute").check()
+    assert b.page.locator("#chat-log .chat-line:visible").count() == 0
+    b.page.locator("#phrases .phrase", has_text="谢谢").click()
+    b.page.locator("#chat-log .chat-line.mine .chat-text", has_text="谢谢").wait_for()
+    b.page.reload()
+    b.wait_connected()
+    assert b.page.locator("#chat-mute").is_checked()
+    for p in (a, b):
+        p.assert_clean()

@@ -165,3 +165,18 @@ def test_a_single_timeout_sends_a_turn_timeout_notice(django_capture_on_commit_c
     params = notice["params"]
     assert params["action"] == "play" and len(params["cards"]) == 1 and params["auto"] is False
     assert "auto-play" in notice["message"] or "托管" in notice["message"]
+
+
+def test_a_quick_phrase_is_said_by_index_through_the_chat():
+    from games import phrases
+    from games.models import ChatMessage
+
+    me, = make_players(1, "ph")
+    table = tables.create_table(me)
+    phrases.say(table.pk, me, 1)
+    assert ChatMessage.objects.get(table=table).text == phrases.phrases()[1]
+    for bad in (-1, len(phrases.phrases()), "1", True, None, 1.0):
+        with pytest.raises(Refused) as e:
+            phrases.say(table.pk, me, bad)
+        assert e.value.reason == "bad_message"
+    assert ChatMessage.objects.filter(table=table).count() == 1

@@ -298,6 +298,9 @@ GAMES_SCHEDULER = env_choice(
 GAMES_ACTION_RATE = (env_int("GAMES_ACTION_RATE", 20, minimum=1), 5)
 GAMES_CHAT_RATE = (env_int("GAMES_CHAT_RATE", 5, minimum=1), 10)
 GAMES_TABLE_CREATE_RATE = (env_int("GAMES_TABLE_CREATE_RATE", 10, minimum=1), 60)
+# 快捷语: the quick phrases and emoji reactions a player sends by index (games/phrases.py)
+GAMES_QUICK_PHRASES = ["快点吧", "配合得好", "好牌！", "不好意思", "再来一局", "谢谢"]
+GAMES_REACTIONS = ["👍", "😄", "😮", "😭", "🎉"]
 # A user may own this many open tables where nobody sits; idle tables close after
 # this many minutes with nobody seated or watching.
 GAMES_MAX_IDLE_TABLES = env_int("GAMES_MAX_IDLE_TABLES", 3, minimum=1)

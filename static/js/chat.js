@@ -7,6 +7,11 @@ import {T} from "./i18n.js";
 
 const MAX_LINES = 100;
 const MAX_CHARS = 200;
+// times are the site's (RULES.md §8 clocks run there): Beijing time, said so
+const ZONE = "Asia/Shanghai";
+let me = null; // my username: my own lines are never muted
+
+export function setChatMe(name) { me = name; }
 
 export function showHistory(lines) {
   clear($("chat-log"));
@@ -19,9 +24,14 @@ export function addLine(line) {
   const li = el("li", "chat-line");
   let time = "";
   try {
-    time = new Date(line.at).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+    time = new Date(line.at).toLocaleTimeString(T.lang === "zh" ? "zh-CN" : "en-GB",
+      {hour: "2-digit", minute: "2-digit", timeZone: ZONE, hourCycle: "h23"});
   } catch (e) { /* an unreadable time: none shown */ }
-  li.appendChild(el("time", "chat-time", time));
+  if (me && line.user === me) li.classList.add("mine");
+  const t = el("time", "chat-time", time);
+  t.title = T.beijing_time || ZONE;
+  if (line.at) t.dateTime = line.at;
+  li.appendChild(t);
   li.appendChild(el("span", "chat-user", line.user));
   li.appendChild(el("span", "chat-text", line.text));
   const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;

@@ -17,7 +17,7 @@
  * .seat.is-auto (托管), window.YuanziTable.state().
  */
 
-import {addLine, showHistory, wireChat} from "./chat.js";
+import {addLine, setChatMe, showHistory, wireChat} from "./chat.js";
 import {startClock, tick} from "./clock.js";
 import {connectionBanner} from "./connection.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
@@ -28,6 +28,8 @@ import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
 import {emptySeats, renderInvite, wireInvite} from "./invite.js";
 import {renderNotices, showNotice, toast} from "./notices.js";
+import {wirePhrases} from "./phrases.js";
+import {renderPrevTrick, wirePrevTrick} from "./prev_trick.js";
 import {renderResult, wireResult} from "./result.js";
 import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
@@ -48,6 +50,7 @@ function render() {
   renderNotices();
   renderSeats();
   renderTrick();
+  renderPrevTrick();
   renderHand();
   renderControls();
   renderResult();
@@ -175,6 +178,9 @@ wireControls({
   auto: (on) => { if (on) store.markAutoAsked(); send({type: "auto_play", on}); },
   escape: () => send({type: "escape"}),
 });
+wirePrevTrick();
+wirePhrases({phrase: (index) => send({type: "phrase", index})},
+            {phrases: boot.phrases, reactionsFrom: boot.reactions_from, loggedIn: !!state.me.id});
 wireInvite({
   spectators: (allowed) => send({type: "spectators", allowed}),
   fillBots: () => emptySeats().forEach((seat) => send({type: "add_bot", seat})),
@@ -183,6 +189,7 @@ wireResult({
   ready: toggleReady,
   close: () => { store.dismissResult(); renderResult(); },
 });
+setChatMe(state.me.username);
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
 
 // a landscape phone keeps the chat behind a button (static/css/page.css)

@@ -1,0 +1,42 @@
+"""快捷语 (issue 13): quick phrases and emoji reactions a player sends by index
+into the server's list, so nothing but the list's own words can go out this
+way. The list is ``settings.GAMES_QUICK_PHRASES`` (phrases) followed by
+``settings.GAMES_REACTIONS`` (emoji); a phrase goes out as a chat line,
+through the chat rate limit and the chat policies (``games.chat``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from games import chat
+from games.errors import Refused
+
+DEFAULT_PHRASES = ("快点吧", "配合得好", "好牌！", "不好意思", "再来一局", "谢谢")
+DEFAULT_REACTIONS = ("👍", "😄", "😮", "😭", "🎉")
+
+
+def phrases() -> list[str]:
+    """The phrases, then the reactions: what index ``i`` of a ``phrase`` means."""
+    return [*getattr(settings, "GAMES_QUICK_PHRASES", DEFAULT_PHRASES),
+            *getattr(settings, "GAMES_REACTIONS", DEFAULT_REACTIONS)]
+
+
+def reactions_from() -> int:
+    """The index of the first reaction (emoji) in :func:`phrases`."""
+    return len(getattr(settings, "GAMES_QUICK_PHRASES", DEFAULT_PHRASES))
+
+
+def say(table_id: int, user, index: Any):
+    """Post phrase ``index`` as a chat line.
+
+    :raises Refused: ``bad_message`` for an index that is not an integer of
+        the list; whatever :func:`games.chat.chat` raises.
+    """
+    items = phrases()
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(items):
+        raise Refused("bad_message", _("There is no such quick phrase."))
+    return chat.chat(table_id, user, items[index])
