@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+
 from accounts import levels
 from games import lifecycle, presence
+from games.access import MODERATORS_GROUP
 from games.models import Table
 
 
@@ -24,7 +28,8 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
     :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
-        "spectators", "private", "spectators_allowed", "room_code" (6 digits,
+        "spectators", "watchers" ({"names": [{"username", "moderator"}],
+        "anonymous": n}), "private", "spectators_allowed", "room_code" (6 digits,
         private tables only, else ``None``), "invite_path" (likewise),
         "seats": [{"index", "player" | None, "bot", "bot_policy", "ready",
         "online"} × 4]}`` plus the keys other apps contribute
@@ -41,6 +46,7 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     seated = {s.user_id for s in seats if s.user_id}
     spectators = presence.spectator_count(live, seated)
     snap = {
+        "watchers": _watchers(live, seated),
         "id": table.pk,
         "name": table.name,
         "owner": table.owner.username,
@@ -68,6 +74,19 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     }
     lifecycle.contribute_snapshots([table], {table.pk: snap})
     return snap
+
+
+def _watchers(live, seated: set[int]) -> dict[str, Any]:
+    """Who watches (issue 13): logged-in spectators by name, moderators marked,
+    anonymous ones only counted. One query, and none when nobody is logged in."""
+    ids = {u for _, u in live if u is not None and u not in seated}
+    anonymous = sum(1 for _, u in live if u is None)
+    names = []
+    if ids:
+        users = (get_user_model().objects.filter(pk__in=ids).order_by("username")
+                 .annotate(mod=Count("groups", filter=Q(groups__name=MODERATORS_GROUP))))
+        names = [{"username": u.username, "moderator": bool(u.mod)} for u in users]
+    return {"names": names, "anonymous": anonymous}
 
 
 def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:

@@ -82,8 +82,8 @@ def table_strings() -> dict[str, Any]:
         },
         "big_joker": _("Big joker"),
         "small_joker": _("Small joker"),
-        "big_joker_short": pgettext("card corner, big joker", "JOKER"),
-        "small_joker_short": pgettext("card corner, small joker", "JOKER"),
+        "big_joker_short": pgettext("card corner, big joker", "BIG"),
+        "small_joker_short": pgettext("card corner, small joker", "SMALL"),
         "jokers": _("jokers"),
         "bot": _("Bot"),
         "auto_badge": _("Auto-play"),
@@ -165,6 +165,11 @@ def table_strings() -> dict[str, Any]:
         "conn_open": _("Connected"),
         "conn_closed": _("Disconnected, reconnecting…"),
         "conn_gone": _("This table is closed."),
+        "moderator_badge": _("Moderator"),
+        "anonymous_watchers": _("and %(n)s watching without an account"),
+        "nobody_watching": _("Nobody is watching."),
+        "sound_on": _("Sound on"),
+        "sound_off": _("Sound off"),
         "beijing_time": _("Beijing time (Asia/Shanghai)"),
         "prev_trick_winner": _("%(name)s took this trick."),
         "conn_retry_in": _("Reconnecting in %(s)s s…"),
@@ -228,8 +233,8 @@ def card_face(card: str, dao: str | None = None) -> dict[str, Any]:
         big = card == "RJ"
         return {
             "code": card, "joker": True, "color": "red" if big else "black",
-            "rank": pgettext("card corner, big joker", "JOKER") if big
-            else pgettext("card corner, small joker", "JOKER"),
+            "rank": pgettext("card corner, big joker", "BIG") if big
+            else pgettext("card corner, small joker", "SMALL"),
             "suit": "", "label": _("Big joker") if big else _("Small joker"), "dao": False,
         }
     rank = "10" if card[0] == "T" else card[0]

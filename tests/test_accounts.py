@@ -59,12 +59,12 @@ def _field_block(html: str, name: str) -> str:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("english_browser", [False, True])
-def test_signup_short_password_error_is_chinese_under_the_password(client, english_browser):
+@pytest.mark.parametrize("browser_language", ["", "zh-CN,zh;q=0.9", "fr-FR,fr;q=0.9"])
+def test_signup_short_password_error_is_chinese_under_the_password(client, browser_language):
     # Django 5.2's MinimumLengthValidator message has a msgid Django's own
     # zh_Hans catalog lacks: our catalog carries it (games/ui.py DJANGO_MSGIDS).
-    # An English browser still gets the Chinese site (ChineseByDefaultMiddleware).
-    extra = {"HTTP_ACCEPT_LANGUAGE": "en-US,en;q=0.9"} if english_browser else {}
+    # A Chinese browser, or one whose language the site lacks, gets the Chinese site.
+    extra = {"HTTP_ACCEPT_LANGUAGE": browser_language} if browser_language else {}
     data = {"username": "shorty", "email": "shorty@example.com",
             "password1": "Ab1x", "password2": "Ab1x"}
     response = client.post(reverse("account_signup"), data, **extra)
@@ -220,8 +220,11 @@ def test_unknown_profile_is_404(client, db):
     assert client.get(reverse("profile", args=["nobody"])).status_code == 404
 
 
-def test_site_is_chinese_by_default_even_for_english_browsers(client, db):
+def test_site_follows_the_browser_language_and_is_chinese_otherwise(client, db):
+    # issue 13: Accept-Language decides when the visitor has not chosen (LocaleMiddleware)
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="en">' in html
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
     assert '<html lang="zh-hans">' in html
     assert "大厅" in html
 

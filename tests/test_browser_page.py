@@ -116,6 +116,9 @@ def test_a_silent_outage_is_shown_and_the_page_resyncs(site, browser, device):
         page.wait_for_function("s => window.YuanziTable.state().view.seq >= s", arg=seq)
         assert page.locator("#auto-btn").is_enabled()
         assert me.my_turn()  # the turn is still mine, the actions live again
+        # the browser logs each refused reconnect during the outage: expected, nothing else
+        me.console[:] = [(k, t) for k, t in me.console
+                         if not (k == "error" and "WebSocket connection to" in t)]
         me.assert_clean()
     finally:
         proxy.close()
@@ -397,3 +400,35 @@ def test_quick_phrases_reach_the_other_players(site, browser):
     assert b.page.locator("#chat-mute").is_checked()
     for p in (a, b):
         p.assert_clean()
+
+
+def test_required_fields_the_sites_words_and_english_jokers(site, browser):
+    """An empty required field gets the site's own message (no browser
+    bubble: the form is novalidate); an English browser gets the English UI,
+    where the big and small jokers are drawn and named apart; the sound
+    toggle starts off and is remembered; the spectator count lists watchers."""
+    me = Player.open(browser, "p13req", **DESKTOP)
+    page = me.page
+    page.goto(site.base_url + "/accounts/login/")
+    form = page.locator("form:has(input[name=password])")
+    assert form.evaluate("f => f.noValidate")
+    form.locator("button[type=submit]").click()
+    assert page.locator(".field-required").first.inner_text() == "请填写这一项。"
+    assert page.url.endswith("/accounts/login/")
+
+    english = _person(browser, site.base_url, {**DESKTOP, "locale": "en-US"})
+    _practice_game(english, "English table")
+    ep = english.page
+    assert ep.locator("#sound-btn").get_attribute("data-on") == "0"
+    ep.locator("#sound-btn").click()
+    ep.reload()
+    english.wait_connected()
+    assert ep.locator("#sound-btn").get_attribute("data-on") == "1"
+    # the English UI names the jokers apart wherever they appear
+    strings = ep.evaluate("JSON.parse(document.getElementById('table-strings').textContent)")
+    assert strings["big_joker"] == "Big joker" and strings["small_joker"] == "Small joker"
+    assert strings["big_joker_short"] == "BIG" and strings["small_joker_short"] == "SMALL"
+    ep.locator("#spectators").click()
+    assert ep.locator("#watchers-list").is_visible()
+    english.assert_clean()
+    me.assert_clean()

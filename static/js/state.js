@@ -115,9 +115,13 @@ export function myTurn(s = state) {
   return playing(s) && myGameSeat(s) !== null && s.view.turn === myGameSeat(s);
 }
 
-/* My hand as shown, strongest on the left (the view's hand is weakest first). */
+/* My hand as shown, strongest on the left (the view's hand is weakest first),
+   the jokers apart at the right, the weak end: a lone joker plays as the
+   lowest 3 (RULES.md §3), and with other cards it takes their rank. */
 export function displayHand(s = state) {
-  return playing(s) && s.view.hand ? s.view.hand.slice().reverse() : [];
+  if (!(playing(s) && s.view.hand)) return [];
+  const shown = s.view.hand.slice().reverse();
+  return [...shown.filter((c) => !isJoker(c)), ...shown.filter(isJoker)];
 }
 
 export function selectedCards(s = state) {

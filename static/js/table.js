@@ -22,6 +22,7 @@ import {startClock, tick} from "./clock.js";
 import {connectionBanner} from "./connection.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
 import {$} from "./dom.js";
+import {afterView, wireFeel} from "./feel.js";
 import {renderHand, renderSelection, wireHand} from "./hand.js";
 import {wireTouch} from "./hand_touch.js";
 import {T, useStrings} from "./i18n.js";
@@ -35,6 +36,7 @@ import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
+import {renderWatchers, wireWatchers} from "./watchers.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -47,6 +49,7 @@ function render() {
   app.dataset.tableStatus = state.table ? state.table.status : "waiting";
   renderInfo();
   renderInvite();
+  renderWatchers();
   renderNotices();
   renderSeats();
   renderTrick();
@@ -96,6 +99,7 @@ function onMessage(msg) {
         sock.settle();
         if (store.trackAuto(taken.old)) toast(T.auto_by_timeout, "info", 8000);
         render();
+        afterView(taken.old);
       } else if (msg.view === null) {
         sock.settle();
         renderControls();
@@ -179,6 +183,8 @@ wireControls({
   escape: () => send({type: "escape"}),
 });
 wirePrevTrick();
+wireFeel();
+wireWatchers();
 wirePhrases({phrase: (index) => send({type: "phrase", index})},
             {phrases: boot.phrases, reactionsFrom: boot.reactions_from, loggedIn: !!state.me.id});
 wireInvite({
