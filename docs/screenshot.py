@@ -6,7 +6,11 @@ form, opens a table, adds three bots, plays a few turns by clicking, then, on
 the user's turn to follow a play, with the first hint selected, saves
 
 * ``docs/img/table-midgame.png`` (1280×800) and
-* ``docs/img/table-midgame-phone.png`` (360×740).
+* ``docs/img/table-midgame-phone.png`` (360×740: every card a 28 px tap area);
+
+then puts a finished two-half game in place (``tests/page_states.py``) for
+``docs/img/result-sentence.png`` (the result saying why), and opens a 好友房
+for ``docs/img/private-invite.png`` (its room code and invite link, phone).
 
 Needs Debian's chromium (``/usr/bin/chromium``) and ``fonts-noto-cjk`` (else
 the Chinese shows as boxes). Usage::
@@ -74,11 +78,34 @@ def main() -> int:
             page.set_viewport_size(PHONE)
             time.sleep(0.3)
             page.screenshot(path=str(args.out / "table-midgame-phone.png"))
+            # the result's sentence: a two-half game put in place, the page reloaded
+            table_id = int(page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1])
+            site.manage("shell", "-c", "from tests.page_states import install; "
+                        f"install({table_id}, 'two_halves')")
+            page.set_viewport_size(DESKTOP)
+            page.reload()
+            panel = page.locator("#result-panel")
+            panel.wait_for(state="visible")
+            panel.scroll_into_view_if_needed()
+            time.sleep(0.3)
+            panel.screenshot(path=str(args.out / "result-sentence.png"))
+            # a 好友房 and its invite, on the phone
+            page.set_viewport_size(PHONE)
+            page.goto(site.base_url + "/")
+            page.locator("#table-name-input").fill("好友房")
+            page.locator("#private-input").check()
+            page.locator("#create-table-btn").click()
+            page.wait_for_url("**/tables/*/")
+            me.wait_connected()
+            page.locator("#room-code").wait_for()
+            time.sleep(0.3)
+            page.screenshot(path=str(args.out / "private-invite.png"))
             me.assert_clean()
             browser.close()
     finally:
         site.stop(show_output=False)
-    for name in ("table-midgame.png", "table-midgame-phone.png"):
+    for name in ("table-midgame.png", "table-midgame-phone.png", "result-sentence.png",
+                 "private-invite.png"):
         print(args.out / name)
     return 0
 
