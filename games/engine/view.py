@@ -58,3 +58,21 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["hands"] = [list(h) for h in state["hands"]]
         out["seed"] = state["seed"]
     return out
+
+
+def bot_view(state: State, seat: int) -> dict[str, Any]:
+    """What a bot in ``seat`` may know (RULES.md §12): :func:`view` plus ``history``.
+
+    ``history`` is every action of the current half in order as ``[seat, cards]``,
+    a pass being ``[seat, []]`` (the shape of the §11 record's ``actions``): an
+    attentive player remembers every play. It holds no card that was not played
+    face up, so a bot still sees only its own hand. Clients never get this view.
+
+    :returns: the dict of :func:`view` for ``seat`` with the extra key ``history``.
+    :raises ValueError: for a seat outside 0–3 (a spectator has no bot).
+    """
+    if seat not in (0, 1, 2, 3):
+        raise ValueError(f"no such seat: {seat!r}")
+    out = view(state, seat)
+    out["history"] = [[s, list(cards)] for s, cards in state["actions"]]
+    return out
