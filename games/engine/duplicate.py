@@ -210,7 +210,7 @@ class MatchResult:
             "a_win_rate": win,
             "a_win_rate_ci": [max(0.0, wlo), min(1.0, whi)],
             "point_diff_per_half": pd,
-            "point_diff_per_half_ci": [plo, phi],
+            "point_diff_per_half_ci": [max(-300.0, plo), min(300.0, phi)],
             "halves": sum(len(d.point_diffs) for d in self.deals),
             "double_clamps": {"a": sum(d.double_clamps[0] for d in self.deals),
                               "b": sum(d.double_clamps[1] for d in self.deals)},
