@@ -47,7 +47,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import BIG_JOKER, COPIES, DISTINCT_CARDS, POINTS, RANK_INDEX, SMALL_JOKER, SUITS
@@ -124,6 +126,7 @@ class Threats:
             most.append((min(max_opp, self.jokers), self.joker_strength))
         self.bomb_most = [(n, s) for n, s in most if n >= 4]
         self._q: dict[tuple[str, int, int, bool], float] = {}
+        self._beaters: dict[tuple[str, int, int, bool], tuple[int, int]] = {}
 
     def higher_same(self, strength: int, size: int) -> int:
         """How many ranks could still make a single/pair/triple of ``size`` above ``strength``."""
@@ -144,6 +147,13 @@ class Threats:
     def beaters(self, kind: str, strength: int, size: int, is_dao: bool) -> tuple[int, int]:
         """``(same_kind, bombs)``: unseen groups of the same kind that could beat
         the play, and bombs, atoms or hydrogen bombs that could."""
+        key = (kind, strength, size, is_dao)
+        got = self._beaters.get(key)
+        if got is None:
+            got = self._beaters[key] = self._count_beaters(kind, strength, size, is_dao)
+        return got
+
+    def _count_beaters(self, kind: str, strength: int, size: int, is_dao: bool) -> tuple[int, int]:
         big = len(self.hydrogens)
         if kind == HYDROGEN:
             return (0, sum(1 for s in self.hydrogens if s > strength))
@@ -185,7 +195,34 @@ class Threats:
         return v
 
 
-def plan(hand: Counter[str], dao: str, threats: Threats) -> list[Group]:
+_SUIT_POS = {x: i for i, x in enumerate(SUITS)}
+
+
+@lru_cache(maxsize=16384)
+def _rank_groups(rank: str, dao: str, shape: tuple[int, ...]) -> tuple[Group, ...]:
+    """The groups of one rank held as ``shape`` (copies per suit, ♠♥♣♦): a
+    hydrogen bomb or the atoms kept whole, the rest of the rank one group."""
+    s = strength_of(rank, dao)
+    n = sum(shape)
+    rest = n
+    out: list[Group] = []
+    if n >= 8 and min(shape) >= 2:
+        out.append((HYDROGEN, rank, s, 8, 0, False, ""))
+        rest = n - 8
+    else:
+        for x, v in zip(SUITS, shape, strict=True):
+            if v == COPIES:
+                card = rank + x
+                out.append((ATOM, rank, atom_strength(card, dao), 3, 0, False, card))
+                rest -= 3
+    if rest:
+        out.append((_SMALL_KIND.get(rest, BOMB), rank, s, rest, 0, s == DAO, ""))
+    return tuple(out)
+
+
+def plan(
+    hand: Mapping[str, int], dao: str, threats: Threats, w: Weights | None = None
+) -> list[Group]:
     """Split ``hand`` into the groups to empty it in the fewest plays (RULES.md §3).
 
     Each rank is one group, except that atoms and hydrogen bombs are kept whole
@@ -195,36 +232,28 @@ def plan(hand: Counter[str], dao: str, threats: Threats) -> list[Group]:
     of jokers alone).
 
     :param hand: card → copies held.
+    :param w: the weights of :func:`group_cost` (default :data:`WEIGHTS`).
     :returns: the groups (see :data:`Group`).
     """
-    groups: list[Group] = []
-    by_rank: dict[str, Counter[str]] = {}
+    w = w or WEIGHTS
+    shapes: dict[str, list[int]] = {}
     big = small = 0
     for card, n in hand.items():
         if n <= 0:
             continue
-        if card == BIG_JOKER:
-            big = n
-        elif card == SMALL_JOKER:
-            small = n
-        else:
-            by_rank.setdefault(card[0], Counter())[card[1]] += n
-    for rank, suits in by_rank.items():
-        s = strength_of(rank, dao)
-        is_dao = s == DAO
-        n = sum(suits.values())
-        rest = n
-        if n >= 8 and all(suits[x] >= 2 for x in SUITS):
-            groups.append((HYDROGEN, rank, s, 8, 0, False, ""))
-            rest = n - 8
-        else:
-            for x in SUITS:
-                if suits[x] == COPIES:
-                    card = rank + x
-                    groups.append((ATOM, rank, atom_strength(card, dao), 3, 0, False, card))
-                    rest -= 3
-        if rest:
-            groups.append((_SMALL_KIND.get(rest, BOMB), rank, s, rest, 0, is_dao, ""))
+        if card[1] == "J":
+            if card == BIG_JOKER:
+                big = n
+            else:
+                small = n
+            continue
+        shape = shapes.get(card[0])
+        if shape is None:
+            shape = shapes[card[0]] = [0, 0, 0, 0]
+        shape[_SUIT_POS[card[1]]] += n
+    groups: list[Group] = []
+    for rank, shape in shapes.items():
+        groups.extend(_rank_groups(rank, dao, tuple(shape)))
     for card, v in ((BIG_JOKER, big), (SMALL_JOKER, small)):
         if v == COPIES:
             groups.append((ATOM, "3", atom_strength(card, dao), 3, 3, False, card))
@@ -235,11 +264,11 @@ def plan(hand: Counter[str], dao: str, threats: Threats) -> list[Group]:
             kind, _rank, s, size, _j, is_dao, _a = g
             if is_dao or kind in (ATOM, HYDROGEN):
                 continue
-            now = group_cost(g, threats)
+            now = group_cost(g, threats, w)
             for j in range(1, min(jokers, 3) + 1):
                 ns = size + j
-                gain = (now - group_cost((_SMALL_KIND.get(ns, BOMB), "", s, ns, 0, False, ""),
-                                         threats)) / j
+                joined = (_SMALL_KIND.get(ns, BOMB), "", s, ns, 0, False, "")
+                gain = (now - group_cost(joined, threats, w)) / j
                 if best is None or gain > best[0]:
                     best = (gain, i, j)
         if best is None:
@@ -253,33 +282,67 @@ def plan(hand: Counter[str], dao: str, threats: Threats) -> list[Group]:
     return groups
 
 
-CONTROL_RESERVE = 0.25
-"""Extra worth of holding a bomb, atom or hydrogen bomb beyond its chance of winning."""
+@dataclass(frozen=True)
+class Weights:
+    """The expert's tunable worths, in plan-cost units (about one play each).
+
+    ``lead``: winning the lead; ``point``: one point captured (or lost);
+    ``split``: breaking a group of the plan to follow; ``reserve``: holding a
+    bomb, atom or hydrogen bomb, times its chance of winning (so bombs come out
+    for rich tricks and races, not for nothing); ``race``: winning the lead
+    when the rest of the hand then nearly runs out; ``stop``: keeping the lead
+    from an opponent holding ≤ 3, ≤ 6 or ≤ 10 cards; ``feed_q``: how sure the
+    partner's play must be to hold before point cards are fed to it;
+    ``mate_lead``: leading low in the size of a nearly-out partner's hand.
+    """
+
+    lead: float = 0.6
+    point: float = 0.02
+    split: float = 0.3
+    reserve: float = 1.0
+    race: float = 1.5
+    stop: tuple[float, float, float] = (2.5, 1.2, 0.4)
+    feed_q: float = 0.5
+    mate_lead: float = 1.5
 
 
-def group_cost(g: Group, threats: Threats) -> float:
+WEIGHTS = Weights()
+"""The weights the site's expert plays with (tuned with ``manage.py botmatch``)."""
+
+
+def group_cost(g: Group, threats: Threats, w: Weights | None = None) -> float:
     """What a group costs the plan: ``1 − 2·q`` (about one play for a weak group,
-    minus about one for a sure winner), less :data:`CONTROL_RESERVE` for bombs."""
+    minus about one for a sure winner), less ``w.reserve · q`` for a bomb, atom
+    or hydrogen bomb (RULES.md §3 kinds)."""
     kind, _rank, s, size, _j, is_dao, _a = g
     q = threats.q(kind, s, size, is_dao)
     cost = 1.0 - 2.0 * q
     if kind in _CONTROL:
-        cost -= CONTROL_RESERVE
+        cost -= (w or WEIGHTS).reserve * q
     return cost
 
 
-def plan_cost(hand: Counter[str], dao: str, threats: Threats) -> float:
+def plan_cost(
+    hand: Counter[str], dao: str, threats: Threats, w: Weights | None = None
+) -> float:
     """The cost of the best plan of ``hand`` (lower is a better hand; see :func:`plan`)."""
-    return sum(group_cost(g, threats) for g in plan(hand, dao, threats))
+    return sum(group_cost(g, threats, w) for g in plan(hand, dao, threats, w))
 
 
 # --- the situation -------------------------------------------------------------------
 
 
 class Situation:
-    """Everything the expert derives from one bot_view (RULES.md §12)."""
+    """Everything the expert derives from one bot_view (RULES.md §12).
 
-    def __init__(self, view: View) -> None:
+    ``unseen``: card → copies not in this hand and not played this half (the
+    other three hands between them); ``threats``: :class:`Threats` of those,
+    bounded by the biggest opponent hand; ``table``: the play to beat or
+    ``None``; ``owner``: who made it; ``cost_now``: the hand's plan cost.
+    """
+
+    def __init__(self, view: View, w: Weights) -> None:
+        self.w = w
         self.seat: int = view["seat"]
         self.partner = partner(self.seat)
         self.dao: str = view["dao"]
@@ -299,16 +362,21 @@ class Situation:
         plays: Iterable[Sequence[Any]] = history if history is not None else trick["plays"]
         for _seat, cards in plays:
             unseen.subtract(cards)
-        self.unseen = unseen
+        self.unseen = +unseen
         max_opp = max((self.counts[x] for x in self.opponents), default=0)
-        self.threats = Threats(unseen, self.dao, max_opp)
-        self.cost_now = plan_cost(self.counter, self.dao, self.threats)
+        self.threats = Threats(self.unseen, self.dao, max_opp)
+        self._shapes: dict[tuple[tuple[str, int], ...], tuple[float, int, int, int]] = {}
+        self.cost_now = self.cost(self.counter)
+
+    def cost(self, hand: Counter[str]) -> float:
+        """The plan cost of ``hand`` (see :func:`plan_cost`)."""
+        return self.shape(hand)[0]
 
     def after(self, play: Play) -> Counter[str]:
         """The hand left after ``play``."""
         left = Counter(self.counter)
         left.subtract(play.cards)
-        return left
+        return +left
 
     def q_play(self, play: Play) -> float:
         return self.threats.q(play.kind, play.strength, play.size, play.is_dao)
@@ -316,11 +384,30 @@ class Situation:
     def unbeatable(self, play: Play) -> bool:
         return not self.threats.beatable(play.kind, play.strength, play.size, play.is_dao)
 
-    def can_run_out(self, hand: Counter[str]) -> bool:
-        """Does every group of ``hand``'s plan but at most one beat everything unseen?"""
-        groups = plan(hand, self.dao, self.threats)
-        weak = sum(1 for g in groups if self.threats.beatable(g[0], g[2], g[3], g[5]))
-        return weak <= 1
+    def shape(self, hand: Counter[str]) -> tuple[float, int, int, int]:
+        """``(cost, groups, beatable, weak)`` of ``hand``'s plan: its cost, all its
+        groups, those some unseen cards could beat, and those with under an even
+        chance to win a trick. Memoised per hand for this decision."""
+        key = tuple(sorted(hand.items()))
+        got = self._shapes.get(key)
+        if got is not None:
+            return got
+        th, w = self.threats, self.w
+        groups = plan(hand, self.dao, th, w)
+        cost = sum(group_cost(g, th, w) for g in groups)
+        beatable = sum(1 for g in groups if th.beatable(g[0], g[2], g[3], g[5]))
+        weak = sum(1 for g in groups if th.q(g[0], g[2], g[3], g[5]) < 0.5)
+        got = (cost, len(groups), beatable, weak)
+        self._shapes[key] = got
+        return got
+
+    def stop(self, seat: int) -> float:
+        """Worth of keeping the lead from ``seat`` if it is a live opponent."""
+        if seat not in self.opponents:
+            return 0.0
+        k = self.counts[seat]
+        s = self.w.stop
+        return s[0] if k <= 3 else s[1] if k <= 6 else s[2] if k <= 10 else 0.0
 
 
 def _act(play: Play) -> Action:
@@ -343,90 +430,6 @@ def _find(plays: Sequence[Play], g: Group) -> Play | None:
     return None
 
 
-# --- weights -------------------------------------------------------------------------
-
-LEAD_VALUE = 0.6
-"""Worth of winning the lead, in plan-cost units (about a weak group shed)."""
-POINT_VALUE = 0.02
-"""Worth of one point captured, in plan-cost units (10 points ≈ 0.2)."""
-SPLIT_PENALTY = 0.3
-"""Cost of breaking a group of the plan to follow (no group is shed)."""
-
-
-def _stop_value(count: int) -> float:
-    """Worth of keeping the lead from an opponent holding ``count`` cards."""
-    if count <= 0:
-        return 0.0
-    if count <= 3:
-        return 2.5
-    if count <= 6:
-        return 1.2
-    if count <= 10:
-        return 0.4
-    return 0.0
-
-
-def _lead(sit: Situation, plays: Sequence[Play]) -> Action:
-    groups = plan(sit.counter, sit.dao, sit.threats)
-    th = sit.threats
-    weak = [g for g in groups if th.beatable(g[0], g[2], g[3], g[5])]
-    if len(weak) <= 1:
-        strong = [g for g in groups if g not in weak]
-        for g in sorted(strong, key=lambda g: g[3], reverse=True):
-            p = _find(plays, g)
-            if p is not None:
-                return _act(p)
-    mate = sit.counts[sit.partner]
-    best: tuple[float, int] | None = None
-    options: list[Play] = []
-    for g in groups:
-        p = _find(plays, g)
-        if p is not None:
-            options.append(p)
-    if 0 < mate <= 3:
-        # a nearly-out partner: offer the lowest play of their hand's size
-        low = next((p for p in plays if p.size == mate and p.kind in _SMALL_KIND.values()
-                    and not p.jokers), None)
-        if low is not None:
-            options.append(low)
-    if not options:
-        options = list(plays)
-    for i, p in enumerate(options):
-        q = sit.q_play(p)
-        score = 1.0 - q
-        score -= POINT_VALUE * _points(p) * (1.0 - q)
-        if p.kind in _CONTROL:
-            score -= 0.5 + CONTROL_RESERVE
-        for o in sit.opponents:
-            k = sit.counts[o]
-            if k <= 3 and p.size == k and q < 1.0:
-                score -= 3.0
-            elif k <= 6 and p.size <= k:
-                score -= 0.3 * (1.0 - q)
-        if 0 < mate <= 3 and p.size == mate and p.kind in _SMALL_KIND.values():
-            score += 1.5 - 0.05 * p.strength
-        if best is None or score > best[0]:
-            best = (score, i)
-    assert best is not None
-    return _act(options[best[1]])
-
-
-def _follow_value(sit: Situation, p: Play, lead_value: float, stop: float) -> float:
-    left = sit.after(p)
-    if not sum(v for v in left.values() if v > 0):
-        return 100.0
-    d = plan_cost(left, sit.dao, sit.threats) - sit.cost_now
-    hold = sit.q_play(p)
-    pts = _points(p)
-    if sit.unbeatable(p) and sit.can_run_out(left):
-        return 50.0
-    v = -d + hold * (lead_value + POINT_VALUE * (sit.trick_points + pts) + stop)
-    v -= (1.0 - hold) * POINT_VALUE * pts
-    if not _is_whole(sit, p) and p.kind not in _CONTROL:
-        v -= SPLIT_PENALTY
-    return v
-
-
 def _is_whole(sit: Situation, p: Play) -> bool:
     """Does ``p`` play all the natural cards of its rank (no group broken)?"""
     if p.kind in (ATOM, HYDROGEN):
@@ -439,30 +442,131 @@ def _is_whole(sit: Situation, p: Play) -> bool:
     return len(natural) == held
 
 
-def _follow_opponent(sit: Situation, plays: Sequence[Play]) -> Action:
-    assert sit.owner is not None
-    k = sit.counts[sit.owner]
-    stop = _stop_value(k) if k else 0.0
-    lead_value = LEAD_VALUE
-    best, best_v = None, 0.0
+Scored = list[tuple[float, Action]]
+"""Candidate actions with the rules' scores, best first."""
+
+
+def _ranked(scored: Scored) -> Scored:
+    return sorted(scored, key=lambda x: -x[0])
+
+
+def _lead(sit: Situation, plays: Sequence[Play]) -> Scored:
+    """Score the leads: run out when the plan allows, else the weakest group."""
+    w, th = sit.w, sit.threats
+    groups = plan(sit.counter, sit.dao, th, w)
+    beatable = [g for g in groups if th.beatable(g[0], g[2], g[3], g[5])]
+    if len(beatable) <= 1:
+        sure = [g for g in groups if g not in beatable]
+        for g in sorted(sure, key=lambda g: g[3], reverse=True):
+            p = _find(plays, g)
+            if p is not None:
+                return [(100.0, _act(p))]
+    mate = sit.counts[sit.partner]
+    options: list[Play] = []
+    for g in groups:
+        p = _find(plays, g)
+        if p is not None:
+            options.append(p)
+    if 0 < mate <= 3:
+        low = next((p for p in plays if p.size == mate and p.kind in _SMALL_KIND.values()
+                    and not p.jokers), None)
+        if low is not None and low not in options:
+            options.append(low)
+    if not options:
+        options = list(plays)
+    scored: Scored = []
+    for p in options:
+        q = sit.q_play(p)
+        score = 1.0 - q
+        score -= w.point * _points(p) * (1.0 - q)
+        if p.kind in _CONTROL:
+            score -= 0.5 + w.reserve * q
+        for o in sit.opponents:
+            k = sit.counts[o]
+            if k <= 3 and p.size == k and q < 1.0:
+                score -= 3.0
+            elif k <= 6 and p.size <= k:
+                score -= 0.3 * (1.0 - q)
+        if 0 < mate <= 3 and p.size == mate and p.kind in _SMALL_KIND.values():
+            score += w.mate_lead - 0.05 * p.strength
+        scored.append((score, _act(p)))
+    return _ranked(scored)
+
+
+def _follow_value(sit: Situation, p: Play, lead: float, stop: float) -> float:
+    """Score of following with ``p`` against passing (0): plan progress, chance
+    of holding the trick times what the lead and the points are worth."""
+    w = sit.w
+    left = sit.after(p)
+    if not left:
+        return 100.0
+    cost, n, beatable, weak = sit.shape(left)
+    if beatable <= 1 and sit.unbeatable(p):
+        return 50.0  # wins the lead and runs out
+    d = cost - sit.cost_now
+    hold = sit.q_play(p)
+    pts = _points(p)
+    gain = lead + w.point * (sit.trick_points + pts) + stop
+    if weak <= n - weak + 1:
+        gain += w.race
+    v = -d + hold * gain - (1.0 - hold) * w.point * pts
+    if not _is_whole(sit, p) and p.kind not in _CONTROL:
+        v -= w.split
+    return v
+
+
+def candidates(hand: Mapping[str, int], plays: Sequence[Play]) -> list[Play]:
+    """The plays worth scoring: of the plays that differ only in how many jokers
+    stand in for cards of the rank, the one with fewest jokers and the one using
+    every card of the rank; of a rank's bombs, the smallest, those of all its
+    cards (with at most one joker more) and the biggest. Atoms and hydrogen
+    bombs all stay."""
+    held: dict[str, int] = {}
+    for c, n in hand.items():
+        if c[1] != "J":
+            held[c[0]] = held.get(c[0], 0) + n
+    sizes: dict[str, list[int]] = {}
     for p in plays:
-        v = _follow_value(sit, p, lead_value, stop)
-        if v > best_v:
-            best, best_v = p, v
-    return _act(best) if best is not None else PASS
+        if p.kind == BOMB:
+            sizes.setdefault(p.rank, []).append(p.size)
+    seen: set[tuple[str, str, int]] = set()
+    out: list[Play] = []
+    for p in plays:  # legal_plays lists fewer jokers first within a (kind, rank, size)
+        if p.kind in (ATOM, HYDROGEN):
+            out.append(p)
+            continue
+        n = held.get(p.rank, 0) if p.jokers < p.size else 0
+        if p.kind == BOMB:
+            ss = sizes[p.rank]
+            if p.size not in (min(ss), max(ss), n, n + 1):
+                continue
+        key = (p.kind, p.rank, p.size)
+        if key not in seen or p.size - p.jokers == n:
+            seen.add(key)
+            out.append(p)
+    return out
 
 
-def _follow_partner(sit: Situation, plays: Sequence[Play]) -> Action:
+def _follow_opponent(sit: Situation, plays: Sequence[Play]) -> Scored:
+    assert sit.owner is not None
+    stop = sit.stop(sit.owner)
+    scored: Scored = [(0.0, PASS)]
+    for p in candidates(sit.counter, plays):
+        scored.append((_follow_value(sit, p, sit.w.lead, stop), _act(p)))
+    return _ranked(scored)
+
+
+def _follow_partner(sit: Situation, plays: Sequence[Play]) -> Scored:
     assert sit.owner is not None and sit.table is not None
+    w = sit.w
+    scored: Scored = [(0.0, PASS)]
     if sit.counts[sit.partner] == 0:
         # partner went out on this play: 接风 would hand the lead to an opponent
-        best, best_v = None, 0.0
-        for p in plays:
-            v = _follow_value(sit, p, LEAD_VALUE + 0.4, 0.0)
-            v -= (1.0 - sit.q_play(p)) * POINT_VALUE * sit.trick_points
-            if v > best_v:
-                best, best_v = p, v
-        return _act(best) if best is not None else PASS
+        for p in candidates(sit.counter, plays):
+            v = _follow_value(sit, p, w.lead + 0.4, 0.0)
+            v -= (1.0 - sit.q_play(p)) * w.point * sit.trick_points
+            scored.append((v, _act(p)))
+        return _ranked(scored)
     nxt = next_seat(sit.seat)
     table = sit.table
     table_q = sit.q_play(table)
@@ -471,23 +575,27 @@ def _follow_partner(sit: Situation, plays: Sequence[Play]) -> Action:
     if k and table_q < 1.0 and (k == table.size or (k >= 4 and table.kind != BOMB and k <= 8)):
         blocks = [p for p in plays if sit.q_play(p) >= 0.99]
         if blocks:
-            cheapest = min(blocks, key=lambda p: plan_cost(sit.after(p), sit.dao, sit.threats))
-            return _act(cheapest)
+            cheapest = min(blocks, key=lambda p: sit.cost(sit.after(p)))
+            return [(10.0, _act(cheapest)), *scored]
     # feed a whole group of point cards when the trick looks like ours
     feed = [p for p in plays if p.kind in _SMALL_KIND.values() and not p.jokers
             and p.rank in "5TK" and p.rank != sit.dao and _is_whole(sit, p)]
-    if feed and table_q >= 0.5:
-        return _act(min(feed, key=lambda p: p.strength))
-    return PASS
+    if feed and table_q >= w.feed_q:
+        return [(1.0, _act(min(feed, key=lambda p: p.strength))), *scored]
+    return scored
 
 
-def expert_policy(view: View, rng: random.Random, budget_ms: float = DEFAULT_BUDGET_MS) -> Action:
+def expert_policy(
+    view: View, rng: random.Random, budget_ms: float = DEFAULT_BUDGET_MS,
+    weights: Weights | None = None,
+) -> Action:
     """The expert's action for the seat of ``view`` (see the module docstring).
 
     :param view: a :func:`~games.engine.view.bot_view` (a plain view also works).
     :param rng: the random source of the endgame search's samples.
     :param budget_ms: time the endgame search may take (milliseconds; 0 turns
         it off). The rules part takes a few milliseconds on its own.
+    :param weights: the rules' worths (default :data:`WEIGHTS`).
     :returns: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``, always
         legal for the view's position.
     """
@@ -501,10 +609,11 @@ def expert_policy(view: View, rng: random.Random, budget_ms: float = DEFAULT_BUD
             return _act(p)
     if not plays:
         return PASS
-    sit = Situation(view)
+    sit = Situation(view, weights or WEIGHTS)
     if table is None:
-        return _lead(sit, plays)
-    if sit.owner == sit.partner:
-        return _follow_partner(sit, plays)
-    return _follow_opponent(sit, plays)
-
+        scored = _lead(sit, plays)
+    elif sit.owner == sit.partner:
+        scored = _follow_partner(sit, plays)
+    else:
+        scored = _follow_opponent(sit, plays)
+    return scored[0][1]
