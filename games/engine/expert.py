@@ -45,6 +45,7 @@ How it decides, in order:
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -93,9 +94,11 @@ class Threats:
     could. Strengths are those of :class:`~games.engine.combos.Play`.
     """
 
-    def __init__(self, unseen: Counter[str], dao: str, max_opp: int) -> None:
+    def __init__(self, unseen: Counter[str], dao: str, opp_counts: Sequence[int]) -> None:
         self.dao = dao
-        self.max_opp = max_opp
+        self.opp_counts = [c for c in opp_counts if c > 0]
+        self.max_opp = max_opp = max(self.opp_counts, default=0)
+        self.total = sum(n for n in unseen.values() if n > 0)
         nat = [0] * 14
         suits: list[Counter[str]] = [Counter() for _ in range(14)]
         for card, n in unseen.items():
@@ -127,6 +130,7 @@ class Threats:
         self.bomb_most = [(n, s) for n, s in most if n >= 4]
         self._q: dict[tuple[str, int, int, bool], float] = {}
         self._beaters: dict[tuple[str, int, int, bool], tuple[int, int]] = {}
+        self._opps: dict[int, tuple[list[list[float]], float, float, float]] = {}
 
     def higher_same(self, strength: int, size: int) -> int:
         """How many ranks could still make a single/pair/triple of ``size`` above ``strength``."""
@@ -173,26 +177,94 @@ class Threats:
         return bool(same or big)
 
     def q(self, kind: str, strength: int, size: int, is_dao: bool) -> float:
-        """A rough chance (0–1) that the play wins its trick (see the class docstring)."""
+        """A chance (0–1) that the play wins its trick against the live opponents.
+
+        1.0 when nothing unseen can beat it. Otherwise each opponent, holding
+        ``c`` of the ``U`` unseen cards, is taken to hold each unseen card with
+        chance ``c / U``; from that come its chances to hold a higher group of
+        the same kind, a bomb that beats the play, or an atom, and each is
+        weighed by how readily a player spends it (:data:`WILLING`).
+        """
         key = (kind, strength, size, is_dao)
         got = self._q.get(key)
         if got is not None:
             return got
-        same, big = self.beaters(kind, strength, size, is_dao)
-        if kind in _CONTROL:
-            if not big:
-                v = 1.0
-            else:
-                base = 0.95 if kind != BOMB else {4: 0.55, 5: 0.7, 6: 0.8}.get(size, 0.88)
-                v = max(0.3, base - 0.04 * big)
-        elif not same:
-            v = 1.0 if not big else (0.85 if is_dao else 0.7)
-        else:
-            v = max(0.0, 0.6 - 0.15 * same)
-            if big:
-                v *= 0.8
+        v = 1.0
+        if self.beatable(kind, strength, size, is_dao) and self.total:
+            for c in self.opp_counts:
+                same, bomb, atom = self._chances(kind, strength, size, is_dao, c)
+                v *= (1.0 - WILLING[0] * same) * (1.0 - WILLING[1] * bomb)
+                v *= 1.0 - WILLING[2] * atom
         self._q[key] = v
         return v
+
+    def _tail(self, n: int, k: int, c: int) -> float:
+        return _binom_tail(n, k, c, self.total)
+
+    def _avail(self, s: int) -> int:
+        m = self.nat[s]
+        return m + self.jokers if m and s != DAO else m
+
+    def _opponent(self, c: int) -> tuple[list[list[float]], float, float, float]:
+        """For an opponent of ``c`` cards: ``none[size][s]`` (chance it holds no
+        group of ``size`` 1–3 at strength ``s`` or above), its chances of holding
+        any bomb and any atom, and ``p³`` (one given atom)."""
+        got = self._opps.get(c)
+        if got is not None:
+            return got
+        none = [[1.0] * 15 for _ in range(4)]
+        for size in (1, 2, 3):
+            row = none[size]
+            for s in range(13, -1, -1):
+                t = self._tail(self._avail(s), size, c) if self.nat[s] else 0.0
+                row[s] = row[s + 1] * (1.0 - t)
+        no_bomb = 1.0 - self._tail(self.jokers, 4, c)
+        for s in range(14):
+            if self.nat[s]:
+                no_bomb *= 1.0 - self._tail(self._avail(s), 4, c)
+        p3 = min(1.0, c / self.total) ** 3 if c >= 3 else 0.0
+        atom = 1.0 - (1.0 - p3) ** len(self.atoms)
+        got = self._opps[c] = (none, 1.0 - no_bomb, atom, p3)
+        return got
+
+    def _chances(
+        self, kind: str, strength: int, size: int, is_dao: bool, c: int
+    ) -> tuple[float, float, float]:
+        """An opponent of ``c`` cards: chances to hold a same-kind beater, a bomb
+        beater and an atom (or hydrogen) beater of the play."""
+        none, bomb_any, atom_any, p3 = self._opponent(c)
+        if kind == HYDROGEN:
+            return (0.0, 0.0, 0.05 if any(s > strength for s in self.hydrogens) else 0.0)
+        if kind == ATOM:
+            n = sum(1 for s in self.atoms if s > strength)
+            return (0.0, 0.0, 1.0 - (1.0 - p3) ** n + (0.05 if self.hydrogens else 0.0))
+        if kind == BOMB:
+            js = self.joker_strength
+            no = 1.0 - self._tail(self.jokers, size if js > strength else size + 1, c)
+            for s in range(14):
+                if self.nat[s]:
+                    no *= 1.0 - self._tail(self._avail(s), size if s > strength else size + 1, c)
+            return (0.0, 1.0 - no, atom_any)
+        same = 1.0 - none[size][max(0, strength + 1)] if size <= 3 else 0.0
+        return (same, 0.0 if is_dao else bomb_any, atom_any)
+
+
+@lru_cache(maxsize=65536)
+def _binom_tail(n: int, k: int, c: int, total: int) -> float:
+    """P(a hand of ``c`` of the ``total`` unseen cards holds ≥ ``k`` of ``n`` given
+    ones), each card taken independently with chance ``c / total``."""
+    if k > c or k > n or total <= 0:
+        return 0.0
+    if k <= 0:
+        return 1.0
+    p = min(1.0, c / total)
+    below = sum(math.comb(n, i) * p**i * (1.0 - p) ** (n - i) for i in range(k))
+    return max(0.0, 1.0 - below)
+
+
+WILLING = (0.9, 0.45, 0.3)
+"""How readily an opponent beats a play when it can: with a higher group of the
+same kind, with a bomb, with an atom (used by :meth:`Threats.q`)."""
 
 
 _SUIT_POS = {x: i for i, x in enumerate(SUITS)}
@@ -363,8 +435,7 @@ class Situation:
         for _seat, cards in plays:
             unseen.subtract(cards)
         self.unseen = +unseen
-        max_opp = max((self.counts[x] for x in self.opponents), default=0)
-        self.threats = Threats(self.unseen, self.dao, max_opp)
+        self.threats = Threats(self.unseen, self.dao, [self.counts[x] for x in self.opponents])
         self._shapes: dict[tuple[tuple[str, int], ...], tuple[float, int, int, int]] = {}
         self.cost_now = self.cost(self.counter)
 
