@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from . import endgame
 from .cards import BIG_JOKER, COPIES, DISTINCT_CARDS, POINTS, RANK_INDEX, SMALL_JOKER, SUITS
 from .combos import ATOM, BOMB, HYDROGEN, PAIR, SINGLE, TRIPLE, Play, atom_strength, classify
 from .deal import next_seat, partner
@@ -63,6 +64,12 @@ Action = dict[str, Any]
 
 DEFAULT_BUDGET_MS = 40.0
 """The endgame search's default time budget per decision (the server allows ≤ 50 ms)."""
+SEARCH_CARDS = 30
+"""The endgame search runs once the four hands hold at most this many cards."""
+SEARCH_MARGIN = 1.5
+"""Candidates for the search: actions the rules score within this of the best."""
+SEARCH_WIDTH = 3
+"""At most this many candidates are played out."""
 DAO = 13
 """Strength of a dao rank (RULES.md §3); plain ranks are 0 (3) … 12 (2)."""
 PASS: Action = {"type": "pass"}
@@ -371,7 +378,7 @@ class Weights:
     lead: float = 0.6
     point: float = 0.02
     split: float = 0.3
-    reserve: float = 1.0
+    reserve: float = 1.6
     race: float = 1.5
     stop: tuple[float, float, float] = (2.5, 1.2, 0.4)
     feed_q: float = 0.5
@@ -681,10 +688,27 @@ def expert_policy(
     if not plays:
         return PASS
     sit = Situation(view, weights or WEIGHTS)
-    if table is None:
-        scored = _lead(sit, plays)
-    elif sit.owner == sit.partner:
-        scored = _follow_partner(sit, plays)
-    else:
-        scored = _follow_opponent(sit, plays)
+    scored = rules(sit, plays)
+    if budget_ms > 0 and sum(sit.counts) <= SEARCH_CARDS and scored[0][0] < 50.0:
+        best = scored[0][0]
+        cands: list[Action] = []
+        for score, action in scored:
+            if score >= best - SEARCH_MARGIN and action not in cands:
+                cands.append(action)
+        if len(cands) > 1:
+            from .bots import heuristic_policy  # bots imports this module
+
+            i = endgame.search(view, cands[:SEARCH_WIDTH], sit.unseen, rng, budget_ms,
+                               heuristic_policy)
+            if i is not None:
+                return cands[i]
     return scored[0][1]
+
+
+def rules(sit: Situation, plays: Sequence[Play]) -> Scored:
+    """The rules' candidate actions for ``sit``, scored, best first."""
+    if sit.table is None:
+        return _lead(sit, plays)
+    if sit.owner == sit.partner:
+        return _follow_partner(sit, plays)
+    return _follow_opponent(sit, plays)
