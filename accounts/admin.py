@@ -1,11 +1,46 @@
-from django.contrib import admin
+"""Accounts in the admin. Coins and rating points are read only: they move only
+through their ledgers (``shop.ledger``, ``RatingEntry``; DESIGN.md "Money and
+points"); ``manage.py grant_coins`` is the audited way to grant coins."""
 
-from accounts.models import Profile
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from accounts.models import Profile, RatingEntry
 
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    """Profiles: counts editable, money and points shown read only. Profiles
+    are created with their user (``accounts.signals``), never here."""
+
     list_display = ("user", "rating_points", "level", "coins", "games_played", "games_won")
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
+    readonly_fields = ("user", "coins", "rating_points", "rated_wins")
     ordering = ("-rating_points",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(RatingEntry)
+class RatingEntryAdmin(admin.ModelAdmin):
+    """Rating-point movements, view only."""
+
+    list_display = ("created_at", "user", "delta", "reason", "game")
+    list_filter = ("reason",)
+    search_fields = ("user__username",)
+    list_select_related = ("user", "game")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

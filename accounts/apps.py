@@ -7,4 +7,7 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from accounts import signals  # noqa: F401  (connects the post_save handler)
+        from accounts import hooks, signals  # noqa: F401  (signals: the post_save handler)
+        from games import lifecycle
+
+        lifecycle.on_game_end(hooks.settle_rating, hooks.PRIORITY)

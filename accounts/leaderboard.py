@@ -1,6 +1,6 @@
 """The ranking and the gem cap, recomputed in bulk (never per request).
 
-Order: rating points (high first), then games won, then the older account
+Order: rating points (high first), then rated wins, then the older account
 (``date_joined``, then id). Only players with a rated game are ranked.
 The gem cap of RULES.md §9 is the 100th place's rating points, or no cap while
 fewer than 100 players are ranked.
@@ -30,8 +30,8 @@ def recompute() -> int:
         now = timezone.now()
         ranked = (
             Profile.objects.filter(rated_games__gt=0)
-            .order_by("-rating_points", "-games_won", "user__date_joined", "user_id")
-            .values_list("user_id", "rating_points", "games_won")
+            .order_by("-rating_points", "-rated_wins", "user__date_joined", "user_id")
+            .values_list("user_id", "rating_points", "rated_wins")
         )
         rows = [
             LeaderboardEntry(

@@ -8,27 +8,28 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import levels
 
-STARTING_COINS = 2000
-
 
 class Profile(models.Model):
     """A player's ladder standing, coins and game counts (one per user).
 
     Created for every new user by ``accounts.signals``. ``rating_points`` may be
-    negative (RULES.md §7); ``coins`` never goes below zero, enforced by a
-    database constraint (DESIGN.md "Money and points") — change it only with
-    row locks or ``F()`` expressions inside the transaction that causes it.
+    negative (RULES.md §7). ``coins`` starts at 0 and is written only by the
+    coins ledger (``shop.ledger``, which grants the sign-up coins of RULES.md
+    §12), so it always equals the sum of the user's coin entries; a database
+    constraint keeps it from going below zero (DESIGN.md "Money and points").
     """
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     rating_points = models.IntegerField(_("rating points"), default=0)
-    coins = models.PositiveBigIntegerField(_("coins"), default=STARTING_COINS)
+    coins = models.PositiveBigIntegerField(_("coins"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     # rated games only (four people, RULES.md §7): what puts a player on the leaderboard
     rated_games = models.PositiveIntegerField(_("rated games"), default=0)
     games_won = models.PositiveIntegerField(_("games won"), default=0)
+    # wins of rated games: the leaderboard's win count and tie-break
+    rated_wins = models.PositiveIntegerField(_("rated wins"), default=0)
     double_clamps = models.PositiveIntegerField(_("double clamps"), default=0)
 
     class Meta:

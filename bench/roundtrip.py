@@ -1,4 +1,4 @@
-"""A move's round trip through the real site: websocket → Daphne → services →
+"""A move's round trip through the real site: websocket → Daphne → games.play →
 database → channel layer → every client, measured over whole games.
 
 Run from the repository root (the venv's python)::
@@ -140,13 +140,13 @@ def main() -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
                    check=True)
     setup_django(sqlite_path)
-    from games import services
+    from games import tables
 
     sessions = make_players(args.games)
     from django.contrib.auth import get_user_model
 
     users = [get_user_model().objects.get(username=name) for _, name in sessions]
-    table = services.create_table(users[0], "bench")
+    table = tables.create_table(users[0], "bench")
     log = open(os.path.join(tmp, "daphne.log"), "w")
     child = subprocess.Popen(
         [sys.executable, "manage.py", "runsite", "--no-ticker", "--port", str(args.port)],

@@ -1,7 +1,8 @@
 """Tell connected clients what changed, through the channel layer (DESIGN.md).
 
-Called only from ``transaction.on_commit`` callbacks in ``games.services``, so
-nothing is announced that was not committed. Group names come from here only.
+Subscribes to the write side's after-commit events (``games.lifecycle``; see
+:func:`subscribe`), so nothing is announced that was not committed and no
+write module imports this transport. Group names come from here only.
 A game change goes out as one ``game.update`` per player, to that user's own
 group at the table (only that user's connections are in it), and one
 ``game.spectate`` with the seat-less view to the whole table (which players'
@@ -28,6 +29,11 @@ def table_group(table_id: int) -> str:
 def user_group(table_id: int, user_id: int) -> str:
     """Group of one user's connections at one table (their own game views)."""
     return f"table-{table_id}-user-{user_id}"
+
+
+def person_group(user_id: int) -> str:
+    """Group of every connection of one user, on any table (their notices)."""
+    return f"user-{user_id}"
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
@@ -66,9 +72,17 @@ def table_closed(table_id: int) -> None:
     _send(LOBBY_GROUP, {"type": "lobby.closed", "id": table_id})
 
 
-def game_changed(table_id: int, views: dict[int, Any], spectator: dict[str, Any]) -> None:
-    """Send a game's new views: ``views`` maps each player's user id to their
-    seat's view; ``spectator`` is the seat-less view for everyone else."""
+def game_changed(game_id: int, table_id: int, state: dict[str, Any],
+                 players: list[dict[str, Any]], due_at) -> None:
+    """Send a game's new views: each player's seat view to that user's group,
+    the seat-less view to the table (``lifecycle`` event ``game_changed``)."""
+    from games.seatview import build_view
+
+    views = {
+        p["user_id"]: build_view(game_id, state, players, due_at, i)
+        for i, p in enumerate(players) if not p["bot"]
+    }
+    spectator = build_view(game_id, state, players, due_at, None)
     messages = [
         (user_group(table_id, user_id), {"type": "game.update", "view": view})
         for user_id, view in views.items()
@@ -80,3 +94,19 @@ def game_changed(table_id: int, views: dict[int, Any], spectator: dict[str, Any]
 def chat(table_id: int, line: dict[str, Any]) -> None:
     """Send one new chat line to the table."""
     _send(table_group(table_id), {"type": "chat.message", "line": line})
+
+
+def notice(user_id: int, notice: dict[str, Any]) -> None:
+    """Send one ``notice`` frame to every connection of one user."""
+    _send(person_group(user_id), {"type": "user.notice", "notice": notice})
+
+
+def subscribe() -> None:
+    """Subscribe this transport to the write side's events (``GamesConfig.ready``)."""
+    from games import lifecycle
+
+    lifecycle.subscribe("table_changed", table_changed)
+    lifecycle.subscribe("table_closed", table_closed)
+    lifecycle.subscribe("game_changed", game_changed)
+    lifecycle.subscribe("chat", chat)
+    lifecycle.subscribe("notice", notice)

@@ -1,4 +1,4 @@
-"""Websocket consumers: thin — authenticate, parse, call services, relay views.
+"""Websocket consumers: thin — authenticate, parse, call the write modules, relay views.
 
 The protocol (every message, both directions) is in ``docs/protocol.md``.
 ``TableConsumer`` serves one table (players and spectators); ``LobbyConsumer``
@@ -13,92 +13,63 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from games import broadcast, ratelimit, services, snapshots
-from games.models import ChatMessage, Game, Table
-
-
-def _current_view(table_id: int, user) -> dict[str, Any] | None:
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
-    game = Game.objects.filter(pk=game_id).first() if game_id else None
-    if game is None:
-        return None
-    return services.view_for(game, services.seat_of(game, user))
-
-
-def _chat_history(table_id: int) -> list[dict[str, Any]]:
-    lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
-    return [services.chat_line(m) for m in reversed(lines.order_by("-created_at")[:50])]
+from games import broadcast, lifecycle, presence, queries, ratelimit, snapshots
+from games.errors import Refused
+from games.models import Table
+from games.seatview import current_view
 
 
 def _connect(channel_name: str, table_id: int, user) -> dict[str, Any] | None:
     if not Table.objects.filter(pk=table_id, closed=False).exists():
         return None
-    services.touch_presence(channel_name, table_id, user)
+    presence.touch_presence(channel_name, table_id, user)
     # online flags and spectator count changed: tell the table, and greet with the same picture
     table = broadcast.table_changed(table_id)
     if table is None:
         return None
     return {
         "table": table,
-        "view": _current_view(table_id, user),
-        "chat": _chat_history(table_id),
+        "view": current_view(table_id, user),
+        "chat": queries.chat_history(table_id),
     }
 
 
 def _disconnect(channel_name: str, table_id: int) -> None:
-    services.drop_presence(channel_name)
+    presence.drop_presence(channel_name)
     broadcast.table_changed(table_id)
 
 
-_SEAT_COMMANDS = {
-    "sit": lambda t, u, m: services.sit(t, u, m.get("seat")),
-    "stand": lambda t, u, m: services.stand(t, u),
-    "ready": lambda t, u, m: services.set_ready(t, u, bool(m.get("ready", True))),
-    "add_bot": lambda t, u, m: services.add_bot(t, u, m.get("seat")),
-    "remove_bot": lambda t, u, m: services.remove_bot(t, u, m.get("seat")),
-}
+_RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many actions.")),
+          "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
 
 
 def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
     """Carry out one client message; returns a direct reply or ``None``.
 
-    :raises services.Refused: for anything refused (sent back as ``error``).
+    ``ping`` and ``sync`` are answered here; every other type goes to its
+    handler in ``lifecycle.SOCKET_MESSAGES`` (``games.handlers`` and other apps).
+
+    :raises Refused: for anything refused (sent back as ``error``).
     """
     kind = msg.get("type")
     if kind == "ping":
-        services.touch_presence(channel_name, table_id, user)
+        presence.touch_presence(channel_name, table_id, user)
         return {"type": "pong"}
     if kind == "sync":
-        return {"type": "game", "view": _current_view(table_id, user)}
-    if not user.is_authenticated:
-        raise services.Refused("login_required", _("Log in to play."))
-    if kind == "chat":
-        if not ratelimit.allow(f"chat:{user.pk}", *settings.GAMES_CHAT_RATE):
-            raise services.Refused("rate_limited", _("Slow down: too many messages."))
-        services.chat(table_id, user, msg.get("text") if isinstance(msg.get("text"), str) else "")
-        return None
-    if not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
-        raise services.Refused("rate_limited", _("Slow down: too many actions."))
-    if kind in _SEAT_COMMANDS:
-        _SEAT_COMMANDS[kind](table_id, user, msg)
-        return None
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
-    if game_id is None:
-        raise services.Refused("no_game", _("No game is running at this table."))
-    if kind in ("play", "pass"):
-        action = {"type": kind}
-        if kind == "play":
-            action["cards"] = msg.get("cards")
-        services.act(game_id, user, msg.get("seq"), action)
-        return None
-    if kind == "escape":
-        services.escape(game_id, user)
-        return None
-    if kind == "auto_play":
-        services.set_auto_play(game_id, user, bool(msg.get("on", True)))
-        return None
-    raise services.Refused("bad_message", _("Unknown message type."))
+        return {"type": "game", "view": current_view(table_id, user)}
+    entry = lifecycle.SOCKET_MESSAGES.get(kind)
+    if entry is None:
+        raise Refused("bad_message", _("Unknown message type."))
+    handler, rate, login = entry
+    if login and not user.is_authenticated:
+        raise Refused("login_required", _("Log in to play."))
+    if rate is not None:
+        bucket, setting, text = _RATES[rate]
+        if not ratelimit.allow(f"{bucket}:{user.pk}", *getattr(settings, setting)):
+            raise Refused("rate_limited", _(text))
+    return handler(lifecycle.SocketContext(user, table_id, channel_name), msg)
 
 
 class _JsonSocket(AsyncJsonWebsocketConsumer):
@@ -128,14 +99,17 @@ class TableConsumer(_JsonSocket):
         self.groups_joined = [broadcast.table_group(self.table_id)]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
+            self.groups_joined.append(broadcast.person_group(self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        # accept first, even for a closed table: a close before accept is an
+        # HTTP 403 handshake refusal, and the browser would never see 4404
+        await self.accept()
         if hello is None:
             await self._leave_groups()
             await self.close(code=4404)
             return
-        await self.accept()
         await self.send_json({"type": "table", "table": hello["table"]})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
@@ -161,7 +135,7 @@ class TableConsumer(_JsonSocket):
             reply = await database_sync_to_async(_handle)(
                 self.channel_name, self.table_id, self.user, content
             )
-        except services.Refused as e:
+        except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": content.get("ref")}
         if reply is not None:
@@ -180,13 +154,17 @@ class TableConsumer(_JsonSocket):
         # the seat-less view, for everyone at the table who does not play this game
         view = event["view"]
         if self.user.is_authenticated and any(
-            p["username"] == self.user.username for p in view["players"]
+            p["user_id"] == self.user.pk for p in view["players"]
         ):
             return  # a player: their own view comes through game_update
         await self.send_json({"type": "game", "view": view})
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "line": event["line"]})
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        # something this person must be told (lifecycle.notify), on any table
+        await self.send_json(event["notice"])
 
 
 class LobbyConsumer(_JsonSocket):

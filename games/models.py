@@ -1,8 +1,9 @@
 """Tables, seats, games and their append-only event log (DESIGN.md).
 
 A ``Game`` row holds the engine state (plain JSON) and ``seq``, the number of
-actions applied; it is changed only by ``games.services`` inside a transaction
-that locks it. ``GameEvent`` rows are the log every state is rebuilt from.
+actions applied; it is changed only by ``games.play`` inside a transaction
+that locks it. ``GameSeat`` rows hold who played each seat; ``GameEvent`` rows
+are the log every state is rebuilt from.
 """
 
 from __future__ import annotations
@@ -52,16 +53,17 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
+    bot_policy = models.CharField(max_length=20, blank=True)  # the bot's level, if a bot
     ready = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "index"]
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="games_seat_unique_index"),
-            # no double seating at one table
+            # one seat per person on the whole site (RULES.md §12)
             models.UniqueConstraint(
-                fields=["table", "user"], condition=models.Q(user__isnull=False),
-                name="games_seat_one_per_user",
+                fields=["user"], condition=models.Q(user__isnull=False),
+                name="games_seat_one_per_person",
             ),
             models.CheckConstraint(
                 condition=models.Q(index__lte=3), name="games_seat_index_0_3"
@@ -82,25 +84,27 @@ class Game(models.Model):
     """One game at a table: the engine state, its ``seq`` and when its turn is due.
 
     ``due_at`` is when the seat to act must be acted for (a bot's or a 托管
-    seat's pause is over, or a human's deadline passed); ``auto_play`` and
-    ``timeouts`` are four-long lists (托管 flags, clock losses in a row);
-    ``settled`` guards the finish step so rating points move once per game,
-    whatever path ends it.
+    seat's pause is over, or a human's deadline passed); ``settled`` guards the
+    finisher so a game ends once, whatever path ends it; ``end_reason`` is how
+    it ended and ``record`` its RULES.md §11 record, both written by the
+    finisher. Who plays each seat: ``seats`` (``GameSeat`` rows).
     """
 
     PLAYING, OVER = "playing", "over"
+    NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK, SUSPENSION = (
+        "normal", "escape", "moderator_close", "moderator_kick", "suspension",
+    )
+    END_REASONS = [(r, r) for r in (NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK, SUSPENSION)]
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     state = models.JSONField()
     seq = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, default=PLAYING, db_index=True)
     practice = models.BooleanField(default=False)
-    players = models.JSONField(help_text="per seat: {user_id, username, level, bot}")
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    # per seat: 托管 (auto-play) on, and turns lost to the clock in a row
-    auto_play = models.JSONField(default=list)
-    timeouts = models.JSONField(default=list)
     settled = models.BooleanField(default=False)
+    end_reason = models.CharField(max_length=20, choices=END_REASONS, blank=True)
+    record = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -111,15 +115,52 @@ class Game(models.Model):
         return f"game {self.pk} at {self.table_id} (seq {self.seq})"
 
 
+class GameSeat(models.Model):
+    """Who played one seat of a game: a user (with the level they had when it
+    started, RULES.md §7) or a bot (its policy), and the seat's 托管 flag and
+    turns lost to the clock in a row (RULES.md §8)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="game_seats",
+    )
+    username = models.CharField(max_length=150, blank=True)  # as it was when played
+    level = models.PositiveSmallIntegerField(default=0)
+    bot = models.CharField(max_length=20, blank=True)  # bot policy; "" for a person
+    auto_play = models.BooleanField(default=False)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="games_gameseat_unique"),
+        ]
+        indexes = [models.Index(fields=["user", "game"], name="games_gameseat_user_game")]
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot played this seat (a practice game, RULES.md §7)."""
+        return bool(self.bot)
+
+    def as_player(self) -> dict:
+        """The seat as views show it: ``{"user_id", "username", "level", "bot",
+        "auto_play"}`` (``user_id``/``username`` ``None`` for a bot)."""
+        return {"user_id": self.user_id, "username": self.username or None,
+                "level": self.level, "bot": self.is_bot, "bot_policy": self.bot or None,
+                "auto_play": self.auto_play}
+
+
 class GameEvent(models.Model):
     """One applied action and the events it produced; ``(game, seq)`` is unique."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True)  # None: a moderator closed the table
     action = models.JSONField()
     events = models.JSONField()
-    by = models.CharField(max_length=10, default="player")  # player | bot | clock | auto
+    by = models.CharField(max_length=10, default="player")  # player|bot|clock|auto|moderator
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,4 +1,5 @@
-"""Read-only questions about finished games, for pages (no writes here).
+"""Read-only questions for pages and sockets (no writes here): a table's chat
+history, and a player's finished games.
 
 ``recent_games(user)`` backs the profile's "recent games" list: the last games
 the user played that are over, each with its result from the user's seat and
@@ -9,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-
-from django.db.models import Q
+from typing import Any
 
 from accounts.models import RatingEntry
 from games import engine
-from games.models import Game
+from games.models import ChatMessage, Game, GameSeat
 
 WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED = (
     "win", "loss", "double_clamp_win", "double_clamp_loss", "abandoned", "escaped",
@@ -35,18 +35,12 @@ class RecentGame:
     rating_change: int | None  # None for a practice game
 
 
-def _played_by(user_id: int) -> Q:
-    # players is a four-long JSON list; a path lookup per seat works on SQLite and PostgreSQL
-    q = Q()
-    for i in range(4):
-        q |= Q(**{f"players__{i}__user_id": user_id})
-    return q
-
-
 def seat_result(state_result: dict, seat: int) -> str:
     """The result of a finished game from ``seat``'s side (one of the module's codes)."""
-    if state_result.get("abandoned_by") is not None:
-        return ESCAPED if state_result["abandoned_by"] == seat else ABANDONED
+    reason = state_result.get("reason") or (
+        "escape" if state_result.get("abandoned_by") is not None else "normal")
+    if reason != "normal":  # an escape, or a moderator's close or kick, a suspension
+        return ESCAPED if reason == "escape" and state_result["abandoned_by"] == seat else ABANDONED
     won = state_result.get("winner") == engine.team_of(seat)
     if state_result.get("double_clamp"):
         return DOUBLE_CLAMP_WIN if won else DOUBLE_CLAMP_LOSS
@@ -54,15 +48,19 @@ def seat_result(state_result: dict, seat: int) -> str:
 
 
 def recent_games(user, limit: int = 10) -> list[RecentGame]:
-    """The last ``limit`` finished games ``user`` played in, newest first (3 queries)."""
+    """The last ``limit`` finished games ``user`` played in, newest first (2
+    queries; the ``GameSeat`` (user, game) index serves the first)."""
     if user is None or not getattr(user, "is_authenticated", True) or user.pk is None:
         return []
-    games = list(
-        Game.objects.filter(_played_by(user.pk), status=Game.OVER)
-        .select_related("table")
-        .only("id", "table__id", "table__name", "ended_at", "players", "practice", "state")
-        .order_by("-ended_at", "-pk")[:limit]
+    seats = list(
+        GameSeat.objects.filter(user=user, game__status=Game.OVER)
+        .select_related("game__table")
+        .only("index", "game__id", "game__table__id", "game__table__name", "game__ended_at",
+              "game__practice", "game__state")
+        .order_by("-game__ended_at", "-game_id")[:limit]
     )
+    games = [s.game for s in seats]
+    seat_by_game = {s.game_id: s.index for s in seats}
     deltas: dict[int, int] = {}
     for game_id, delta in RatingEntry.objects.filter(
         user=user, game_id__in=[g.pk for g in games]
@@ -70,7 +68,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
         deltas[game_id] = deltas.get(game_id, 0) + delta
     out = []
     for g in games:
-        seat = next(i for i, p in enumerate(g.players) if p.get("user_id") == user.pk)
+        seat = seat_by_game[g.pk]
         out.append(
             RecentGame(
                 game_id=g.pk,
@@ -78,9 +76,20 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
                 table_name=g.table.name,
                 ended_at=g.ended_at,
                 seat=seat,
-                result=seat_result(g.state.get("result") or {}, seat),
+                result=seat_result(engine.upgrade(g.state).get("result") or {}, seat),
                 practice=g.practice,
                 rating_change=None if g.practice else deltas.get(g.pk, 0),
             )
         )
     return out
+
+
+def chat_line(msg: ChatMessage) -> dict[str, Any]:
+    """One chat message as sent to clients: ``{"user", "text", "at"}`` (ISO time)."""
+    return {"user": msg.user.username, "text": msg.text, "at": msg.created_at.isoformat()}
+
+
+def chat_history(table_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    """The table's last ``limit`` chat lines, oldest first (as :func:`chat_line`)."""
+    lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
+    return [chat_line(m) for m in reversed(lines.order_by("-created_at")[:limit])]

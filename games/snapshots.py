@@ -12,8 +12,9 @@ from typing import Any
 from django.db.models import Count, Q
 
 from accounts import levels
+from games import lifecycle
 from games.models import Presence, Table
-from games.services import online_cutoff
+from games.presence import online_cutoff
 
 
 def _player(user) -> dict[str, Any]:
@@ -25,8 +26,10 @@ def _player(user) -> dict[str, Any]:
 def table_snapshot(table_id: int) -> dict[str, Any] | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
-    :returns: ``{"id", "name", "owner", "status", "game_id", "spectators",
-        "seats": [{"index", "player" | None, "bot", "ready", "online"} × 4]}``.
+    :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
+        "spectators", "seats": [{"index", "player" | None, "bot", "bot_policy",
+        "ready", "online"} × 4]}`` plus the keys other apps contribute
+        (``lifecycle.snapshot_contribution``).
     """
     table = (
         Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
@@ -39,10 +42,11 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     online_users = set(live.exclude(user=None).values_list("user_id", flat=True))
     seated = {s.user_id for s in seats if s.user_id}
     spectators = live.exclude(user_id__in=seated).values("channel_name").count()
-    return {
+    snap = {
         "id": table.pk,
         "name": table.name,
         "owner": table.owner.username,
+        "owner_id": table.owner_id,
         "status": table.status,
         "game_id": table.current_game_id,
         "spectators": spectators,
@@ -51,17 +55,27 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
                 "index": s.index,
                 "player": _player(s.user) if s.user_id else None,
                 "bot": s.is_bot,
+                "bot_policy": s.bot_policy or None,
                 "ready": s.ready,
                 "online": s.is_bot or s.user_id in online_users,
             }
             for s in seats
         ],
     }
+    lifecycle.contribute_snapshots([table], {table.pk: snap})
+    return snap
 
 
 def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
-    """The lobby's row for a table snapshot (the same data, no online flags)."""
-    return {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
+    """The lobby's row for a table snapshot (the same data, no online flags;
+    contributed keys only from contributions registered with ``lobby=True``)."""
+    row = {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
+    for entry in lifecycle.SNAPSHOT_CONTRIBUTIONS:
+        if entry.options.get("lobby"):
+            for key in entry.options.get("keys", ()):
+                if key in snap:
+                    row[key] = snap[key]
+    return row
 
 
 def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
@@ -74,11 +88,11 @@ def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
         .order_by("-created_at", "-pk")  # Meta.ordering is not applied to GROUP BY queries
         .prefetch_related("seats__user__profile")[:limit]
     )
-    rows = []
+    rows: dict[int, dict[str, Any]] = {}
     for t in tables:
         seats = sorted(t.seats.all(), key=lambda s: s.index)
         seated = sum(1 for s in seats if s.user_id)
-        rows.append(
+        rows[t.pk] = (
             {
                 "id": t.pk,
                 "name": t.name,
@@ -92,4 +106,5 @@ def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
                 ],
             }
         )
-    return rows
+    lifecycle.contribute_snapshots(tables, rows, lobby=True)
+    return list(rows.values())

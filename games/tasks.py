@@ -8,23 +8,23 @@ from celery import shared_task
 @shared_task(ignore_result=True)
 def run_due(game_id: int, seq: int) -> bool:
     """Act for the seat to move of game ``game_id`` if it is still at ``seq`` and due."""
-    from games import services
+    from games import play
 
-    return services.run_due(game_id, seq)
+    return play.run_due(game_id, seq)
 
 
 @shared_task(ignore_result=True)
 def sweep_due() -> int:
     """Beat's sweep every second: act on every due game (covers lost tasks, restarts)."""
-    from games import services
+    from games import play
 
-    return services.sweep_due()
+    return play.sweep_due()
 
 
 @shared_task(ignore_result=True)
 def housekeeping() -> None:
     """Beat, every 10 s: drop connections whose heartbeats stopped, close idle tables."""
-    from games import services
+    from games import presence, tables
 
-    services.expire_presence()
-    services.close_idle_tables()
+    presence.expire_presence()
+    tables.close_idle_tables()

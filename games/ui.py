@@ -195,7 +195,7 @@ def _name(players: list[dict[str, Any]], seat: int) -> str:
 
 
 def result_summary(view: dict[str, Any]) -> dict[str, Any]:
-    """A finished game's view (``services.view_for``) arranged for the result page."""
+    """A finished game's view (``seatview.view_for``) arranged for the result page."""
     players = view["players"]
     res = view["result"] or {}
     names = [_name(players, i) for i in range(4)]
@@ -226,8 +226,10 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         changes.append({"name": names[i], "delta": delta,
                         "title": levels.title_for(p["level"]) if _lang() == "zh"
                         else levels.title_en_for(p["level"])})
-    abandoned_by = res.get("abandoned_by")
+    reason = res.get("reason") or "normal"
+    abandoned_by = res.get("abandoned_by") if reason == "escape" else None
     return {
+        "reason": reason,
         "names": names,
         "teams": [{"name": teams[t], "team": t,
                    "halves": [h["points"][t] for h in view["halves"]],

@@ -2,8 +2,8 @@
 the rules help page.
 
 Thin: they read through ``games.snapshots`` / ``games.queries`` and game data
-only through ``services.view_for`` (the one filter on what a client sees);
-every change goes through ``games.services``. The live parts run over the
+only through ``games.seatview`` (the one filter on what a client sees);
+every change goes through the write modules (``games.tables`` …). The live parts run over the
 websockets of ``games.consumers``.
 """
 
@@ -20,8 +20,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
-from games import ratelimit, services, snapshots, ui
+from games import ratelimit, snapshots, tables, ui
+from games.errors import Refused
 from games.models import Game, Table
+from games.seatview import seat_of, view_for
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -66,8 +68,8 @@ def create_table(request: HttpRequest) -> HttpResponse:
         )
         return redirect("lobby")
     try:
-        table = services.create_table(request.user, request.POST.get("name", ""))
-    except services.Refused as e:
+        table = tables.create_table(request.user, request.POST.get("name", ""))
+    except Refused as e:
         messages.error(request, str(e))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
@@ -91,7 +93,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if snap["game_id"]:
         game = Game.objects.filter(pk=snap["game_id"]).first()
         if game is not None:
-            view = services.view_for(game, services.seat_of(game, request.user))
+            view = view_for(game, seat_of(game, request.user))
     boot = {
         "table": snap,
         "view": view,
@@ -116,7 +118,7 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     if game.status != Game.OVER:
         return render(request, "games/result.html", {"game": game, "running": True})
-    view = services.view_for(game, services.seat_of(game, request.user))
+    view = view_for(game, seat_of(game, request.user))
     return render(
         request,
         "games/result.html",

@@ -1,1 +1,2 @@
-"""Coins ledger, catalogue, inventory, items and gems (RULES.md §9). Shell for now."""
+"""Coins ledger (``shop.ledger``), and later the catalogue, inventory, items and
+gems (RULES.md §9). ``shop`` may import ``accounts``; never the reverse."""

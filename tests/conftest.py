@@ -3,6 +3,10 @@
 Users: ``owner``, ``partner``, ``opponent``, ``outsider`` (password
 ``PASSWORD``), each with a Profile made by the post_save signal.
 
+After every test that used the database, ``_ledger_holds`` proves the coins
+ledger (``shop.ledger.audit``, what ``check_ledger`` runs) whenever coin entries
+exist; a test that breaks it on purpose is marked ``ledger_unbalanced``.
+
 CI rule: when the environment has ``CI=true`` a skipped test fails the session
 (exit status 1): in CI every service is present, so a skip means a test that
 should have run did not.
@@ -35,6 +39,36 @@ def _no_rate_limits(request):
         settings.ACCOUNT_RATE_LIMITS = False
         # hashing test users' passwords with PBKDF2 cost seconds per test
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _ledger_holds(request):
+    """Fail a test (at teardown) that leaves the coins ledger wrong: every
+    balance equal to the sum of its entries, every transfer summing to zero
+    (DESIGN.md "Money and points"). Runs only for tests that used the database
+    and only when coin entries exist; the database is torn down after it."""
+    uses_db = "_django_db_helper" in request.fixturenames or request.node.get_closest_marker(
+        "django_db"
+    )
+    if (
+        not uses_db
+        or not request.config.pluginmanager.hasplugin("django")
+        or request.node.get_closest_marker("ledger_unbalanced")
+    ):
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")  # set up first, so torn down after this
+    yield
+    from django.db import connection
+
+    if connection.needs_rollback:  # the test left its transaction broken: nothing to read
+        return
+    from shop import ledger
+    from shop.models import CoinEntry
+
+    if CoinEntry.objects.exists():
+        result = ledger.audit()
+        assert result.ok, "\n".join([result.summary(), *result.differences])
 
 
 def _make_user(django_user_model, username: str):

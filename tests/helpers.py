@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import engine, services
-from games.models import Game, GameEvent
+from games import engine, play, tables
+from games.models import Game, GameEvent, GameSeat
 
 
 def make_players(n: int = 4, prefix: str = "player", rating_points: int = 0) -> list:
@@ -36,19 +36,19 @@ def start_game(users: list, bots: Iterable[int] = ()) -> Game:
     """
     bots = set(bots)
     owner = users[0]
-    table = services.create_table(owner)
+    table = tables.create_table(owner)
     humans = iter(users)
     seated = []
     for index in range(4):
         if index in bots:
             continue
         user = next(humans)
-        services.sit(table.pk, user, index)
+        tables.sit(table.pk, user, index)
         seated.append(user)
     for index in sorted(bots):
-        services.add_bot(table.pk, owner, index)
+        tables.add_bot(table.pk, owner, index)
     for user in seated:
-        services.set_ready(table.pk, user)
+        tables.set_ready(table.pk, user)
     return Game.objects.get(table=table)
 
 
@@ -64,9 +64,14 @@ def force_due(game: Game, seconds_ago: float = 1.0) -> None:
     )
 
 
+def seat_row(game: Game, seat: int) -> GameSeat:
+    """The game's seat row as stored now (托管 flag, clock losses, player)."""
+    return GameSeat.objects.get(game_id=game.pk, index=seat)
+
+
 def user_at(game: Game, seat: int):
     """The user playing ``seat``."""
-    return get_user_model().objects.get(pk=game.players[seat]["user_id"])
+    return get_user_model().objects.get(pk=seat_row(game, seat).user_id)
 
 
 def heuristic_action(state: dict, seat: int, seed: int = 0) -> dict:
@@ -75,10 +80,10 @@ def heuristic_action(state: dict, seat: int, seed: int = 0) -> dict:
 
 
 def play_human_turn(game: Game) -> Game:
-    """The seat to act plays the heuristic move itself, through ``services.act``."""
+    """The seat to act plays the heuristic move itself, through ``play.act``."""
     game = fresh(game)
     seat = game.state["turn"]
-    return services.act(game.pk, user_at(game, seat), game.seq,
+    return play.act(game.pk, user_at(game, seat), game.seq,
                         heuristic_action(game.state, seat, game.seq))
 
 

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from accounts import levels
 from accounts.levels import LEVELS, level_for, points_to_next, stake_for, title_for
-from accounts.models import STARTING_COINS, Profile
+from accounts.models import Profile
+from shop.ledger import SIGNUP_GRANT
 from tests.conftest import PASSWORD
 
 NEW_PASSWORD = "hydrogen-Bomb-8888"
@@ -31,7 +32,7 @@ def test_signup_creates_user_with_profile_and_logs_in(client):
     response = _signup(client, "xiaoming")
     assert response.status_code == 302, response.content.decode()[:2000]
     user = get_user_model().objects.get(username="xiaoming")
-    assert user.profile.coins == STARTING_COINS == 2000
+    assert user.profile.coins == SIGNUP_GRANT == 2000
     assert user.profile.rating_points == 0
     assert client.get(reverse("profile_self")).context["player_user"] == user
 

@@ -18,7 +18,8 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from games import services, tasks
+from games import play, tasks
+from games.errors import Refused
 from games.models import Game, GameEvent
 from tests.celery_fixtures import WORKER_TURN_SECONDS, forget_queued_tasks, new_beat, new_worker
 from tests.helpers import (
@@ -115,7 +116,7 @@ def test_tasks_and_sweeps_racing_on_one_turn_act_once(celery_worker, settings):
 
 @pytest.mark.parametrize("threads", [8])
 def test_run_due_from_concurrent_connections_acts_once(celery_worker, settings, threads):
-    """services.run_due from several threads, each its own PostgreSQL connection:
+    """play.run_due from several threads, each its own PostgreSQL connection:
     the row lock and the seq check let exactly one act."""
     settings.GAMES_SCHEDULER = "ticker"
     game = start_game(make_players())
@@ -126,7 +127,7 @@ def test_run_due_from_concurrent_connections_acts_once(celery_worker, settings, 
     def racer() -> None:
         try:
             barrier.wait()
-            results.append(services.run_due(game.pk, 0))
+            results.append(play.run_due(game.pk, 0))
         except Exception as e:  # noqa: BLE001 - reported below
             results.append(e)
         finally:
@@ -184,7 +185,7 @@ def test_overdue_turn_survives_a_worker_restart(celery_worker, settings, tmp_pat
 
 
 def test_bot_moves_run_in_the_worker(celery_worker):
-    """Three bots and one human: the human plays through services, the bots'
+    """Three bots and one human: the human plays through games.play, the bots'
     moves appear without this test calling run_due."""
     [human] = make_players(1)
     game = start_game([human], bots=(1, 2, 3))
@@ -199,7 +200,7 @@ def test_bot_moves_run_in_the_worker(celery_worker):
             try:
                 play_human_turn(game)
                 human_moves += 1
-            except services.Refused as e:  # the clock beat us to it: look again
+            except Refused as e:  # the clock beat us to it: look again
                 assert e.reason == "stale"
         time.sleep(0.05)
     game = fresh(game)

@@ -1,6 +1,6 @@
-"""The turn clock through services (RULES.md §8, DESIGN.md "Time, bots, departures").
+"""The turn clock through games.play (RULES.md §8, DESIGN.md "Time, bots, departures").
 
-No worker: ``services.run_due`` is called directly, the turn made due by an
+No worker: ``play.run_due`` is called directly, the turn made due by an
 UPDATE of ``Game.due_at`` (nothing frozen). Runs on SQLite (``make test``) and
 PostgreSQL (``.ci/run``).
 """
@@ -14,9 +14,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engine, services
+from games import engine, play, seatview
 from games.models import Game, GameEvent
-from tests.helpers import fresh, last_event, make_players, start_game, user_at
+from tests.helpers import fresh, last_event, make_players, seat_row, start_game, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,8 @@ def test_a_new_human_turn_is_due_after_the_turn_seconds(game, settings):
 
 
 def test_a_turn_is_not_acted_on_before_it_is_due(game):
-    assert services.run_due(game.pk, game.seq) is False
-    assert services.sweep_due() == 0
+    assert play.run_due(game.pk, game.seq) is False
+    assert play.sweep_due() == 0
     after = fresh(game)
     assert after.seq == 0 and after.state == game.state
     assert not GameEvent.objects.filter(game=game).exists()
@@ -42,7 +42,7 @@ def test_a_turn_is_not_acted_on_before_it_is_due(game):
 
 def test_a_turn_is_acted_on_once_it_is_due_by_waiting(game):
     time.sleep(1.05)  # GAMES_TURN_SECONDS = 1: the clock runs out
-    assert services.run_due(game.pk, game.seq) is True
+    assert play.run_due(game.pk, game.seq) is True
     assert fresh(game).seq == 1
     assert last_event(game).by == "clock"
 
@@ -53,7 +53,7 @@ def test_leader_timeout_plays_one_card_of_their_hand_as_a_single(game):
     hand = list(game.state["hands"][seat])
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
 
-    assert services.run_due(game.pk, game.seq) is True
+    assert play.run_due(game.pk, game.seq) is True
 
     event = last_event(game)
     assert (event.seq, event.seat, event.by) == (1, seat, "clock")
@@ -63,18 +63,18 @@ def test_leader_timeout_plays_one_card_of_their_hand_as_a_single(game):
     after = fresh(game)
     assert len(after.state["hands"][seat]) == len(hand) - 1
     assert engine.table_play(after.state).kind == engine.SINGLE
-    assert after.timeouts[seat] == 1 and after.auto_play[seat] is False
+    assert seat_row(after, seat).timeouts == 1 and seat_row(after, seat).auto_play is False
 
 
 def test_follower_timeout_passes(game):
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
-    assert services.run_due(game.pk, 0)
+    assert play.run_due(game.pk, 0)
     follower_game = fresh(game)
     follower = follower_game.state["turn"]
     hand = list(follower_game.state["hands"][follower])
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
 
-    assert services.run_due(game.pk, 1) is True
+    assert play.run_due(game.pk, 1) is True
 
     event = last_event(game)
     assert (event.seq, event.seat, event.by) == (2, follower, "clock")
@@ -84,10 +84,10 @@ def test_follower_timeout_passes(game):
 
 def test_run_due_for_a_stale_seq_does_nothing(game):
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
-    assert services.run_due(game.pk, 0) is True
+    assert play.run_due(game.pk, 0) is True
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
     # the countdown task of the turn that is gone arrives late: nothing happens
-    assert services.run_due(game.pk, 0) is False
+    assert play.run_due(game.pk, 0) is False
     assert fresh(game).seq == 1
 
 
@@ -99,9 +99,9 @@ def test_sweep_acts_on_every_due_game_once(settings):
     Game.objects.filter(pk__in=[g1.pk, g2.pk]).update(
         due_at=timezone.now() - timedelta(seconds=1)
     )
-    assert services.sweep_due() == 2
+    assert play.sweep_due() == 2
     assert [fresh(g).seq for g in (g1, g2, g3)] == [1, 1, 0]
-    assert services.sweep_due() == 0  # their next turns are not due yet
+    assert play.sweep_due() == 0  # their next turns are not due yet
 
 
 def test_timeout_choice_is_a_card_of_the_hand_every_time(settings):
@@ -111,14 +111,14 @@ def test_timeout_choice_is_a_card_of_the_hand_every_time(settings):
         game = start_game(make_players(prefix=f"u{i}-"))
         hand = game.state["hands"][game.state["turn"]]
         Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
-        assert services.run_due(game.pk, 0)
+        assert play.run_due(game.pk, 0)
         [card] = last_event(game).action["cards"]
         assert card in hand
 
 
 def test_view_carries_time_left_not_a_wall_clock_instant(game, settings):
     for seat in (None, 0, 1, 2, 3):
-        view = services.view_for(game, seat)
+        view = seatview.view_for(game, seat)
         left = view["time_left_ms"]
         assert isinstance(left, int) and not isinstance(left, bool)
         assert 0 <= left <= settings.GAMES_TURN_SECONDS * 1000
@@ -129,7 +129,7 @@ def test_view_carries_time_left_not_a_wall_clock_instant(game, settings):
 
 def test_view_time_left_is_zero_when_overdue_and_none_when_over(game):
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=5))
-    assert services.view_for(fresh(game), 0)["time_left_ms"] == 0
-    over = services.escape(game.pk, user_at(game, 0))
-    assert services.view_for(over, 0)["time_left_ms"] is None
+    assert seatview.view_for(fresh(game), 0)["time_left_ms"] == 0
+    over = play.escape(game.pk, user_at(game, 0))
+    assert seatview.view_for(over, 0)["time_left_ms"] is None
 

@@ -1,5 +1,5 @@
 """The websocket protocol (docs/protocol.md) against the real ASGI application,
-and the table, seat, bot, chat and finish rules behind it (games.services).
+and the table, seat, bot, chat and finish rules behind it (games.tables, games.play, games.chat).
 
 Every socket goes through ``yuanzi_site.asgi.application``: the Origin check
 and the session-cookie ``AuthMiddlewareStack`` run as in production. Sessions
@@ -23,9 +23,10 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from accounts.models import Profile, RatingEntry
-from games import engine, services
+from games import chat, engine, play, seatview, tables
 from games.engine.cards import DISTINCT_CARDS
-from games.models import ChatMessage, Game, GameEvent, Seat, Table
+from games.errors import Refused
+from games.models import ChatMessage, Game, GameEvent, GameSeat, Seat, Table
 from tests.ws_checks import check_frames, choose, states_by_seq
 from yuanzi_site.asgi import application
 
@@ -64,7 +65,7 @@ def players(owner, opponent, partner, rival):
 
 @pytest.fixture
 def table(owner):
-    return services.create_table(owner, "测试桌")
+    return tables.create_table(owner, "测试桌")
 
 
 def _cookie(user) -> bytes:
@@ -158,12 +159,12 @@ def _game(table_id: int) -> Game:
 
 @_db
 def _start_game(table, players) -> Game:
-    """Seat the four players and make them ready through services."""
+    """Seat the four players and make them ready through games.tables."""
     for seat, user in enumerate(players):
-        services.sit(table.pk, user, seat)
+        tables.sit(table.pk, user, seat)
     game = None
     for user in players:
-        game = services.set_ready(table.pk, user)
+        game = tables.set_ready(table.pk, user)
     assert game is not None
     return game
 
@@ -338,8 +339,8 @@ async def test_reconnect_and_second_tab_get_the_same_view(table, players, socks)
     # a move made elsewhere reaches both tabs
     game = await _game(table.pk)
     turn = game.state["turn"]
-    action = engine.heuristic_policy(services.view_for(game, turn), random.Random(1))
-    await _db(services.act)(game.pk, players[turn], 0, action)
+    action = engine.heuristic_policy(await _db(seatview.view_for)(game, turn), random.Random(1))
+    await _db(play.act)(game.pk, players[turn], 0, action)
     for s in (again, tab):
         v = (await s.until_seq(1))["view"]
         assert v["seat"] == 1 and v["hand"] == (await _game(table.pk)).state["hands"][1]
@@ -363,8 +364,8 @@ async def test_spectators_get_views_without_a_hand(table, players, outsider, soc
     assert (await watcher.error())["reason"] == "game_running"
 
     turn = game.state["turn"]
-    action = engine.heuristic_policy(services.view_for(game, turn), random.Random(2))
-    await _db(services.act)(game.pk, players[turn], 0, action)
+    action = engine.heuristic_policy(seatview.view_for(game, turn), random.Random(2))
+    await _db(play.act)(game.pk, players[turn], 0, action)
     for s in (watcher, anonymous):
         v = (await s.until_seq(1))["view"]
         assert v["hand"] is None and "hints" not in v
@@ -374,7 +375,7 @@ async def test_spectators_get_views_without_a_hand(table, players, outsider, soc
 
 
 async def test_snapshot_counts_spectators_and_online_players(table, players, outsider, socks):
-    await _db(services.sit)(table.pk, players[0], 0)
+    await _db(tables.sit)(table.pk, players[0], 0)
     me = await _open(table.pk, players[0], seat=0)
     socks.append(me)
     socks.append(await _open(table.pk, outsider))
@@ -428,8 +429,12 @@ async def test_foreign_or_missing_origin_is_rejected(table, owner, origin):
 async def test_unknown_table_is_refused(owner):
     comm = WebsocketCommunicator(application, "/ws/table/999999/",
                                  headers=[ORIGIN, (b"cookie", await _db(_cookie)(owner))])
-    connected, code = await comm.connect(timeout=TIMEOUT)
-    assert not connected and code == 4404
+    # accepted, then closed with 4404: a close before accept would reach a
+    # browser as an HTTP 403 handshake refusal (code 1006), never as 4404
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    closed = await comm.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": 4404}
     await comm.disconnect()
 
 
@@ -440,7 +445,7 @@ async def test_lobby_lists_tables_and_streams_changes(table, owner):
     try:
         first = await comm.receive_json_from(timeout=TIMEOUT)
         assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [table.pk]
-        await _db(services.sit)(table.pk, owner, 2)
+        await _db(tables.sit)(table.pk, owner, 2)
         row = await comm.receive_json_from(timeout=TIMEOUT)
         assert row["type"] == "table" and row["table"]["seats"][2]["player"]["username"] == "owner"
     finally:
@@ -451,57 +456,58 @@ async def test_lobby_lists_tables_and_streams_changes(table, owner):
 
 
 def _refused(reason: str, fn, *args) -> None:
-    with pytest.raises(services.Refused) as e:
+    with pytest.raises(Refused) as e:
         fn(*args)
     assert e.value.reason == reason
 
 
 def test_seat_rules_through_services(table, owner, partner, opponent, outsider, rival):
     t = table.pk
-    services.sit(t, owner, 0)
-    services.sit(t, owner, 0)  # sitting where one sits is a no-op
-    _refused("seat_taken", services.sit, t, partner, 0)
-    services.sit(t, owner, 1)  # moving: never two seats at one table
+    tables.sit(t, owner, 0)
+    tables.sit(t, owner, 0)  # sitting where one sits is a no-op
+    _refused("seat_taken", tables.sit, t, partner, 0)
+    tables.sit(t, owner, 1)  # moving: never two seats at one table
     assert list(Seat.objects.filter(table=table, user=owner).values_list("index", flat=True)) \
         == [1]
-    services.sit(t, partner, 0)
+    tables.sit(t, partner, 0)
     for bad in (-1, 4, "1", None, True, 1.0):
-        _refused("bad_seat", services.sit, t, outsider, bad)
-    _refused("not_seated", services.stand, t, outsider)
-    _refused("not_seated", services.set_ready, t, outsider)
-    _refused("no_table", services.sit, 999999, owner, 0)
+        _refused("bad_seat", tables.sit, t, outsider, bad)
+    _refused("not_seated", tables.stand, t, outsider)
+    _refused("not_seated", tables.set_ready, t, outsider)
+    _refused("no_table", tables.sit, 999999, owner, 0)
 
-    _refused("not_owner", services.add_bot, t, partner, 2)
-    _refused("seat_taken", services.add_bot, t, owner, 0)
-    services.add_bot(t, owner, 2)
-    _refused("seat_taken", services.sit, t, outsider, 2)
-    _refused("not_owner", services.remove_bot, t, partner, 2)
-    _refused("no_bot", services.remove_bot, t, owner, 3)
-    services.remove_bot(t, owner, 2)
+    _refused("not_owner", tables.add_bot, t, partner, 2)
+    _refused("seat_taken", tables.add_bot, t, owner, 0)
+    tables.add_bot(t, owner, 2)
+    _refused("seat_taken", tables.sit, t, outsider, 2)
+    _refused("not_owner", tables.remove_bot, t, partner, 2)
+    _refused("no_bot", tables.remove_bot, t, owner, 3)
+    tables.remove_bot(t, owner, 2)
     assert Seat.objects.get(table=table, index=2).empty
 
     # no start until four are seated and ready
-    services.sit(t, opponent, 2)
-    assert services.set_ready(t, owner) is None
-    assert services.set_ready(t, partner) is None
-    assert services.set_ready(t, opponent) is None
-    services.set_ready(t, opponent, False)
-    services.sit(t, rival, 3)
-    assert services.set_ready(t, rival) is None
+    tables.sit(t, opponent, 2)
+    assert tables.set_ready(t, owner) is None
+    assert tables.set_ready(t, partner) is None
+    assert tables.set_ready(t, opponent) is None
+    tables.set_ready(t, opponent, False)
+    tables.sit(t, rival, 3)
+    assert tables.set_ready(t, rival) is None
     assert Game.objects.count() == 0
-    game = services.set_ready(t, opponent)
+    game = tables.set_ready(t, opponent)
     assert game is not None and not game.practice
-    assert [p["username"] for p in game.players] == ["partner", "owner", "opponent", "rival"]
+    names = [r.username for r in GameSeat.objects.filter(game=game)]
+    assert names == ["partner", "owner", "opponent", "rival"]
 
     # while it runs the seats are frozen
-    _refused("game_running", services.sit, t, outsider, 0)
-    _refused("game_running", services.stand, t, owner)
-    _refused("game_running", services.add_bot, t, owner, 0)
-    _refused("game_running", services.remove_bot, t, owner, 0)
-    _refused("game_running", services.set_ready, t, owner)
-    _refused("not_seated", services.act, game.pk, outsider, 0, {"type": "pass"})
-    _refused("bad_action", services.act, game.pk, owner, 0, {"type": "escape"})
-    _refused("bad_action", services.act, game.pk, owner, 0, "pass")
+    _refused("game_running", tables.sit, t, outsider, 0)
+    _refused("game_running", tables.stand, t, owner)
+    _refused("game_running", tables.add_bot, t, owner, 0)
+    _refused("game_running", tables.remove_bot, t, owner, 0)
+    _refused("game_running", tables.set_ready, t, owner)
+    _refused("not_seated", play.act, game.pk, outsider, 0, {"type": "pass"})
+    _refused("bad_action", play.act, game.pk, owner, 0, {"type": "escape"})
+    _refused("bad_action", play.act, game.pk, owner, 0, "pass")
 
 
 async def test_seat_rules_through_the_socket(table, owner, partner, socks):
@@ -537,26 +543,26 @@ async def test_seat_rules_through_the_socket(table, owner, partner, socks):
 
 
 def _play_with_bots(table, human, seat: int, rng: random.Random) -> Game:
-    """Drive a game with bots: the human plays via services, bots via sweep_due."""
+    """Drive a game with bots: the human plays via games.play, bots via sweep_due."""
     for _ in range(5000):
         game = Game.objects.get(pk=Table.objects.get(pk=table.pk).current_game_id)
         if game.status == Game.OVER:
             return game
         if game.state["turn"] == seat:
-            action = engine.heuristic_policy(services.view_for(game, seat), rng)
-            services.act(game.pk, human, game.seq, action)
+            action = engine.heuristic_policy(seatview.view_for(game, seat), rng)
+            play.act(game.pk, human, game.seq, action)
         else:
-            assert services.sweep_due() == 1
+            assert play.sweep_due() == 1
     raise AssertionError("the game did not end")
 
 
 def test_practice_game_with_three_bots_runs_to_the_end(table, owner):
-    services.sit(table.pk, owner, 0)
+    tables.sit(table.pk, owner, 0)
     for i in (1, 2, 3):
-        services.add_bot(table.pk, owner, i)
-    game = services.set_ready(table.pk, owner)
+        tables.add_bot(table.pk, owner, i)
+    game = tables.set_ready(table.pk, owner)
     assert game.practice and game.state["practice"]
-    assert [p["bot"] for p in game.players] == [False, True, True, True]
+    assert [r.is_bot for r in GameSeat.objects.filter(game=game)] == [False, True, True, True]
     game = _play_with_bots(table, owner, 0, random.Random(3))
     assert game.settled and game.state["result"]["rating_changes"] == [0, 0, 0, 0]
     profile = Profile.objects.get(user=owner)
@@ -567,31 +573,31 @@ def test_practice_game_with_three_bots_runs_to_the_end(table, owner):
     # the table is free again; the owner, with no connection open, was stood up
     assert Table.objects.get(pk=table.pk).status == Table.WAITING
     assert Seat.objects.get(table=table, index=0).user is None
-    services.sit(table.pk, owner, 0)
-    assert services.set_ready(table.pk, owner).practice
+    tables.sit(table.pk, owner, 0)
+    assert tables.set_ready(table.pk, owner).practice
 
 
 def test_sweep_waits_for_a_humans_clock(table, owner, settings):
     settings.GAMES_BOT_DELAY_SECONDS = 30
-    services.sit(table.pk, owner, 0)
+    tables.sit(table.pk, owner, 0)
     for i in (1, 2, 3):
-        services.add_bot(table.pk, owner, i)
-    game = services.set_ready(table.pk, owner)
-    assert services.sweep_due() == 0
-    assert not services.run_due(game.pk, game.seq)
+        tables.add_bot(table.pk, owner, i)
+    game = tables.set_ready(table.pk, owner)
+    assert play.sweep_due() == 0
+    assert not play.run_due(game.pk, game.seq)
     assert Game.objects.get(pk=game.pk).seq == 0
 
 
 def test_a_humans_timeout_plays_for_them(table, players):
     for seat, user in enumerate(players):
-        services.sit(table.pk, user, seat)
+        tables.sit(table.pk, user, seat)
     game = None
     for user in players:
-        game = services.set_ready(table.pk, user)
+        game = tables.set_ready(table.pk, user)
     Game.objects.filter(pk=game.pk).update(due_at=game.started_at)  # the clock ran out
-    assert not services.run_due(game.pk, game.seq + 1)  # a stale seq does nothing
-    assert services.run_due(game.pk, game.seq)
-    assert not services.run_due(game.pk, game.seq)  # once
+    assert not play.run_due(game.pk, game.seq + 1)  # a stale seq does nothing
+    assert play.run_due(game.pk, game.seq)
+    assert not play.run_due(game.pk, game.seq)  # once
     ev = GameEvent.objects.get(game=game)
     assert ev.by == "clock" and ev.seat == game.state["turn"] and len(ev.action["cards"]) == 1
 
@@ -635,10 +641,10 @@ async def test_chat_round_trips_raw_text_with_limits(table, owner, outsider, soc
 
 
 def test_chat_service_limits(table, owner):
-    _refused("too_long", services.chat, table.pk, owner, "x" * 201)
-    _refused("empty", services.chat, table.pk, owner, "")
-    _refused("no_table", services.chat, 999999, owner, "hi")
-    assert services.chat(table.pk, owner, "  padded  ").text == "padded"
+    _refused("too_long", chat.chat, table.pk, owner, "x" * 201)
+    _refused("empty", chat.chat, table.pk, owner, "")
+    _refused("no_table", chat.chat, 999999, owner, "hi")
+    assert chat.chat(table.pk, owner, "  padded  ").text == "padded"
 
 
 # --- the guarded finish ------------------------------------------------------------------
@@ -646,27 +652,27 @@ def test_chat_service_limits(table, owner):
 
 def test_finish_runs_once(table, owner, players):
     for seat, user in enumerate(players):
-        services.sit(table.pk, user, seat)
+        tables.sit(table.pk, user, seat)
     game = None
     for user in players:
-        game = services.set_ready(table.pk, user)
+        game = tables.set_ready(table.pk, user)
     rng = random.Random(5)
     while game.status == Game.PLAYING:
         seat = game.state["turn"]
-        game = services.act(game.pk, players[seat], game.seq,
-                            engine.heuristic_policy(services.view_for(game, seat), rng))
+        game = play.act(game.pk, players[seat], game.seq,
+                            engine.heuristic_policy(seatview.view_for(game, seat), rng))
     game.refresh_from_db()
     assert game.settled
     before = {p.user_id: (p.rating_points, p.games_played) for p in Profile.objects.all()}
     entries = RatingEntry.objects.count()
     assert entries == 4
-    assert services.finish(game) is False
-    assert services.finish(Game.objects.get(pk=game.pk)) is False
+    assert play.finish(game) is False
+    assert play.finish(Game.objects.get(pk=game.pk)) is False
     assert {p.user_id: (p.rating_points, p.games_played) for p in Profile.objects.all()} == before
     assert RatingEntry.objects.count() == entries
-    assert not services.run_due(game.pk)
-    _refused("game_over", services.act, game.pk, owner, game.seq, {"type": "pass"})
-    _refused("game_over", services.escape, game.pk, owner)
+    assert not play.run_due(game.pk)
+    _refused("game_over", play.act, game.pk, owner, game.seq, {"type": "pass"})
+    _refused("game_over", play.escape, game.pk, owner)
 
 
 async def test_escape_through_the_socket_abandons_the_game(table, players, socks):
@@ -685,9 +691,10 @@ async def test_escape_through_the_socket_abandons_the_game(table, players, socks
 @pytest.mark.parametrize("bad", [["7S"], {"7S": 1}, 7, None, b"7S"])
 def test_parse_card_refuses_non_strings_with_a_card_error(bad):
     # regression: a list or dict in a client's "cards" raised TypeError (unhashable)
-    # out of the engine, through services, killing the websocket consumer
+    # out of the engine, through games.play, killing the websocket consumer
     with pytest.raises(engine.CardError):
         engine.parse_cards([bad])
-    with pytest.raises(engine.IllegalAction) as e:
-        engine.apply(engine.new_game("x"), 0, {"type": "play", "cards": [bad]})
-    assert e.value.reason in ("bad_card", "not_your_turn")
+    state = engine.new_game("x")
+    with pytest.raises(engine.IllegalAction) as e:  # the seat to act, so the cards are read
+        engine.apply(state, state["turn"], {"type": "play", "cards": [bad]})
+    assert e.value.reason == "bad_card"

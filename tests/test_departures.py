@@ -1,8 +1,8 @@
 """Departures: 托管 (auto-play) and escape (RULES.md §7–§8, DESIGN.md "Time, bots,
-departures"), through ``games.services`` and, for the reconnect, through the real
+departures"), through ``games.play`` and ``games.tables`` and, for the reconnect, through the real
 ASGI application's websocket.
 
-Turns are made due with an UPDATE of ``Game.due_at``; ``services.run_due`` is
+Turns are made due with an UPDATE of ``Game.due_at``; ``play.run_due`` is
 called directly (no worker).
 """
 
@@ -22,14 +22,16 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
-from games import engine, services
-from games.models import Game, GameEvent, Presence, Seat, Table
+from games import engine, play, seatview, tables
+from games.errors import Refused
+from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
 from tests.helpers import (
     force_due,
     fresh,
     last_event,
     make_players,
     play_human_turn,
+    seat_row,
     start_game,
     state_in_second_half,
     user_at,
@@ -49,7 +51,7 @@ def time_out(game: Game, seat: int) -> Game:
         play_human_turn(game)
     game = fresh(game)
     force_due(game)
-    assert services.run_due(game.pk, game.seq) is True
+    assert play.run_due(game.pk, game.seq) is True
     assert last_event(game).seat == seat
     return fresh(game)
 
@@ -64,14 +66,15 @@ def test_two_timeouts_in_a_row_put_the_seat_on_auto_play():
 
     game = time_out(game, seat)
     assert last_event(game).by == "clock"
-    assert game.timeouts[seat] == 1 and game.auto_play[seat] is False
+    assert seat_row(game, seat).timeouts == 1 and seat_row(game, seat).auto_play is False
 
     game = time_out(game, seat)
     assert last_event(game).by == "clock"
-    assert game.auto_play[seat] is True
-    assert game.auto_play.count(True) == 1  # the others played themselves
-    assert services.view_for(game, seat)["players"][seat]["auto_play"] is True
-    assert services.view_for(game, None)["players"][seat]["auto_play"] is True
+    assert seat_row(game, seat).auto_play is True
+    # the others played themselves
+    assert sum(r.auto_play for r in GameSeat.objects.filter(game=game)) == 1
+    assert seatview.view_for(game, seat)["players"][seat]["auto_play"] is True
+    assert seatview.view_for(game, None)["players"][seat]["auto_play"] is True
 
 
 @pytest.mark.django_db
@@ -79,16 +82,16 @@ def test_a_human_move_resets_the_timeout_counter():
     game = start_game(make_players())
     seat = game.state["turn"]
     game = time_out(game, seat)
-    assert game.timeouts[seat] == 1
+    assert seat_row(game, seat).timeouts == 1
 
     while fresh(game).state["turn"] != seat:
         play_human_turn(game)
     game = play_human_turn(game)  # the seat plays itself
     assert last_event(game).by == "player"
-    assert fresh(game).timeouts[seat] == 0
+    assert seat_row(fresh(game), seat).timeouts == 0
 
     game = time_out(game, seat)  # one more clock loss is not two in a row
-    assert game.timeouts[seat] == 1 and game.auto_play[seat] is False
+    assert seat_row(game, seat).timeouts == 1 and seat_row(game, seat).auto_play is False
 
 
 @pytest.mark.django_db
@@ -98,19 +101,19 @@ def test_auto_play_seat_is_played_by_the_heuristic_bot_after_the_short_pause(set
     seat = game.state["turn"]
     user = user_at(game, seat)
 
-    game = services.set_auto_play(game.pk, user, True)
-    assert game.auto_play[seat] is True and game.timeouts[seat] == 0
+    game = play.set_auto_play(game.pk, user, True)
+    assert seat_row(game, seat).auto_play is True and seat_row(game, seat).timeouts == 0
     # its turn now waits the bot's pause, not the 30 s clock
     pause = (game.due_at - timezone.now()).total_seconds()
     assert 2 < pause <= 3.0
-    assert services.run_due(game.pk, game.seq) is False  # not before the pause is over
+    assert play.run_due(game.pk, game.seq) is False  # not before the pause is over
 
     force_due(game)
     before = fresh(game)
     expected = engine.heuristic_policy(
         engine.view(before.state, seat), random.Random(f"{before.state['seed']}:{before.seq}")
     )
-    assert services.run_due(game.pk, game.seq) is True
+    assert play.run_due(game.pk, game.seq) is True
     event = last_event(game)
     assert (event.seat, event.by) == (seat, "auto")
     assert event.action == expected
@@ -121,7 +124,7 @@ def test_auto_play_seat_is_played_by_the_heuristic_bot_after_the_short_pause(set
     game = fresh(game)
     assert (game.due_at - timezone.now()).total_seconds() <= 3.0
     force_due(game)
-    assert services.run_due(game.pk, game.seq) is True
+    assert play.run_due(game.pk, game.seq) is True
     assert last_event(game).by == "auto"
 
 
@@ -132,17 +135,17 @@ def test_auto_play_off_on_request_gives_the_turn_clock_back(settings):
     user = user_at(game, seat)
     game = time_out(game, seat)
     game = time_out(game, seat)
-    assert game.auto_play[seat] is True
+    assert seat_row(game, seat).auto_play is True
 
     while fresh(game).state["turn"] != seat:
         play_human_turn(game)
     assert (fresh(game).due_at - timezone.now()).total_seconds() <= 1.0  # the bot's pause
 
-    game = services.set_auto_play(game.pk, user, False)
-    assert game.auto_play[seat] is False and game.timeouts[seat] == 0
+    game = play.set_auto_play(game.pk, user, False)
+    assert seat_row(game, seat).auto_play is False and seat_row(game, seat).timeouts == 0
     left = (game.due_at - timezone.now()).total_seconds()
     assert 25 < left <= settings.GAMES_TURN_SECONDS  # a human's clock again
-    assert services.run_due(game.pk, game.seq) is False
+    assert play.run_due(game.pk, game.seq) is False
     game = play_human_turn(game)
     assert last_event(game).by == "player"
 
@@ -150,12 +153,12 @@ def test_auto_play_off_on_request_gives_the_turn_clock_back(settings):
 @pytest.mark.django_db
 def test_auto_play_is_refused_to_non_players_and_after_the_game(outsider):
     game = start_game(make_players())
-    with pytest.raises(services.Refused) as e:
-        services.set_auto_play(game.pk, outsider, True)
+    with pytest.raises(Refused) as e:
+        play.set_auto_play(game.pk, outsider, True)
     assert e.value.reason == "not_seated"
-    services.escape(game.pk, user_at(game, 0))
-    with pytest.raises(services.Refused) as e:
-        services.set_auto_play(game.pk, user_at(game, 1), True)
+    play.escape(game.pk, user_at(game, 0))
+    with pytest.raises(Refused) as e:
+        play.set_auto_play(game.pk, user_at(game, 1), True)
     assert e.value.reason == "game_over"
 
 
@@ -211,7 +214,7 @@ async def test_auto_play_stays_on_across_a_reconnect_and_goes_off_by_socket(sett
 
     def lose_two_turns():  # …and the clock plays their turns twice: 托管
         time_out(game, seat)
-        return time_out(game, seat).auto_play[seat]
+        return seat_row(time_out(game, seat), seat).auto_play
 
     assert await database_sync_to_async(lose_two_turns)() is True
 
@@ -225,8 +228,8 @@ async def test_auto_play_stays_on_across_a_reconnect_and_goes_off_by_socket(sett
         assert view["players"][seat]["auto_play"] is False
     finally:
         await comm.disconnect()
-    g = await database_sync_to_async(fresh)(game)
-    assert g.auto_play[seat] is False and g.timeouts[seat] == 0
+    row = await database_sync_to_async(seat_row)(game, seat)
+    assert row.auto_play is False and row.timeouts == 0
     # the consumers' and our worker thread's connection: closed, or the test DB stays busy
     await database_sync_to_async(connections.close_all)()
 
@@ -243,7 +246,7 @@ def _escape_and_check(game: Game, seat: int, penalty: int, start_points: int) ->
     before = _points(users)
     assert before == [start_points] * 4
 
-    game = services.escape(game.pk, users[seat])
+    game = play.escape(game.pk, users[seat])
 
     assert game.status == Game.OVER and game.settled
     result = game.state["result"]
@@ -281,7 +284,8 @@ def test_escape_at_level_0_in_the_second_half_costs_10():
 @pytest.mark.django_db
 def test_escape_at_level_4_costs_twice_the_stake_in_either_half():
     game = start_game(make_players(prefix="a", rating_points=600))
-    assert [p["level"] for p in game.players] == [4] * 4 and game.state["stake"] == 40
+    assert [r.level for r in GameSeat.objects.filter(game=game)] == [4] * 4
+    assert game.state["stake"] == 40
     _escape_and_check(game, 0, penalty=80, start_points=600)
 
     game = start_game(make_players(prefix="b", rating_points=600))
@@ -299,7 +303,7 @@ def test_escape_changes_points_and_ledger_in_one_transaction():
         pass
 
     with pytest.raises(Rollback), transaction.atomic():
-        services.escape(game.pk, escaper)
+        play.escape(game.pk, escaper)
         assert Profile.objects.get(user=escaper).rating_points == 520
         assert RatingEntry.objects.filter(game=game).count() == 1
         raise Rollback
@@ -318,7 +322,7 @@ def test_leaving_a_practice_game_changes_no_points():
     game = start_game(users, bots=(1, 3))
     assert game.practice and game.state["practice"]
     escaper = users[1]
-    game = services.escape(game.pk, escaper)
+    game = play.escape(game.pk, escaper)
     assert game.status == Game.OVER
     assert game.state["result"]["rating_changes"] == [0, 0, 0, 0]
     assert _points(users) == [600, 600]
@@ -345,7 +349,7 @@ def test_escaper_and_the_gone_are_stood_up_and_the_table_waits(settings):
     _presence(game, users[2], settings.GAMES_PRESENCE_TTL_SECONDS + 5)  # heartbeat stopped
     # users[3]: no connection at all
 
-    services.escape(game.pk, users[0])
+    play.escape(game.pk, users[0])
 
     table = Table.objects.get(pk=game.table_id)
     assert table.status == Table.WAITING
@@ -354,7 +358,7 @@ def test_escaper_and_the_gone_are_stood_up_and_the_table_waits(settings):
     assert seats[1].user_id == users[1].pk and seats[1].ready is False  # stays, unready
     assert seats[2].user_id is None and seats[3].user_id is None  # the gone
     # the three left at the table can start again without the escaper
-    services.sit(table.pk, users[0], 2)
+    tables.sit(table.pk, users[0], 2)
 
 
 def _one_move_from_the_end(levels) -> tuple[dict, int, dict]:
@@ -381,7 +385,7 @@ def test_at_a_normal_game_end_the_gone_are_stood_up():
     for s in (0, 1, 2):
         _presence(game, users[s], 1)  # users[3] is gone
 
-    game = services.act(game.pk, users[seat], state["seq"], action)
+    game = play.act(game.pk, users[seat], state["seq"], action)
 
     assert game.status == Game.OVER and game.state["result"]["abandoned_by"] is None
     seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id)}
@@ -406,8 +410,8 @@ def test_toggling_auto_play_does_not_buy_a_new_turn_clock(settings):
     turn_deadline = fresh(game).started_at + timedelta(seconds=settings.GAMES_TURN_SECONDS)
 
     for _ in range(3):
-        services.set_auto_play(game.pk, user, True)
-        game = services.set_auto_play(game.pk, user, False)
+        play.set_auto_play(game.pk, user, True)
+        game = play.set_auto_play(game.pk, user, False)
         assert game.due_at <= turn_deadline + timedelta(milliseconds=50)
 
     # later turns: the turn starts with the action before it
@@ -418,7 +422,7 @@ def test_toggling_auto_play_does_not_buy_a_new_turn_clock(settings):
         created_at=timezone.now() - timedelta(seconds=20)
     )
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() + timedelta(seconds=10))
-    services.set_auto_play(game.pk, user, True)
-    game = services.set_auto_play(game.pk, user, False)
+    play.set_auto_play(game.pk, user, True)
+    game = play.set_auto_play(game.pk, user, False)
     left = (game.due_at - timezone.now()).total_seconds()
     assert left <= 10.05

@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from games import consumers
+import pytest
+
+from games import lifecycle
+from games.errors import REASONS, Refused
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
@@ -19,30 +22,35 @@ def _source(*paths: str) -> str:
 
 
 def test_every_client_message_type_is_documented():
-    src = _source("games/consumers.py")
-    kinds = set(re.findall(r'kind == "(\w+)"', src))
-    for group in re.findall(r"kind in \(([^)]*)\)", src):
-        kinds |= set(re.findall(r'"(\w+)"', group))
-    kinds |= set(consumers._SEAT_COMMANDS)
-    assert {"ping", "sync", "chat", "sit", "play", "pass", "escape"} <= kinds
+    kinds = {"ping", "sync"} | set(lifecycle.SOCKET_MESSAGES)
+    assert {"chat", "sit", "play", "pass", "escape", "auto_play"} <= kinds
     missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)
     assert not missing, f"docs/protocol.md lacks client messages {missing}"
 
 
 def test_every_server_message_type_is_documented():
-    src = _source("games/consumers.py")
+    src = _source("games/consumers.py", "games/lifecycle.py")
     kinds = set(re.findall(r'"type": "(\w+)"', src))
-    assert {"table", "game", "chat", "chat_history", "error", "pong", "tables"} <= kinds
+    assert {"table", "game", "chat", "chat_history", "error", "pong", "tables", "notice"} <= kinds
     missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)
     assert not missing, f"docs/protocol.md lacks server messages {missing}"
 
 
-def test_every_reason_code_is_documented():
-    src = _source("games/services.py", "games/consumers.py", "games/engine/match.py")
-    reasons = set(re.findall(r'(?:Refused|IllegalAction)\(\s*"(\w+)"', src))
-    assert {"stale", "not_your_turn", "does_not_beat", "bad_message"} <= reasons
-    missing = sorted(r for r in reasons if f"`{r}`" not in PROTOCOL)
+def test_every_reason_code_is_registered_and_documented():
+    assert {"stale", "not_your_turn", "does_not_beat", "bad_message", "seated_elsewhere",
+            "bad_name"} <= set(REASONS)
+    missing = sorted(r for r in REASONS if f"`{r}`" not in PROTOCOL)
     assert not missing, f"docs/protocol.md lacks reason codes {missing}"
+    # every code written literally in the source is registered (Refused checks at run time too)
+    src = "\n".join(p.read_text() for app in ("games", "accounts", "shop")
+                    for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts)
+    written = set(re.findall(r'Refused\(\s*"(\w+)"', src))
+    assert written and not written - set(REASONS), sorted(written - set(REASONS))
+
+
+def test_an_unregistered_reason_cannot_be_raised():
+    with pytest.raises(ValueError, match="unregistered"):
+        Refused("no_such_code", "x")
 
 
 def test_every_setting_variable_is_in_env_example_and_deploy_doc():

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
-    BOT_LEVELS,
+    BOT_POLICIES,
     POLICIES,
     SHOE,
     IllegalAction,
@@ -274,8 +274,8 @@ def test_expert_search_returns_legal_actions_in_endgames():
 
 def test_policy_names_and_levels():
     """The site's levels are names of POLICIES; ``heuristic`` is ``normal``."""
-    assert set(BOT_LEVELS) == {"beginner", "normal", "expert"}
-    assert set(BOT_LEVELS) <= set(POLICIES)
+    assert set(BOT_POLICIES) == {"beginner", "normal", "expert"}
+    assert set(BOT_POLICIES) <= set(POLICIES)
     assert POLICIES["heuristic"] is POLICIES["normal"] is heuristic_policy
     assert POLICIES["expert"] is expert_policy
     assert POLICIES["beginner"] is beginner_policy

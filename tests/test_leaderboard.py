@@ -34,8 +34,8 @@ def players(n: int, prefix: str = "r", points=lambda i: 1000 - i, won=lambda i: 
         for i in range(n)
     )
     Profile.objects.bulk_create(
-        Profile(user=u, rating_points=points(i), games_won=won(i), games_played=played,
-                rated_games=played)
+        Profile(user=u, rating_points=points(i), games_won=won(i), rated_wins=won(i),
+                games_played=played, rated_games=played)
         for i, u in enumerate(users)
     )
     return users
@@ -46,7 +46,7 @@ def ranking() -> list[str]:
                                                                         flat=True))
 
 
-def test_order_is_points_then_games_won_then_the_older_account():
+def test_order_is_points_then_rated_wins_then_the_older_account():
     # r000 oldest … r004 newest
     players(5, points=lambda i: [100, 200, 100, 100, 100][i], won=lambda i: [3, 0, 3, 5, 3][i])
     assert leaderboard.recompute() == 5

@@ -1,7 +1,7 @@
 """Pages: lobby, create table, table page, result page, profile's recent games, i18n.
 
-Games are built through ``games.services`` (four users sit and get ready); a
-game is finished by running its turn clock out (``services.run_due`` with the
+Games are built through ``games.tables`` (four users sit and get ready); a
+game is finished by running its turn clock out (``play.run_due`` with the
 deadline moved to the past): two lost turns put a seat on 托管, so the heuristic
 bot finishes the game for everyone.
 """
@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import RatingEntry
-from games import queries, services
+from games import play, queries, tables
 from games.models import Game, Table
 from tests.conftest import PASSWORD
 
@@ -46,12 +46,12 @@ def private_cache(settings):
 
 def _start_game(owner, partner, opponent, fourth) -> tuple[Table, Game]:
     """owner N(0), opponent E(1), partner S(2), fourth W(3); all ready: a rated game."""
-    table = services.create_table(owner, "嘉兴老街")
+    table = tables.create_table(owner, "嘉兴老街")
     for user, seat in ((owner, 0), (opponent, 1), (partner, 2), (fourth, 3)):
-        services.sit(table.pk, user, seat)
+        tables.sit(table.pk, user, seat)
     game = None
     for user in (owner, opponent, partner, fourth):
-        game = services.set_ready(table.pk, user) or game
+        game = tables.set_ready(table.pk, user) or game
     assert game is not None
     return table, game
 
@@ -59,7 +59,7 @@ def _start_game(owner, partner, opponent, fourth) -> tuple[Table, Game]:
 def _finish_by_clock(game: Game) -> Game:
     for _ in range(3000):
         Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
-        if not services.run_due(game.pk):
+        if not play.run_due(game.pk):
             break
     game.refresh_from_db()
     assert game.status == Game.OVER
@@ -78,10 +78,10 @@ def _json_script(html: str, element_id: str):
 
 
 def test_lobby_lists_open_tables_with_seats(client, owner, partner):
-    table = services.create_table(owner, "老街一号")
-    services.sit(table.pk, partner, 2)
-    services.add_bot(table.pk, owner, 1)
-    closed = services.create_table(owner, "关掉的桌")
+    table = tables.create_table(owner, "老街一号")
+    tables.sit(table.pk, partner, 2)
+    tables.add_bot(table.pk, owner, 1)
+    closed = tables.create_table(owner, "关掉的桌")
     Table.objects.filter(pk=closed.pk).update(closed=True)
 
     html = client.get(reverse("lobby")).content.decode()
@@ -162,7 +162,7 @@ def test_create_table_get_goes_to_lobby(client, owner):
 
 
 def test_table_page_renders_waiting_table(client, owner):
-    table = services.create_table(owner, "老街")
+    table = tables.create_table(owner, "老街")
     response = client.get(reverse("table", args=[table.pk]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -180,7 +180,7 @@ def test_table_page_renders_waiting_table(client, owner):
 
 def test_table_page_404_for_missing_or_closed_table(client, owner):
     assert client.get(reverse("table", args=[999])).status_code == 404
-    table = services.create_table(owner)
+    table = tables.create_table(owner)
     Table.objects.filter(pk=table.pk).update(closed=True)
     assert client.get(reverse("table", args=[table.pk])).status_code == 404
 
@@ -206,7 +206,8 @@ def test_table_page_embeds_only_the_viewers_own_hand(
     for seat in (0, 1, 3):
         assert json.dumps(state["hands"][seat]) not in blob
     # the player objects carry names and levels only
-    assert set(view["players"][0]) <= {"user_id", "username", "level", "bot", "auto_play"}
+    assert set(view["players"][0]) <= {"user_id", "username", "level", "bot", "bot_policy",
+                                       "auto_play"}
 
     client.force_login(outsider)  # a spectator: no hand at all
     spectator = _json_script(
@@ -292,7 +293,7 @@ def test_card_face():
 
 def test_abandoned_game_result_names_the_escaper(client, owner, partner, opponent, fourth):
     _, game = _start_game(owner, partner, opponent, fourth)
-    services.escape(game.pk, opponent)
+    play.escape(game.pk, opponent)
     html = client.get(reverse("game_result", args=[game.pk])).content.decode()
     assert "对局作废" in html
     assert "opponent 逃跑，扣 20 积分" in html  # max(2 × 1, 20) in the first half
@@ -326,19 +327,19 @@ def test_profile_lists_recent_games(client, owner, partner, opponent, fourth):
 
 def test_recent_games_results_escape_and_practice(owner, partner, opponent, fourth):
     table, game = _start_game(owner, partner, opponent, fourth)
-    services.escape(game.pk, owner)
+    play.escape(game.pk, owner)
     rows = queries.recent_games(owner)
     assert rows[0].result == queries.ESCAPED and rows[0].rating_change == -20
     assert queries.recent_games(partner)[0].result == queries.ABANDONED
     assert queries.recent_games(partner)[0].rating_change == 0
 
     # a practice game (bots at the table): "practice", no rating change
-    practice = services.create_table(partner, "练习")
-    services.sit(practice.pk, partner, 0)
+    practice = tables.create_table(partner, "练习")
+    tables.sit(practice.pk, partner, 0)
     for seat in (1, 2, 3):
-        services.add_bot(practice.pk, partner, seat)
-    pgame = services.set_ready(practice.pk, partner)
-    services.escape(pgame.pk, partner)
+        tables.add_bot(practice.pk, partner, seat)
+    pgame = tables.set_ready(practice.pk, partner)
+    play.escape(pgame.pk, partner)
     latest = queries.recent_games(partner)[0]
     assert latest.game_id == pgame.pk and latest.practice and latest.rating_change is None
 
@@ -346,7 +347,7 @@ def test_recent_games_results_escape_and_practice(owner, partner, opponent, four
 def test_recent_games_limit_and_outsider(owner, partner, opponent, fourth, outsider):
     for _ in range(12):
         table, game = _start_game(owner, partner, opponent, fourth)
-        services.escape(game.pk, fourth)
+        play.escape(game.pk, fourth)
         Table.objects.filter(pk=table.pk).update(closed=True)
     rows = queries.recent_games(owner)
     assert len(rows) == 10
@@ -358,7 +359,7 @@ def test_recent_games_limit_and_outsider(owner, partner, opponent, fourth, outsi
 
 
 def test_language_switch_to_english(client, owner):
-    services.create_table(owner)
+    tables.create_table(owner)
     html = client.get(reverse("lobby")).content.decode()
     assert "大厅" in html and "等待中" in html
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
@@ -383,7 +384,7 @@ def test_nav_has_no_shop_link_until_the_shop_exists(client, owner):
 
 
 def test_table_strings_explain_stand_up_and_auto_play(client, owner):
-    table = services.create_table(owner)
+    table = tables.create_table(owner)
     strings = _json_script(
         client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
     )
@@ -396,8 +397,8 @@ def test_table_strings_explain_stand_up_and_auto_play(client, owner):
 
 
 def test_lobby_lists_newest_tables_first(client, owner):
-    first = services.create_table(owner, "第一桌")
-    second = services.create_table(owner, "第二桌")
+    first = tables.create_table(owner, "第一桌")
+    second = tables.create_table(owner, "第二桌")
     html = client.get(reverse("lobby")).content.decode()
     assert html.index(f'data-table-id="{second.pk}"') < html.index(f'data-table-id="{first.pk}"')
 

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.models import Profile, RatingEntry
-from games import engine, services
+from games import engine, tables
 from games.models import Game, Table
 from tests.servers import ServerProcess, free_port, test_database_url
 from tests.ws_checks import check_frames, choose, states_by_seq
@@ -212,7 +212,7 @@ def four(owner, partner, opponent, django_user_model):
 
 def test_one_daphne_four_real_clients_play_a_game(daphnes, four, outsider):
     (d,) = daphnes(1)
-    table = services.create_table(four[0], "生产")
+    table = tables.create_table(four[0], "生产")
     path = f"/ws/table/{table.pk}/"
     players = [Player(d.url(path), _cookie(u), seat) for seat, u in enumerate(four)]
     watchers = [Player(d.url(path), _cookie(outsider), None), Player(d.url(path), None, None)]
@@ -222,7 +222,7 @@ def test_one_daphne_four_real_clients_play_a_game(daphnes, four, outsider):
 
 def test_two_daphnes_two_players_on_each(daphnes, four):
     a, b = daphnes(2)
-    table = services.create_table(four[0], "两台")
+    table = tables.create_table(four[0], "两台")
     path = f"/ws/table/{table.pk}/"
     players = [Player((a if seat < 2 else b).url(path), _cookie(u), seat)
                for seat, u in enumerate(four)]
@@ -251,7 +251,7 @@ def test_daphne_refuses_a_foreign_origin(daphnes, owner):
     from websockets.exceptions import InvalidStatus
 
     (d,) = daphnes(1)
-    table = services.create_table(owner)
+    table = tables.create_table(owner)
     cookie = _cookie(owner)
 
     async def attempt(origin: str) -> Any:
@@ -271,7 +271,7 @@ def test_an_idle_connection_survives_past_the_redis_socket_timeout(daphnes, owne
     # broke channels_redis's blocking receive (BZPOPMIN, 5 s): every consumer
     # idle for 5 s died with "Timeout reading from redis" and the client got 1011
     (d,) = daphnes(1)
-    table = services.create_table(owner)
+    table = tables.create_table(owner)
     cookie = _cookie(owner)
 
     async def idle() -> str:

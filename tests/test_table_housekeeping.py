@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import tables
+from games.errors import Refused
 from games.models import Presence, Table
 
 pytestmark = pytest.mark.django_db
@@ -16,14 +17,14 @@ pytestmark = pytest.mark.django_db
 
 def test_a_user_may_own_only_a_few_empty_tables(owner, settings):
     settings.GAMES_MAX_IDLE_TABLES = 2
-    first = services.create_table(owner)
-    services.create_table(owner)
-    with pytest.raises(services.Refused) as refused:
-        services.create_table(owner)
+    first = tables.create_table(owner)
+    tables.create_table(owner)
+    with pytest.raises(Refused) as refused:
+        tables.create_table(owner)
     assert refused.value.reason == "too_many_tables"
     assert Table.objects.filter(owner=owner).count() == 2
-    services.sit(first.pk, owner, 0)  # a table someone sits at is not empty
-    services.create_table(owner)
+    tables.sit(first.pk, owner, 0)  # a table someone sits at is not empty
+    tables.create_table(owner)
     assert Table.objects.filter(owner=owner).count() == 3
 
 
@@ -47,12 +48,12 @@ def _age(table, minutes):
 def test_idle_tables_close_and_busy_ones_stay(owner, partner, settings):
     settings.GAMES_IDLE_TABLE_MINUTES = 15
     settings.GAMES_MAX_IDLE_TABLES = 10
-    idle, seated, watched, young = (services.create_table(owner) for _ in range(4))
+    idle, seated, watched, young = (tables.create_table(owner) for _ in range(4))
     for t in (idle, seated, watched):
         _age(t, 20)
     _age(young, 5)
-    services.sit(seated.pk, partner, 1)
+    tables.sit(seated.pk, partner, 1)
     Presence.objects.create(channel_name="c1", table=watched, last_seen=timezone.now())
-    assert services.close_idle_tables() == 1
+    assert tables.close_idle_tables() == 1
     assert set(Table.objects.filter(closed=True).values_list("pk", flat=True)) == {idle.pk}
-    assert services.close_idle_tables() == 0
+    assert tables.close_idle_tables() == 0

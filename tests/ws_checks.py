@@ -9,7 +9,7 @@ from typing import Any
 from games import engine
 from games.models import Game, GameEvent
 
-# what games.services adds to the engine's view (no game data of other seats)
+# what games.seatview adds to the engine's view (no game data of other seats)
 SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass"}
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 

@@ -2,10 +2,11 @@
 
 A policy is ``choose(bot_view, rng) -> action``: it sees exactly what a player
 in that seat may know (:func:`games.engine.view.bot_view`: the seat's view plus
-this half's ``history``), so a bot cannot cheat. The policies here read only
-the plain :func:`games.engine.view.view` part, so they accept either.
+this half's ``history``), so a bot cannot cheat. The policies of this module
+read only the plain :func:`games.engine.view.view` part, so they accept either.
 
-Levels (:data:`POLICIES`, the names the site and ``botmatch`` use):
+Levels (:data:`POLICIES`, the names the site and ``botmatch`` use; the site's
+levels are :data:`~games.engine.shapes.BOT_POLICIES`):
 
 - ``random``: :func:`random_policy`, a uniformly random legal action (fuzzing).
 - ``beginner`` (新手): :func:`beginner_policy`, legal but loose: beats whatever
@@ -16,7 +17,7 @@ Levels (:data:`POLICIES`, the names the site and ``botmatch`` use):
   overtake its partner without reason, and feeds point cards to a trick its
   partner is winning.
 - ``expert`` (高手): :func:`games.engine.expert.expert_policy` (hand plan, card
-  memory, partner play, racing; see that module).
+  memory, partner play, racing, endgame search; see that module).
 """
 
 from __future__ import annotations
@@ -24,16 +25,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TypeAlias
 
 from .combos import ATOM, BOMB, HYDROGEN, Play, classify
 from .deal import partner
+from .errors import ArgumentError
 from .expert import expert_policy
 from .moves import legal_plays
+from .shapes import Action, View
 
-View = dict[str, Any]
-Action = dict[str, Any]
-Policy = Callable[[View, random.Random], Action]
+Policy: TypeAlias = Callable[[View, random.Random], Action]
+"""``choose(view, rng) -> action``: a bot (the view of its own seat, RULES.md §12)."""
 
 
 def _table(view: View) -> Play | None:
@@ -41,14 +43,24 @@ def _table(view: View) -> Play | None:
     return None if last is None else classify(last[1], view["dao"])
 
 
+def _hand(view: View) -> list[str]:
+    hand = view["hand"]
+    if hand is None:
+        raise ArgumentError("bad_seat", "a policy plays a seat: a spectator's view has no hand")
+    return hand
+
+
 def _as_action(play: Play) -> Action:
     return {"type": "play", "cards": list(play.cards)}
 
 
 def random_policy(view: View, rng: random.Random) -> Action:
-    """A uniformly random legal action: any legal play, or a pass when following."""
+    """A uniformly random legal action: any legal play, or a pass when following.
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
+    """
     table = _table(view)
-    plays = legal_plays(view["hand"], table, view["dao"])
+    plays = legal_plays(_hand(view), table, view["dao"])
     n = len(plays) + (table is not None)
     i = rng.randrange(n)
     return _as_action(plays[i]) if i < len(plays) else {"type": "pass"}
@@ -82,9 +94,11 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
 
     ``rng`` breaks no ties (the policy is deterministic); it is accepted so all
     policies share one signature.
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand: list[str] = view["hand"]
-    dao: str = view["dao"]
+    hand = _hand(view)
+    dao = view["dao"]
     table = _table(view)
     plays = legal_plays(hand, table, dao)
     for p in plays:
@@ -105,7 +119,9 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
         best = min(whole or costs)
         return _as_action(plays[best[1]])
     seat = view["seat"]
-    last_seat = view["trick"]["last"][0]
+    last = view["trick"]["last"]
+    assert seat is not None and last is not None  # a hand is a seat's; a table is a last play
+    last_seat = last[0]
     points = view["trick"]["points"]
     counts = view["counts"]
     if last_seat == partner(seat):
@@ -136,9 +152,11 @@ def beginner_policy(view: View, rng: random.Random) -> Action:
     Following, it passes one time in four at random; otherwise it beats the
     table with the cheapest play (weakest first, bombs last), partner or not,
     and passes when nothing beats. ``rng`` drives its random choices.
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand: list[str] = view["hand"]
-    dao: str = view["dao"]
+    hand = _hand(view)
+    dao = view["dao"]
     table = _table(view)
     plays = legal_plays(hand, table, dao)
     for p in plays:
@@ -161,8 +179,7 @@ POLICIES: dict[str, Policy] = {
     "heuristic": heuristic_policy,
     "expert": expert_policy,
 }
-"""The bot levels by name (see the module docstring). ``heuristic`` is the old
-name of ``normal``, kept for existing callers. Each is ``(bot_view, rng) -> action``."""
-
-BOT_LEVELS = ("beginner", "normal", "expert")
-"""The levels a player may choose for a bot seat (新手, 普通, 高手), weakest first."""
+"""The bots by name, each ``(bot_view, rng) -> action``: the site's levels
+``beginner``, ``normal``, ``expert`` (:data:`~games.engine.shapes.BOT_POLICIES`),
+``heuristic`` (the old name of ``normal``, kept for existing callers) and
+``random``."""

@@ -32,17 +32,17 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import POLICIES
+from .bots import POLICIES, Policy
 from .deal import team_of
-from .match import OVER, State, apply, new_game
+from .match import OVER, apply, new_game
+from .shapes import State
 from .view import bot_view
 
-Policy = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 PolicySpec = str | Policy
 
 MAX_ACTIONS = 20_000
@@ -81,9 +81,9 @@ def play_game(
     """
     state = new_game(seed, levels=(0, 0, 0, 0), bots=(True, True, True, True))
     for _ in range(MAX_ACTIONS):
-        if state["status"] == OVER:
+        seat = state["turn"]
+        if state["status"] == OVER or seat is None:
             return state
-        seat: int = state["turn"]
         bv = bot_view(state, seat)
         t0 = time.perf_counter()
         action = policies[seat](bv, rngs[seat])
@@ -129,6 +129,7 @@ def play_deal(
         for k in range(4):
             out.times[side[k]].extend(times[k])
         result = final["result"]
+        assert result is not None  # play_game returns finished games
         winner = result["winner"]
         out.wins += winner == a_team
         if result["double_clamp"]:

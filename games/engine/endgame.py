@@ -22,14 +22,13 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from .deal import team_of
-from .match import OVER, PLAYING, State, apply
+from .match import OVER, PLAYING, apply
+from .shapes import Action, BotPolicy, BotView, HalfSummary, SeatCards, State, View, seat_cards
+from .upgrade import STATE_VERSION
 from .view import bot_view
 
-View = dict[str, Any]
-Action = dict[str, Any]
 Policy = Callable[[View, random.Random], Action]
 
 ACTIONS_PER_MS = 6.0
@@ -38,31 +37,42 @@ MAX_SAMPLES = 24
 """No more samples than this, however large the budget."""
 
 
-def state_from_view(view: View, hands: Sequence[Sequence[str]]) -> State:
+def state_from_view(view: BotView, hands: Sequence[Sequence[str]]) -> State:
     """An engine state for the position of ``view`` (a bot_view) with ``hands``
     standing in for the four hands. Secrets are dummies: a play-out never ends
     a half by dealing real cards (the second half is dealt from a dummy seed)."""
     trick = view["trick"]
+    last = trick["last"]
     passes = 0
     for _seat, cards in reversed(trick["plays"]):
         if cards:
             break
         passes += 1
+    bots: list[BotPolicy | None] = ["expert", "expert", "expert", "expert"]
+    halves: list[HalfSummary] = [
+        {**h, "actions": [], "left": [[], [], [], []]}  # only points and first_out are read
+        for h in view["halves"]
+    ]
     return {
-        "version": 1, "seed": "endgame-sample", "levels": [0, 0, 0, 0], "bots": [True] * 4,
-        "practice": True, "stake": 0, "status": PLAYING, "seq": view["seq"],
-        "halves": [dict(h) for h in view["halves"]], "result": None,
+        "version": STATE_VERSION, "seed": "endgame-sample", "levels": [0, 0, 0, 0],
+        "bots": bots, "practice": True, "stake": 0, "status": PLAYING, "seq": view["seq"],
+        "halves": halves, "result": None,
         "half": view["half"], "indicator": view["indicator"],
         "indicator_seat": view["indicator_seat"], "dao": view["dao"], "first_dealt": 0,
         "leader": view["leader"], "hands": [list(h) for h in hands], "turn": view["turn"],
-        "trick": {"leader": trick["leader"], "plays": [list(p) for p in trick["plays"]],
-                  "last": trick["last"], "passes": passes, "points": trick["points"]},
+        "trick": {"leader": trick["leader"], "plays": _entries(trick["plays"]),
+                  "last": None if last is None else seat_cards(last[0], list(last[1])),
+                  "passes": passes, "points": trick["points"]},
         "captured": list(view["captured"]), "finish_order": list(view["finish_order"]),
-        "actions": [list(a) for a in view.get("history", [])],
+        "actions": _entries(view["history"]),
     }
 
 
-def half_value(view: View, summary: dict[str, Any], team: int) -> float:
+def _entries(entries: Sequence[SeatCards]) -> list[SeatCards]:
+    return [seat_cards(seat, list(cards)) for seat, cards in entries]
+
+
+def half_value(view: View, summary: HalfSummary, team: int) -> float:
     """What a finished half is worth to ``team`` (0–1, RULES.md §5–§6).
 
     A double clamp or a decided game: 1 or 0 (a point margin breaks ties).
@@ -86,7 +96,7 @@ def half_value(view: View, summary: dict[str, Any], team: int) -> float:
 
 
 def search(
-    view: View, candidates: Sequence[Action], unseen: Counter[str], rng: random.Random,
+    view: BotView, candidates: Sequence[Action], unseen: Counter[str], rng: random.Random,
     budget_ms: float, policy: Policy,
 ) -> int | None:
     """Index of the best of ``candidates`` by sampled play-outs, or ``None`` when
@@ -96,8 +106,11 @@ def search(
     :param unseen: card → copies the other hands hold between them.
     :param policy: the fast policy playing every seat in the play-outs.
     """
-    seat: int = view["seat"]
-    counts: list[int] = view["counts"]
+    seat = view["seat"]
+    hand = view["hand"]
+    if seat is None or hand is None:
+        return None
+    counts = view["counts"]
     others = [x for x in range(4) if x != seat and counts[x] > 0]
     pool = sorted(unseen.elements())
     need = sum(counts[x] for x in others)
@@ -111,7 +124,7 @@ def search(
     while samples < MAX_SAMPLES:
         rng.shuffle(pool)
         hands: list[list[str]] = [[], [], [], []]
-        hands[seat] = list(view["hand"])
+        hands[seat] = list(hand)
         at = 0
         for x in others:
             hands[x] = pool[at:at + counts[x]]
@@ -136,7 +149,7 @@ def search(
 
 
 def _play_out(
-    start: State, seat: int, action: Action, team: int, view: View, policy: Policy,
+    start: State, seat: int, action: Action, team: int, view: BotView, policy: Policy,
     rng: random.Random, nodes: int, stop: float,
 ) -> tuple[float, int] | None:
     """Play ``action`` then the rest of the half; ``(value, actions used)``, or
@@ -145,9 +158,9 @@ def _play_out(
     state, _ = apply(start, seat, action)
     used = 1
     while state["status"] != OVER and state["half"] == half:
-        if used >= nodes or time.process_time() > stop:
-            return None
         s = state["turn"]
+        if s is None or used >= nodes or time.process_time() > stop:
+            return None
         state, _ = apply(state, s, policy(bot_view(state, s), rng))
         used += 1
     return half_value(view, state["halves"][-1], team), used

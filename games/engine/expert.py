@@ -51,16 +51,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from . import endgame
 from .cards import BIG_JOKER, COPIES, DISTINCT_CARDS, POINTS, RANK_INDEX, SMALL_JOKER, SUITS
 from .combos import ATOM, BOMB, HYDROGEN, PAIR, SINGLE, TRIPLE, Play, atom_strength, classify
 from .deal import next_seat, partner
+from .errors import ArgumentError
 from .moves import legal_plays
-
-View = dict[str, Any]
-Action = dict[str, Any]
+from .shapes import Action, BotView, PassAction, PlayAction, View
 
 DEFAULT_BUDGET_MS = 40.0
 """The endgame search's default time budget per decision (the server allows ≤ 50 ms)."""
@@ -72,7 +71,7 @@ SEARCH_WIDTH = 3
 """At most this many candidates are played out."""
 DAO = 13
 """Strength of a dao rank (RULES.md §3); plain ranks are 0 (3) … 12 (2)."""
-PASS: Action = {"type": "pass"}
+PASS: PassAction = {"type": "pass"}
 _SMALL_KIND = {1: SINGLE, 2: PAIR, 3: TRIPLE}
 _CONTROL = (BOMB, ATOM, HYDROGEN)
 
@@ -135,7 +134,7 @@ class Threats:
         if self.jokers >= 4:
             most.append((min(max_opp, self.jokers), self.joker_strength))
         self.bomb_most = [(n, s) for n, s in most if n >= 4]
-        self._q: dict[tuple[str, int, int, bool], float] = {}
+        self._q: dict[tuple[str, int, int, bool, tuple[float, float, float]], float] = {}
         self._beaters: dict[tuple[str, int, int, bool], tuple[int, int]] = {}
         self._opps: dict[int, tuple[list[list[float]], float, float, float]] = {}
 
@@ -183,7 +182,10 @@ class Threats:
         same, big = self.beaters(kind, strength, size, is_dao)
         return bool(same or big)
 
-    def q(self, kind: str, strength: int, size: int, is_dao: bool) -> float:
+    def q(
+        self, kind: str, strength: int, size: int, is_dao: bool,
+        willing: tuple[float, float, float] | None = None,
+    ) -> float:
         """A chance (0–1) that the play wins its trick against the live opponents.
 
         1.0 when nothing unseen can beat it. Otherwise each opponent, holding
@@ -192,7 +194,8 @@ class Threats:
         the same kind, a bomb that beats the play, or an atom, and each is
         weighed by how readily a player spends it (:data:`WILLING`).
         """
-        key = (kind, strength, size, is_dao)
+        wl = willing or WILLING
+        key = (kind, strength, size, is_dao, wl)
         got = self._q.get(key)
         if got is not None:
             return got
@@ -200,8 +203,7 @@ class Threats:
         if self.beatable(kind, strength, size, is_dao) and self.total:
             for c in self.opp_counts:
                 same, bomb, atom = self._chances(kind, strength, size, is_dao, c)
-                v *= (1.0 - WILLING[0] * same) * (1.0 - WILLING[1] * bomb)
-                v *= 1.0 - WILLING[2] * atom
+                v *= (1.0 - wl[0] * same) * (1.0 - wl[1] * bomb) * (1.0 - wl[2] * atom)
         self._q[key] = v
         return v
 
@@ -383,6 +385,8 @@ class Weights:
     stop: tuple[float, float, float] = (2.5, 1.2, 0.4)
     feed_q: float = 0.5
     mate_lead: float = 1.5
+    flex: float = 0.0
+    trick_hold: bool = False
 
 
 WEIGHTS = Weights()
@@ -397,7 +401,8 @@ def group_cost(g: Group, threats: Threats, w: Weights | None = None) -> float:
     q = threats.q(kind, s, size, is_dao)
     cost = 1.0 - 2.0 * q
     if kind in _CONTROL:
-        cost -= (w or WEIGHTS).reserve * q
+        w = w or WEIGHTS
+        cost -= w.reserve * q + w.flex
     return cost
 
 
@@ -421,11 +426,14 @@ class Situation:
     """
 
     def __init__(self, view: View, w: Weights) -> None:
+        seat, hand = view["seat"], view["hand"]
+        if seat is None or hand is None:
+            raise ArgumentError("bad_seat", "a bot plays a seat: a spectator's view has no hand")
         self.w = w
-        self.seat: int = view["seat"]
-        self.partner = partner(self.seat)
+        self.seat: int = seat
+        self.partner = partner(seat)
         self.dao: str = view["dao"]
-        self.hand: list[str] = list(view["hand"])
+        self.hand: list[str] = list(hand)
         self.counter: Counter[str] = Counter(self.hand)
         self.counts: list[int] = list(view["counts"])
         trick = view["trick"]
@@ -437,7 +445,7 @@ class Situation:
                           if self.counts[x] > 0]
         unseen: Counter[str] = Counter({c: COPIES for c in DISTINCT_CARDS})
         unseen.subtract(self.counter)
-        history = view.get("history")
+        history = _history(view)
         plays: Iterable[Sequence[Any]] = history if history is not None else trick["plays"]
         for _seat, cards in plays:
             unseen.subtract(cards)
@@ -488,7 +496,13 @@ class Situation:
         return s[0] if k <= 3 else s[1] if k <= 6 else s[2] if k <= 10 else 0.0
 
 
-def _act(play: Play) -> Action:
+def _history(view: View) -> list[Any] | None:
+    """The view's ``history`` if it is a :class:`BotView`, else ``None``."""
+    history: list[Any] | None = cast(dict[str, Any], view).get("history")
+    return history
+
+
+def _act(play: Play) -> PlayAction:
     return {"type": "play", "cards": list(play.cards)}
 
 
@@ -582,8 +596,12 @@ def _follow_value(sit: Situation, p: Play, lead: float, stop: float) -> float:
     if beatable <= 1 and sit.unbeatable(p):
         return 50.0  # wins the lead and runs out
     d = cost - sit.cost_now
-    hold = sit.q_play(p)
     pts = _points(p)
+    if w.trick_hold:
+        hold = sit.threats.q(p.kind, p.strength, p.size, p.is_dao,
+                             _willing(sit.trick_points + pts, sum(left.values())))
+    else:
+        hold = sit.q_play(p)
     gain = lead + w.point * (sit.trick_points + pts) + stop
     if weak <= n - weak + 1:
         gain += w.race
@@ -623,6 +641,16 @@ def candidates(hand: Mapping[str, int], plays: Sequence[Play]) -> list[Play]:
             seen.add(key)
             out.append(p)
     return out
+
+
+def _willing(stakes: int, left: int) -> tuple[float, float, float]:
+    """How readily opponents beat a play on a trick worth ``stakes`` points from a
+    player left with ``left`` cards: bombs and atoms come out for rich tricks and
+    against a player close to out (the weights of :meth:`Threats.q`)."""
+    race = 0.4 if left <= 6 else 0.0
+    bomb = min(0.9, 0.2 + 0.01 * stakes + race)
+    atom = min(0.8, 0.1 + 0.008 * stakes + race)
+    return (WILLING[0], round(bomb, 2), round(atom, 2))
 
 
 def _follow_opponent(sit: Situation, plays: Sequence[Play]) -> Scored:
@@ -676,9 +704,12 @@ def expert_policy(
     :param weights: the rules' worths (default :data:`WEIGHTS`).
     :returns: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``, always
         legal for the view's position.
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand: list[str] = view["hand"]
-    dao: str = view["dao"]
+    hand = view["hand"]
+    if hand is None:
+        raise ArgumentError("bad_seat", "a bot plays a seat: a spectator's view has no hand")
+    dao = view["dao"]
     last = view["trick"]["last"]
     table = None if last is None else classify(last[1], dao)
     plays = legal_plays(hand, table, dao)
@@ -689,7 +720,8 @@ def expert_policy(
         return PASS
     sit = Situation(view, weights or WEIGHTS)
     scored = rules(sit, plays)
-    if budget_ms > 0 and sum(sit.counts) <= SEARCH_CARDS and scored[0][0] < 50.0:
+    searchable = budget_ms > 0 and _history(view) is not None  # needs card memory
+    if searchable and sum(sit.counts) <= SEARCH_CARDS and scored[0][0] < 50.0:
         best = scored[0][0]
         cands: list[Action] = []
         for score, action in scored:
@@ -698,8 +730,8 @@ def expert_policy(
         if len(cands) > 1:
             from .bots import heuristic_policy  # bots imports this module
 
-            i = endgame.search(view, cands[:SEARCH_WIDTH], sit.unseen, rng, budget_ms,
-                               heuristic_policy)
+            i = endgame.search(cast(BotView, view), cands[:SEARCH_WIDTH], sit.unseen, rng,
+                               budget_ms, heuristic_policy)
             if i is not None:
                 return cands[i]
     return scored[0][1]

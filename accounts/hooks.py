@@ -1,0 +1,45 @@
+"""Rating settlement: the first game-end hook (RULES.md §7; DESIGN.md "The
+lifecycle seam"), registered in ``AccountsConfig.ready``.
+
+Runs inside the transaction that ends the game, once per game. Rated games move
+rating points through ``RatingEntry`` rows (the escaper's penalty included);
+every human's game counts move (``rated_wins`` only for rated games). The
+engine's ``rating_changes`` are already zero for a practice game and for a
+moderator's close, kick or suspension (RULES.md §12).
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+
+from accounts.models import Profile, RatingEntry
+from games import engine
+
+PRIORITY = 10  # first: later hooks (wagers) read this game's rating changes
+
+
+def settle_rating(end) -> None:
+    """Move each human player's rating points and game counts for ``end``
+    (a ``games.lifecycle.GameEnd``)."""
+    result = end.result
+    winner = result["winner"]
+    for row in sorted(end.seats, key=lambda r: r.user_id or 0):  # lock order: ascending user id
+        if row.user_id is None:
+            continue
+        seat = row.index
+        delta = result["rating_changes"][seat]
+        won = winner is not None and engine.team_of(seat) == winner
+        rated = end.rated
+        Profile.objects.filter(user_id=row.user_id).update(
+            rating_points=F("rating_points") + delta,
+            games_played=F("games_played") + 1,
+            rated_games=F("rated_games") + int(rated),
+            games_won=F("games_won") + int(won),
+            rated_wins=F("rated_wins") + int(won and rated),
+            double_clamps=F("double_clamps") + int(won and result["double_clamp"]),
+        )
+        if delta:
+            reason = RatingEntry.ESCAPE if result["abandoned_by"] == seat else RatingEntry.GAME
+            RatingEntry.objects.create(
+                user_id=row.user_id, game_id=end.game.pk, delta=delta, reason=reason
+            )

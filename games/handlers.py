@@ -1,0 +1,95 @@
+"""The table socket's own message types, registered with the lifecycle seam
+like any other app's (``lifecycle.socket_message``; docs/protocol.md lists
+them). Each parses its message into a call of a write module; validation that
+is about the message's shape happens here, the rules in the write modules.
+
+Errors: :class:`games.errors.Refused` (``bad_message`` for a malformed field).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games import chat, lifecycle, play, tables
+from games.errors import Refused
+from games.lifecycle import SocketContext
+from games.models import Table
+
+
+def flag(msg: dict[str, Any], key: str, default: bool = True) -> bool:
+    """A boolean field: a JSON ``true``/``false``; missing means ``default``.
+
+    :raises Refused: ``bad_message`` for anything else (``"false"`` is not false).
+    """
+    value = msg.get(key, default)
+    if not isinstance(value, bool):
+        raise Refused("bad_message", _("“%(key)s” must be true or false.") % {"key": key})
+    return value
+
+
+def running_game(table_id: int) -> int:
+    """The id of the game running (or last played) at the table.
+
+    :raises Refused: ``no_game`` when the table has had none.
+    """
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    if game_id is None:
+        raise Refused("no_game", _("No game is running at this table."))
+    return game_id
+
+
+def _sit(ctx: SocketContext, msg: dict) -> None:
+    tables.sit(ctx.table_id, ctx.user, msg.get("seat"))
+
+
+def _stand(ctx: SocketContext, msg: dict) -> None:
+    tables.stand(ctx.table_id, ctx.user)
+
+
+def _ready(ctx: SocketContext, msg: dict) -> None:
+    tables.set_ready(ctx.table_id, ctx.user, flag(msg, "ready"))
+
+
+def _add_bot(ctx: SocketContext, msg: dict) -> None:
+    tables.add_bot(ctx.table_id, ctx.user, msg.get("seat"), msg.get("bot", "normal"))
+
+
+def _remove_bot(ctx: SocketContext, msg: dict) -> None:
+    tables.remove_bot(ctx.table_id, ctx.user, msg.get("seat"))
+
+
+def _chat(ctx: SocketContext, msg: dict) -> None:
+    text = msg.get("text")
+    chat.chat(ctx.table_id, ctx.user, text if isinstance(text, str) else "")
+
+
+def _move(ctx: SocketContext, msg: dict) -> None:
+    action: dict[str, Any] = {"type": msg["type"]}
+    if msg["type"] == "play":
+        action["cards"] = msg.get("cards")
+    play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
+
+
+def _escape(ctx: SocketContext, msg: dict) -> None:
+    play.escape(running_game(ctx.table_id), ctx.user)
+
+
+def _auto_play(ctx: SocketContext, msg: dict) -> None:
+    on = flag(msg, "on")  # a malformed message first, whatever the table's state
+    play.set_auto_play(running_game(ctx.table_id), ctx.user, on)
+
+
+def register() -> None:
+    """Register the games app's message types (``GamesConfig.ready``)."""
+    lifecycle.socket_message("sit", _sit)
+    lifecycle.socket_message("stand", _stand)
+    lifecycle.socket_message("ready", _ready)
+    lifecycle.socket_message("add_bot", _add_bot)
+    lifecycle.socket_message("remove_bot", _remove_bot)
+    lifecycle.socket_message("chat", _chat, rate="chat")
+    lifecycle.socket_message("play", _move)
+    lifecycle.socket_message("pass", _move)
+    lifecycle.socket_message("escape", _escape)
+    lifecycle.socket_message("auto_play", _auto_play)

@@ -1,0 +1,249 @@
+"""The lifecycle seam: how other apps plug into the game without editing it
+(DESIGN.md "The lifecycle seam"; modelled on Lichess's Finisher and Baserow's
+signals).
+
+Apps register in their ``AppConfig.ready()``. Every registry runs its entries
+in ascending ``priority`` (ties: registration order), never in
+``INSTALLED_APPS`` order:
+
+- :func:`on_game_end` — ``hook(end: GameEnd) -> None``, run inside the one
+  transaction that ends the game, once per game, whatever ended it. A hook
+  handles its own business cases (an insolvent payer, a full inventory) and
+  never raises for them; an exception means a bug and rolls the ending back.
+- :func:`on_turn_timeout` — ``hook(game, seat) -> timedelta | None``, asked
+  (under the game's row lock) before the RULES.md §8 timeout action; the first
+  to return a duration extends the turn by it instead (the 定时器).
+- :func:`seat_policy` — ``policy(table, user, moment) -> None`` with
+  ``moment`` ``"sit"`` or ``"start"``; raising :class:`~games.errors.Refused`
+  refuses the seat, or before a game starts stands that player up (they get a
+  ``notice`` with the reason).
+- :func:`view_contribution` — ``fn(game_id, state, seat, user_id) -> dict``:
+  keys added to that seat's game view (``seat`` ``None``: a spectator).
+- :func:`snapshot_contribution` — ``fn(tables) -> {table_id: dict}``: keys
+  added to table snapshots, and to lobby rows for the keys registered in
+  ``lobby``; batched so the lobby's 200 rows cost one query per app.
+- :func:`socket_message` — ``handler(ctx: SocketContext, msg: dict) -> dict |
+  None`` for a table-socket message type, with its own validation and reason
+  codes (raise ``Refused``); the reply, if any, goes back to that connection.
+- :func:`chat_policy` — ``policy(table_id, user, text) -> str``: asked before a
+  chat line is stored and sent; raise ``Refused`` to refuse it (a mute) or
+  return the text to send (a word filter masks; the raw line is stored).
+- :func:`subscribe` / :func:`publish` — after-commit events: the write
+  modules publish, the transports (``games.broadcast``, ``games.scheduler``)
+  subscribe, so nothing that writes imports a transport.
+
+Events published (payload keyword arguments): ``table_changed(table_id)``,
+``table_closed(table_id)``, ``game_changed(game)`` (a snapshot of the game row
+as committed), ``chat(table_id, line)``, ``notice(user_id, notice)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+if TYPE_CHECKING:
+    from games.models import Game, Table
+
+# --- registries -------------------------------------------------------------------
+
+
+@dataclass(order=True)
+class _Entry:
+    priority: int
+    order: int
+    fn: Callable[..., Any] = field(compare=False)
+    options: dict[str, Any] = field(compare=False, default_factory=dict)
+
+
+class Registry:
+    """Entries run in ascending ``priority``, ties in registration order."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._entries: list[_Entry] = []
+
+    def add(self, fn: Callable[..., Any], priority: int, **options: Any) -> Callable[..., Any]:
+        """Register ``fn`` (idempotent for the same function: ``ready()`` may run twice)."""
+        if any(e.fn is fn for e in self._entries):
+            return fn
+        self._entries.append(_Entry(priority, len(self._entries), fn, options))
+        self._entries.sort()
+        return fn
+
+    def remove(self, fn: Callable[..., Any]) -> None:
+        """Unregister ``fn`` (tests)."""
+        self._entries = [e for e in self._entries if e.fn is not fn]
+
+    def __iter__(self):
+        return iter(list(self._entries))
+
+    def functions(self) -> list[Callable[..., Any]]:
+        """The registered functions, in running order."""
+        return [e.fn for e in self._entries]
+
+
+GAME_END = Registry("game_end")
+TURN_TIMEOUT = Registry("turn_timeout")
+SEAT_POLICIES = Registry("seat_policy")
+VIEW_CONTRIBUTIONS = Registry("view")
+SNAPSHOT_CONTRIBUTIONS = Registry("snapshot")
+CHAT_POLICIES = Registry("chat_policy")
+SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
+_SUBSCRIBERS: dict[str, Registry] = {}
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """What a game-end hook is told (RULES.md §6–§7, §11–§12).
+
+    :ivar game: the ``Game`` row, locked, already marked over and settled.
+    :ivar reason: ``"normal"``, ``"escape"``, ``"moderator_close"``,
+        ``"moderator_kick"`` or ``"suspension"``.
+    :ivar result: the engine state's ``result`` (``winner``, ``double_clamp``,
+        ``abandoned_by``, ``rating_changes`` per seat …).
+    :ivar seats: the game's ``GameSeat`` rows in seat order.
+    :ivar record: the game's RULES.md §11 record as stored.
+    """
+
+    game: Game
+    reason: str
+    result: dict[str, Any]
+    seats: list[Any]
+    record: dict[str, Any]
+
+    @property
+    def rated(self) -> bool:
+        """Four people played (RULES.md §7): rating, coins and drops may move."""
+        return not self.game.practice
+
+
+@dataclass(frozen=True)
+class SocketContext:
+    """Who sent a table-socket message: ``user`` (may be anonymous),
+    ``table_id`` and the connection's ``channel_name``."""
+
+    user: Any
+    table_id: int
+    channel_name: str
+
+
+def on_game_end(hook: Callable[[GameEnd], None], priority: int) -> Callable[[GameEnd], None]:
+    """Register a game-end hook (see the module docstring)."""
+    return GAME_END.add(hook, priority)
+
+
+def on_turn_timeout(
+    hook: Callable[[Game, int], timedelta | None], priority: int
+) -> Callable[[Game, int], timedelta | None]:
+    """Register a turn-timeout hook (see the module docstring)."""
+    return TURN_TIMEOUT.add(hook, priority)
+
+
+def seat_policy(policy: Callable[[Table, Any, str], None], priority: int) -> Callable[..., None]:
+    """Register a seat policy (see the module docstring)."""
+    return SEAT_POLICIES.add(policy, priority)
+
+
+def view_contribution(fn: Callable[..., dict[str, Any]], priority: int = 100) -> Callable:
+    """Register a contribution to per-seat game views."""
+    return VIEW_CONTRIBUTIONS.add(fn, priority)
+
+
+def snapshot_contribution(
+    fn: Callable[[list[Table]], dict[int, dict[str, Any]]], priority: int = 100,
+    *, lobby: tuple[str, ...] = (),
+) -> Callable:
+    """Register a contribution to table snapshots; the keys named in ``lobby``
+    also go into lobby rows."""
+    return SNAPSHOT_CONTRIBUTIONS.add(fn, priority, lobby=bool(lobby), keys=tuple(lobby))
+
+
+def chat_policy(policy: Callable[[int, Any, str], str], priority: int) -> Callable:
+    """Register a chat policy (see the module docstring)."""
+    return CHAT_POLICIES.add(policy, priority)
+
+
+def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | None], *,
+                   rate: str | None = "act", login: bool = True) -> Callable:
+    """Register the handler of table-socket messages of type ``kind``.
+
+    :param rate: the per-user rate-limit bucket (``"act"``: actions, ``"chat"``;
+        ``None``: none), see ``GAMES_ACTION_RATE`` / ``GAMES_CHAT_RATE``.
+    :param login: anonymous senders are refused with ``login_required``.
+    :raises ValueError: if another handler already owns ``kind``.
+    """
+    known = SOCKET_MESSAGES.get(kind)
+    if known is not None and known[0] is not handler:
+        raise ValueError(f"socket message type {kind!r} is already handled")
+    SOCKET_MESSAGES[kind] = (handler, rate, login)
+    return handler
+
+
+# --- after-commit events ------------------------------------------------------------
+
+
+def subscribe(event: str, fn: Callable[..., None], priority: int = 100) -> Callable[..., None]:
+    """Call ``fn(**payload)`` after each commit that published ``event``."""
+    return _SUBSCRIBERS.setdefault(event, Registry(event)).add(fn, priority)
+
+
+def publish(event: str, **payload: Any) -> None:
+    """Tell ``event``'s subscribers once the current transaction commits (at
+    once outside one); nothing is announced that was not committed."""
+    subscribers = _SUBSCRIBERS.get(event)
+    if subscribers is None:
+        return
+    fns = subscribers.functions()
+    transaction.on_commit(lambda: [fn(**payload) for fn in fns])
+
+
+# --- running the registries -------------------------------------------------------------
+
+
+def contribute_view(view: dict[str, Any], game_id: int, state: dict[str, Any],
+                    seat: int | None, user_id: int | None) -> dict[str, Any]:
+    """Add every registered contribution's keys to ``view`` (in place; returned)."""
+    for entry in VIEW_CONTRIBUTIONS:
+        view.update(entry.fn(game_id, state, seat, user_id) or {})
+    return view
+
+
+def contribute_snapshots(tables: list[Table], rows: dict[int, dict[str, Any]],
+                         *, lobby: bool = False) -> None:
+    """Add the registered snapshot keys to ``rows`` (``{table_id: row}``, in
+    place); for lobby rows only the contributions registered with ``lobby``."""
+    if not tables:
+        return
+    for entry in SNAPSHOT_CONTRIBUTIONS:
+        keys = entry.options.get("keys", ())
+        if lobby and not keys:
+            continue
+        for table_id, extra in (entry.fn(tables) or {}).items():
+            if table_id in rows:
+                rows[table_id].update({k: v for k, v in extra.items() if not lobby or k in keys})
+
+
+def check_seat(table: Table, user: Any, moment: str) -> None:
+    """Ask every seat policy; the first ``Refused`` propagates."""
+    for entry in SEAT_POLICIES:
+        entry.fn(table, user, moment)
+
+
+def filter_chat(table_id: int, user: Any, text: str) -> str:
+    """Run the chat policies in order; returns the text to send."""
+    for entry in CHAT_POLICIES:
+        text = entry.fn(table_id, user, text)
+    return text
+
+
+def notify(user_id: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
+    """Tell one person something that is not a view change (after commit):
+    ``{"type": "notice", "code", "message", "params"}`` to every open
+    connection of theirs, on any table (docs/protocol.md)."""
+    publish("notice", user_id=user_id,
+            notice={"type": "notice", "code": code, "message": message, "params": params or {}})

@@ -1,0 +1,371 @@
+"""Play, the write side: moves, escape, 托管, the game's end (the finisher), and
+the due-action function with its sweep (DESIGN.md "server-authoritative",
+"Time, bots", "The lifecycle seam").
+
+Owns ``Game``, ``GameSeat`` and ``GameEvent`` rows. An action runs in one
+transaction with the game row locked (``select_for_update``), appends its
+``GameEvent`` in that same transaction, and only after commit are clients told
+(``lifecycle.publish("game_changed", …)``; ``games.broadcast`` subscribes).
+
+Lock order, everywhere on the site: Game → Table → Seat → Profile (ascending
+user id) → inventory rows (ascending id); ledger rows are inserted last. The
+finisher runs the game-end hooks under the game's lock, so a hook that takes
+table, profile or inventory locks follows this order by construction.
+
+Errors: :class:`games.errors.Refused` with a stable ``reason``; nothing has
+changed when it is raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games import engine, lifecycle
+from games.errors import REASONS, Refused
+from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
+from games.presence import online_cutoff
+from games.seatview import players_of, seat_of, seat_rows
+
+log = logging.getLogger(__name__)
+
+
+def start_game(table: Table, seats: list[Seat]) -> Game:
+    """Deal a new game at ``table`` for its four ready ``seats`` (index order, each
+    with ``user__profile`` loaded) and start its clock (RULES.md §2, §7–§8).
+
+    Runs inside the caller's transaction with the table row locked; the first
+    views go out after commit.
+    """
+    rows = [
+        GameSeat(index=s.index, bot=s.bot_policy or "normal") if s.is_bot else
+        GameSeat(index=s.index, user=s.user, username=s.user.username, level=s.user.profile.level)
+        for s in seats
+    ]
+    state = engine.new_game(
+        secrets.token_hex(16), [r.level for r in rows], [r.bot or None for r in rows]
+    )
+    game = Game(table=table, state=state, seq=0, practice=state["practice"])
+    game._seat_rows = rows
+    game.due_at = _due_at(game)
+    game.save()
+    for r in rows:
+        r.game = game
+    GameSeat.objects.bulk_create(rows)
+    table.status, table.current_game = Table.PLAYING, game
+    table.save(update_fields=["status", "current_game"])
+    _announce(game)
+    return game
+
+
+def _due_at(game: Game):
+    """When the current turn is due: a bot's or 托管 seat's pause, or a human's
+    turn clock (RULES.md §8)."""
+    turn = engine.to_act(game.state)
+    if turn is None:
+        return None
+    row = seat_rows(game)[turn]
+    if row.is_bot or row.auto_play:
+        delay = settings.GAMES_BOT_DELAY_SECONDS
+    else:
+        delay = settings.GAMES_TURN_SECONDS
+    return timezone.now() + timedelta(seconds=delay)
+
+
+def _turn_started(game: Game):
+    """When the current turn began: the last action's time, or the game's start."""
+    last = GameEvent.objects.filter(game=game).order_by("-seq").values_list(
+        "created_at", flat=True).first()
+    return last or game.started_at
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        # one action at a time per game: the row lock orders concurrent actions
+        game = Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refused("no_game", _("There is no such game.")) from None
+    seat_rows(game)  # loaded under the lock
+    return game
+
+
+def act(game_id: int, user, seq: Any, action: Any) -> Game:
+    """Apply ``user``'s action to the game if ``seq`` is the game's current seq.
+
+    :param seq: the seq the client saw; a stale or repeated action is refused.
+    :param action: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
+    :raises Refused: ``not_seated``, ``stale``, or an engine reason code
+        (``not_your_turn``, ``does_not_beat`` …); nothing changes.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise Refused("not_seated", _("You are not playing in this game."))
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq != game.seq:
+            raise Refused(
+                "stale", _("That move was made on an old position; the table has moved on.")
+            )
+        if not isinstance(action, dict) or action.get("type") not in ("play", "pass"):
+            raise Refused("bad_action", _("That is not a move."))
+        _reset_timeouts(game, seat)
+        _apply(game, seat, action, by="player")
+        return game
+
+
+def _reset_timeouts(game: Game, seat: int) -> None:
+    row = seat_rows(game)[seat]
+    if row.timeouts:
+        row.timeouts = 0
+        row.save(update_fields=["timeouts"])
+
+
+def set_auto_play(game_id: int, user, on: bool) -> Game:
+    """Turn 托管 on (a bot plays the seat) or off (取消托管) for oneself.
+
+    :param on: a bool (the consumer refuses anything else).
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise Refused("not_seated", _("You are not playing in this game."))
+        if game.status != Game.PLAYING:
+            raise Refused("game_over", _("The game is over."))
+        row = seat_rows(game)[seat]
+        row.auto_play, row.timeouts = on, 0
+        row.save(update_fields=["auto_play", "timeouts"])
+        if game.state["turn"] == seat:
+            game.due_at = _due_at(game)
+            if not on:  # what is left of this turn's clock, not a new one (no stalling)
+                game.due_at = min(game.due_at, _turn_started(game)
+                                  + timedelta(seconds=settings.GAMES_TURN_SECONDS))
+        game.save(update_fields=["due_at"])
+        _announce(game)
+        return game
+
+
+def escape(game_id: int, user) -> Game:
+    """Leave a running game (RULES.md §7): it is abandoned; in a rated game the
+    escaper loses max(2 × stake, 20 / 10) rating points, the others nothing."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise Refused("not_seated", _("You are not playing in this game."))
+        _apply(game, seat, {"type": "escape"}, by="player")
+        return game
+
+
+def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
+    """End a running game for a moderator's close or kick or a suspension
+    (RULES.md §12: no rating, wager or escape change for anyone), through the
+    finisher like every ending; ``seat`` (the kicked or suspended player) is
+    stood up. Call it inside the moderator action's own transaction, so the
+    action and its audit row commit together.
+
+    :param reason: ``moderator_close`` (no seat), ``moderator_kick`` or
+        ``suspension`` (a seat 0–3).
+    :raises Refused: ``no_game``, ``game_over``, ``bad_seat``.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.PLAYING:
+            raise Refused("game_over", _("The game is over."))
+        try:
+            state, events = engine.abandon(game.state, reason, seat)
+        except engine.IllegalAction as e:
+            code = e.reason if e.reason in REASONS else "bad_action"
+            raise Refused(code, _illegal_message(e)) from None
+        game.state, game.seq = state, state["seq"]
+        GameEvent.objects.create(
+            game=game, seq=game.seq, seat=seat,
+            action={"type": "abandon", "reason": reason, "seat": seat}, events=events,
+            by="moderator",
+        )
+        _saved(game)
+        return game
+
+
+def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
+    try:
+        state, events = engine.apply(game.state, seat, action)
+    except engine.IllegalAction as e:
+        # engine codes that a client's action cannot cause are not client codes
+        reason = e.reason if e.reason in REASONS else "bad_action"
+        raise Refused(reason, _illegal_message(e)) from None
+    game.state, game.seq = state, state["seq"]
+    GameEvent.objects.create(
+        game=game, seq=game.seq, seat=seat, action=action, events=events, by=by
+    )
+    _saved(game)
+
+
+def _saved(game: Game) -> None:
+    """Save a game whose state just changed; if it is over, run the finisher."""
+    state = game.state
+    game.due_at = _due_at(game)
+    if state["status"] == engine.OVER:
+        game.status, game.ended_at = Game.OVER, timezone.now()
+    game.save(update_fields=["state", "seq", "due_at", "status", "ended_at"])
+    if state["status"] == engine.OVER:
+        try:
+            finish(game)
+        except Refused:
+            raise
+        except Exception:
+            # a hook failed: nothing of the ending may be kept (the transaction rolls back)
+            log.exception("game %s: a game-end hook failed", game.pk)
+            raise Refused(
+                "game_end_failed",
+                _("The game could not be ended just now, so that move was not made. Try again."),
+            ) from None
+    _announce(game)
+
+
+def _announce(game: Game) -> None:
+    """After commit: every client its view, the next due action scheduled."""
+    lifecycle.publish(
+        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
+        players=players_of(game), due_at=game.due_at,
+    )
+    if game.state["status"] == engine.OVER:
+        lifecycle.publish("table_changed", table_id=game.table_id)
+
+
+# marked with gettext_noop so makemessages finds them; translated when raised
+_ILLEGAL = {
+    "not_your_turn": gettext_noop("It is not your turn."),
+    "not_in_hand": gettext_noop("Those cards are not in your hand."),
+    "not_a_combination": gettext_noop("Those cards are not a legal play."),
+    "does_not_beat": gettext_noop("That does not beat the play on the table."),
+    "must_lead": gettext_noop("You lead: you must play."),
+    "game_over": gettext_noop("The game is over."),
+    "bad_card": gettext_noop("That is not a card."),
+}
+
+
+def _illegal_message(e: engine.IllegalAction) -> str:
+    text = _ILLEGAL.get(e.reason)
+    return _(text) if text else str(e)
+
+
+def finish(game: Game, reason: str | None = None) -> bool:
+    """The one finisher every ending goes through (RULES.md §6–§7, §11–§12).
+
+    Runs inside the transaction that ended the game, with its row locked; the
+    conditional update on ``settled`` makes it act once per game whatever path
+    ended it. It stores the game's end reason and its §11 record, runs the
+    game-end hooks in priority order (rating settlement first: ``accounts``),
+    then returns the table to waiting with its players unready, standing up the
+    escaper, anyone removed by a moderator, anyone whose connection is gone, and
+    anyone a seat policy no longer admits (each told why by a ``notice``).
+
+    :param reason: one of ``Game.END_REASONS``; default: the engine result's
+        ``reason``, else ``escape`` when someone escaped, else ``normal``.
+    :returns: ``True`` if this call finished the game.
+    :raises Exception: whatever a hook raised (the caller rolls back).
+    """
+    if not Game.objects.filter(pk=game.pk, settled=False).update(settled=True):
+        return False
+    game.settled = True
+    result = game.state["result"]
+    departed = result.get("abandoned_by")
+    if reason is None:
+        reason = result.get("reason") or (Game.ESCAPE if departed is not None else Game.NORMAL)
+    game.end_reason, game.record = reason, engine.to_record(game.state)
+    game.save(update_fields=["settled", "end_reason", "record"])
+    rows = seat_rows(game)
+    end = lifecycle.GameEnd(game=game, reason=reason, result=result, seats=rows,
+                            record=game.record)
+    for entry in lifecycle.GAME_END:
+        entry.fn(end)
+    _reset_table(game, rows, departed)
+    return True
+
+
+def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None:
+    table = Table.objects.select_for_update().get(pk=game.table_id)
+    table.status = Table.WAITING
+    table.save(update_fields=["status"])
+    seats = Seat.objects.filter(table=table, is_bot=False)
+    seats.update(ready=False)
+    # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
+    online = Presence.objects.filter(
+        table_id=table.pk, last_seen__gte=online_cutoff(), user__isnull=False
+    ).values_list("user_id", flat=True)
+    gone = set(seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
+    if departed is not None and rows[departed].user_id is not None:
+        gone.add(rows[departed].user_id)
+    for seat in seats.exclude(user_id__in=gone).exclude(user=None).select_related("user"):
+        try:
+            lifecycle.check_seat(table, seat.user, "game_end")
+        except Refused as e:
+            gone.add(seat.user_id)
+            lifecycle.notify(seat.user_id, e.reason, str(e), {"table_id": table.pk})
+    seats.filter(user_id__in=gone).update(user=None)
+
+
+def run_due(game_id: int, seq: int | None = None) -> bool:
+    """Act for the seat to move if its turn is due (DESIGN.md "Time, bots").
+
+    "If the game is still at ``seq`` and its turn is due, act for that seat",
+    in this fixed order: a bot or a 托管 seat plays its policy; else the
+    turn-timeout hooks are asked and the first that extends the turn wins (the
+    定时器); else the RULES.md §8 timeout action (a random single on a lead, a
+    pass otherwise), and after two such turns in a row the seat goes on 托管.
+    Idempotent: callers may race (countdown task, sweep, ticker) and it acts
+    once, under the game's row lock and the seq check.
+
+    :returns: ``True`` if it acted.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.PLAYING or game.due_at is None:
+            return False
+        if (seq is not None and game.seq != seq) or game.due_at > timezone.now():
+            return False
+        seat = game.state["turn"]
+        row = seat_rows(game)[seat]
+        if row.is_bot or row.auto_play:
+            rng = random.Random(f"{game.state['seed']}:{game.seq}")
+            action = engine.heuristic_policy(engine.view(game.state, seat), rng)
+            by = "bot" if row.is_bot else "auto"
+        else:
+            for entry in lifecycle.TURN_TIMEOUT:
+                extension = entry.fn(game, seat)
+                if extension:  # e.g. the 定时器: the turn goes on instead
+                    game.due_at = max(game.due_at, timezone.now()) + extension
+                    game.save(update_fields=["due_at"])
+                    _announce(game)
+                    return True
+            action = engine.timeout_action(game.state, random.SystemRandom())
+            by = "clock"
+            row.timeouts += 1
+            if row.timeouts >= 2:  # two turns in a row lost to the clock: 托管
+                row.auto_play = True
+            row.save(update_fields=["timeouts", "auto_play"])
+        _apply(game, seat, action, by=by)
+        return True
+
+
+def sweep_due(limit: int = 100) -> int:
+    """Act on every game whose turn is due (the beat sweep and the ticker).
+
+    :returns: how many games were acted on.
+    """
+    now = timezone.now()
+    due = list(
+        Game.objects.filter(status=Game.PLAYING, due_at__lte=now)
+        .order_by("due_at").values_list("pk", "seq")[:limit]
+    )
+    return sum(run_due(pk, seq) for pk, seq in due)

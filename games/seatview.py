@@ -1,0 +1,83 @@
+"""The per-seat game view, the read side (never writes): the one filter on every
+path out of the server (DESIGN.md "server-authoritative").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from games import engine, lifecycle
+from games.models import Game, GameSeat, Table
+
+
+def seat_rows(game: Game) -> list[GameSeat]:
+    """The game's four ``GameSeat`` rows in seat order (loaded once per instance)."""
+    rows = getattr(game, "_seat_rows", None)
+    if rows is None:
+        rows = game._seat_rows = list(GameSeat.objects.filter(game=game).order_by("index"))
+    return rows
+
+
+def players_of(game: Game) -> list[dict[str, Any]]:
+    """Each seat's player as views show them (:meth:`GameSeat.as_player`)."""
+    return [r.as_player() for r in seat_rows(game)]
+
+
+def seat_of(game: Game, user) -> int | None:
+    """The seat ``user`` plays in ``game``, or ``None`` (spectator)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for row in seat_rows(game):
+        if row.user_id == user.pk:
+            return row.index
+    return None
+
+
+def view_for(game: Game, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see of ``game`` (``None``: a spectator).
+
+    The engine's :func:`~games.engine.view` (own hand only, counts of the others;
+    everything once the game is over) plus ``game_id``, ``players`` (per seat
+    ``user_id``, ``username``, ``level``, ``bot``, ``bot_policy``,
+    ``auto_play``), ``time_left_ms``: milliseconds
+    until the turn is due (clients' clocks are wrong, so no wall-clock instant
+    is sent); for the seat to act, ``hints`` (its ``legal_plays`` as card lists)
+    and ``can_pass``; then the keys other apps contribute
+    (``lifecycle.view_contribution``).
+    """
+    return build_view(game.pk, game.state, players_of(game), game.due_at, seat)
+
+
+def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]],
+               due_at, seat: int | None) -> dict[str, Any]:
+    """:func:`view_for` from a game's parts (after commit the row may have moved on).
+
+    :param players: :func:`players_of`; ``due_at``: the turn's due time
+        (datetime) or ``None``; ``seat``: 0–3 or ``None`` for a spectator.
+    """
+    v = engine.view(state, seat)
+    v["game_id"] = game_id
+    v["players"] = [dict(p) for p in players]
+    left = None
+    if due_at is not None and state["status"] == engine.PLAYING:
+        left = max(0, int((due_at - timezone.now()).total_seconds() * 1000))
+    v["time_left_ms"] = left
+    if seat is not None and state["turn"] == seat and state["status"] == engine.PLAYING:
+        # the seat's own legal plays, for the hint button (derived from its own hand only)
+        table = engine.table_play(state)
+        v["hints"] = [list(p.cards) for p in engine.legal_plays(state["hands"][seat], table,
+                                                                  state["dao"])]
+        v["can_pass"] = table is not None
+    user_id = players[seat]["user_id"] if seat is not None else None
+    return lifecycle.contribute_view(v, game_id, state, seat, user_id)
+
+
+def current_view(table_id: int, user) -> dict[str, Any] | None:
+    """``user``'s view of the game running (or last played) at the table, or ``None``."""
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    game = Game.objects.filter(pk=game_id).first() if game_id else None
+    if game is None:
+        return None
+    return view_for(game, seat_of(game, user))

@@ -1,0 +1,297 @@
+"""Tables and seats, the write side (DESIGN.md "server-authoritative"): create a
+table, sit, stand, bots, ready (starting the game), close idle tables.
+
+Owns ``Table`` and ``Seat`` rows. Every change runs in one transaction with the
+table row locked (``select_for_update``; two tables in ascending id) and is
+announced after commit (``lifecycle.publish``). Seat policies of other apps
+(``lifecycle.seat_policy``) are asked on sit, on adding a bot and before a game
+starts. Starting a game hands over to :func:`games.play.start_game`.
+
+Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import lifecycle, play
+from games.errors import Refused
+from games.models import Game, Seat, Table
+from games.presence import online_cutoff
+
+NAME_MAX_LENGTH = 40
+BOT_POLICIES = ("beginner", "normal", "expert")
+
+
+def clean_name(name: Any) -> str:
+    """A table name as stored: trimmed, 1–40 characters, no control characters.
+
+    :raises Refused: ``bad_name`` otherwise.
+    """
+    text = name.strip() if isinstance(name, str) else ""
+    if (not text or len(text) > NAME_MAX_LENGTH
+            or any(unicodedata.category(c).startswith("C") for c in text)):
+        raise Refused("bad_name", _("A table name has 1 to 40 characters."))
+    return text
+
+
+def create_table(user, name: str = "") -> Table:
+    """Open a new table owned by ``user`` with four empty seats.
+
+    :param name: 1–40 characters after trimming; blank gives the default "桌 N".
+    :raises Refused: ``bad_name`` for a name over 40 characters or with control
+        characters; ``too_many_tables`` when the user already owns
+        ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits.
+    """
+    name = clean_name(name) if (name or "").strip() else ""
+    with transaction.atomic():
+        # the owner's row serialises their table creations (two at once could
+        # both pass the count below)
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        idle = Table.objects.filter(owner=user, closed=False, status=Table.WAITING).exclude(
+            seats__user__isnull=False
+        )
+        if idle.count() >= settings.GAMES_MAX_IDLE_TABLES:
+            raise Refused(
+                "too_many_tables",
+                _("You already have %(count)s empty tables open: sit at one of them.")
+                % {"count": settings.GAMES_MAX_IDLE_TABLES},
+            )
+        table = Table.objects.create(name=name or "-", owner=user)
+        if not name:
+            table.name = _("Table %(number)s") % {"number": table.pk}
+            table.save(update_fields=["name"])
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(4))
+        lifecycle.publish("table_changed", table_id=table.pk)
+    return table
+
+
+def _locked_tables(*table_ids: int) -> dict[int, Table]:
+    # the table row serialises every seat change at that table; ascending ids
+    # so that two tables are always locked in the same order
+    ids = sorted(set(table_ids))
+    found = {t.pk: t for t in Table.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    return found
+
+
+def _locked_table(table_id: int) -> Table:
+    table = _locked_tables(table_id).get(table_id)
+    if table is None or table.closed:
+        raise Refused("no_table", _("This table does not exist or is closed."))
+    return table
+
+
+def _waiting(table: Table) -> None:
+    if table.status != Table.WAITING:
+        raise Refused("game_running", _("A game is running at this table."))
+
+
+def _seat(table: Table, index: Any) -> Seat:
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 3:
+        raise Refused("bad_seat", _("There is no such seat."))
+    return Seat.objects.select_for_update().get(table=table, index=index)
+
+
+def sit(table_id: int, user, index: int) -> None:
+    """Take the empty seat ``index`` (RULES.md §12: one seat per person).
+
+    Moving from another seat at this table, or from a seat at another table
+    that is waiting, empties the old seat; a seat at a table whose game is
+    running cannot be left this way.
+
+    :raises Refused: ``no_table``, ``game_running``, ``bad_seat``,
+        ``seat_taken``, ``seated_elsewhere`` (naming the other table), or a
+        seat policy's reason (e.g. ``not_enough_coins``).
+    """
+    with transaction.atomic():
+        elsewhere = (Seat.objects.filter(user=user).exclude(table_id=table_id)
+                     .values_list("table_id", flat=True).first())
+        locked = _locked_tables(table_id, *([elsewhere] if elsewhere else []))
+        table = locked.get(table_id)
+        if table is None or table.closed:
+            raise Refused("no_table", _("This table does not exist or is closed."))
+        _waiting(table)
+        seat = _seat(table, index)
+        if seat.user_id == user.pk:
+            return
+        if not seat.empty:
+            raise Refused("seat_taken", _("That seat is taken."))
+        other = locked.get(elsewhere) if elsewhere else None
+        if other is not None and other.status != Table.WAITING:
+            raise Refused(
+                "seated_elsewhere",
+                _("You are playing at table “%(name)s”: finish that game first.")
+                % {"name": other.name},
+            )
+        lifecycle.check_seat(table, user, "sit")
+        Seat.objects.filter(user=user).update(user=None, ready=False)
+        seat.user, seat.ready = user, False
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user", "ready"])
+        except IntegrityError:  # a concurrent sit elsewhere won the unique seat
+            raise Refused("seated_elsewhere", _("You are already seated at another table.")
+                          ) from None
+        if other is not None:
+            lifecycle.publish("table_changed", table_id=other.pk)
+        lifecycle.publish("table_changed", table_id=table_id)
+
+
+def stand(table_id: int, user) -> None:
+    """Leave one's seat while no game runs (during a game, see ``play.escape``).
+
+    :raises Refused: ``no_table``, ``game_running``, ``not_seated``.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _waiting(table)
+        if not Seat.objects.filter(table=table, user=user).update(user=None, ready=False):
+            raise Refused("not_seated", _("You are not seated at this table."))
+        lifecycle.publish("table_changed", table_id=table_id)
+
+
+def stand_up(table: Table, user_ids: list[int], code: str, message: str) -> int:
+    """Stand ``user_ids`` up from ``table`` (locked by the caller, no game
+    running), each told why by a ``notice`` with ``code``/``message``.
+
+    :returns: how many were stood up.
+    """
+    count = Seat.objects.filter(table=table, user_id__in=user_ids).update(user=None, ready=False)
+    for uid in user_ids:
+        lifecycle.notify(uid, code, message, {"table_id": table.pk, "table": table.name})
+    if count:
+        lifecycle.publish("table_changed", table_id=table.pk)
+    return count
+
+
+def _owner(table: Table, user) -> None:
+    if table.owner_id != user.pk:
+        raise Refused("not_owner", _("Only the table's owner may do that."))
+
+
+def add_bot(table_id: int, user, index: int, policy: Any = "normal") -> None:
+    """The owner puts a bot in the empty seat ``index`` (a bot makes practice
+    games, RULES.md §7).
+
+    :param policy: ``beginner`` (新手), ``normal`` (普通) or ``expert`` (高手).
+    :raises Refused: ``bad_bot``, ``not_owner``, ``game_running``, ``bad_seat``,
+        ``seat_taken``, or a seat policy's reason (e.g. ``wager_table``).
+    """
+    if policy not in BOT_POLICIES:
+        raise Refused("bad_bot", _("There is no such bot."))
+    _set_bot(table_id, user, index, policy)
+
+
+def remove_bot(table_id: int, user, index: int) -> None:
+    """The owner takes the bot out of seat ``index``."""
+    _set_bot(table_id, user, index, None)
+
+
+def _set_bot(table_id: int, user, index: int, policy: str | None) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _owner(table, user)
+        _waiting(table)
+        seat = _seat(table, index)
+        if policy and not seat.empty:
+            raise Refused("seat_taken", _("That seat is taken."))
+        if not policy and not seat.is_bot:
+            raise Refused("no_bot", _("There is no bot in that seat."))
+        if policy:
+            lifecycle.check_seat(table, None, "bot")
+        seat.is_bot = seat.ready = bool(policy)  # bots are always ready
+        seat.bot_policy = policy or ""
+        seat.save(update_fields=["is_bot", "ready", "bot_policy"])
+        lifecycle.publish("table_changed", table_id=table_id)
+        if policy:
+            _maybe_start(table)
+
+
+def set_ready(table_id: int, user, ready: bool = True) -> Game | None:
+    """Mark oneself (un)ready; the game starts once four are seated and ready
+    and every seat policy admits them (one who is not admitted is stood up
+    with a ``notice``; the others stay ready).
+
+    :returns: the new game if this started one, else ``None``.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _waiting(table)
+        if not Seat.objects.filter(table=table, user=user).update(ready=bool(ready)):
+            raise Refused("not_seated", _("You are not seated at this table."))
+        lifecycle.publish("table_changed", table_id=table_id)
+        return _maybe_start(table)
+
+
+def _maybe_start(table: Table) -> Game | None:
+    seats = list(Seat.objects.filter(table=table).select_related("user__profile"))
+    if not all(s.ready and not s.empty for s in seats):
+        return None
+    refused: list[tuple[int, Refused]] = []
+    for s in seats:
+        if s.user_id is not None:
+            try:
+                lifecycle.check_seat(table, s.user, "start")
+            except Refused as e:
+                refused.append((s.user_id, e))
+    if refused:
+        for uid, e in refused:
+            stand_up(table, [uid], e.reason, str(e))
+        return None
+    return play.start_game(table, seats)
+
+
+def stand_up_expired(user_ids: list[int]) -> int:
+    """Stand up, from waiting tables, users whose presence expired everywhere.
+
+    :returns: how many seats were emptied.
+    """
+    count = 0
+    seats = Seat.objects.filter(user_id__in=user_ids, table__status=Table.WAITING)
+    for table_id in set(seats.values_list("table_id", flat=True)):
+        with transaction.atomic():
+            table = _locked_tables(table_id).get(table_id)
+            if table is None or table.status != Table.WAITING:
+                continue
+            n = Seat.objects.filter(table=table, user_id__in=user_ids).update(
+                user=None, ready=False)
+            if n:
+                count += n
+                lifecycle.publish("table_changed", table_id=table_id)
+    return count
+
+
+def close_idle_tables() -> int:
+    """Close waiting tables nobody sits at or watches, once they have been idle
+    for ``GAMES_IDLE_TABLE_MINUTES`` (since they opened or their last game
+    ended), and take them off the lobby.
+
+    One conditional ``UPDATE … WHERE`` per table (healthchecks' claim
+    pattern): someone who sits down between the scan and the close keeps
+    the table.
+
+    :returns: how many tables were closed.
+    """
+    cutoff = timezone.now() - timedelta(minutes=settings.GAMES_IDLE_TABLE_MINUTES)
+
+    def idle(qs):
+        return (qs.filter(closed=False, status=Table.WAITING, created_at__lt=cutoff)
+                .exclude(seats__user__isnull=False)
+                .exclude(presences__last_seen__gte=online_cutoff())
+                .exclude(games__ended_at__gte=cutoff))
+
+    closed = 0
+    for table_id in list(idle(Table.objects.all()).values_list("pk", flat=True).distinct()):
+        if Table.objects.filter(pk__in=idle(Table.objects.filter(pk=table_id)).values("pk")
+                                ).update(closed=True):
+            closed += 1
+            lifecycle.publish("table_closed", table_id=table_id)
+    return closed

@@ -1,0 +1,315 @@
+"""The coins ledger: the only code that writes ``Profile.coins`` (DESIGN.md
+"Money and points", RULES.md §9, §12 "Coins").
+
+Every movement of coins is a ``CoinEntry`` written in the transaction of its
+cause — a purchase in its own, a game-end hook inside the game's — so a balance
+always equals the sum of its entries, and ``manage.py check_ledger`` (``audit``)
+proves it for the whole database.
+
+Public API (all amounts are whole coins):
+
+- ``credit(user, amount, reason, ...)`` / ``debit(user, amount, reason, ...)``:
+  one entry, ``amount > 0``;
+- ``transfer(legs, reason, ...)``: a multi-party movement (a wager's settlement,
+  a 定时器's 270 / 3 × 90), signed legs that sum to zero, one ``transfer_id``;
+- ``lock_balances(users)``: lock profiles in the lock order and read balances,
+  for a caller that must size a payment first (a loser who pays their whole
+  balance, RULES.md §9);
+- ``audit()``: the whole-database proof behind ``check_ledger``.
+
+Writes run only inside the caller's ``transaction.atomic()`` (else
+``TransactionManagementError``). A refusal (``LedgerError``, e.g.
+``NotEnoughCoins`` with code ``not_enough_coins``) is raised before anything is
+written, so the caller's transaction stays usable and nothing has changed.
+
+Lock order of the whole site (every module that takes row locks follows it, so
+two transactions never wait on each other in a cycle)::
+
+    Game → Table → Seat → Profile (ascending user id) → inventory rows (ascending id)
+
+and ledger rows are inserted last, after every balance update. A caller that
+holds a game or table lock may call the ledger; code that holds Profile locks
+must not then lock a game, table or seat.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from django.db import transaction
+from django.db.models import F, OuterRef, Subquery, Sum, Window
+from django.db.models.functions import Coalesce
+
+from accounts.models import Profile
+from shop.models import CoinEntry
+
+Reason = CoinEntry.Reason
+
+SIGNUP_GRANT = 2000  # every new account's coins (RULES.md §12 "Coins")
+MAX_AMOUNT = 10**12  # no single movement is larger; guards typos in grant_coins
+MAX_NOTE = 200  # CoinEntry.note's length
+
+
+class LedgerError(ValueError):
+    """A refused ledger call; nothing was written.
+
+    ``code`` is a reason code (``not_enough_coins``, ``bad_amount``,
+    ``bad_reason``, ``bad_note``, ``bad_item``, ``unbalanced``, ``no_profile``); ``params``
+    carries the figures a message needs.
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+
+class NotEnoughCoins(LedgerError):
+    """A debit would take ``user_id`` below zero (RULES.md §9: coins never go
+    below zero). ``params``: ``user_id``, ``balance`` (held), ``needed``."""
+
+    def __init__(self, user_id: int, balance: int, needed: int) -> None:
+        super().__init__(
+            "not_enough_coins",
+            f"user {user_id} holds {balance} coins, {needed} needed",
+            user_id=user_id, balance=balance, needed=needed,
+        )
+
+
+class Leg(NamedTuple):
+    """One signed movement of a transfer: ``user`` (a user or user id) gains
+    ``amount`` coins (negative: pays). ``other``: the counter-party to record,
+    if one; a two-leg transfer records each side as the other's."""
+
+    user: Any
+    amount: int
+    other: Any = None
+
+
+def _id(obj: Any) -> int | None:
+    """A model instance's pk, or the id itself (None stays None)."""
+    return getattr(obj, "pk", obj)
+
+
+def _require_atomic() -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError(
+            "shop.ledger writes only inside transaction.atomic(), in the transaction "
+            "of the movement's cause"
+        )
+
+
+def _check_amount(amount: Any, *, allow_zero: bool = False, signed: bool = False) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise LedgerError("bad_amount", f"amount must be a whole number of coins, not {amount!r}")
+    if abs(amount) > MAX_AMOUNT or (amount == 0 and not allow_zero) or (amount < 0 and not signed):
+        raise LedgerError("bad_amount", f"amount {amount} is out of range")
+    return amount
+
+
+def _check_reason(reason: Any) -> str:
+    if reason not in Reason.values:
+        raise LedgerError("bad_reason", f"unknown ledger reason {reason!r}")
+    return str(reason)
+
+
+def lock_balances(users: Iterable[Any]) -> dict[int, int]:
+    """Lock the profiles of ``users`` (users or ids) in ascending user id —
+    the lock order above — and return ``{user_id: coins}``.
+
+    Must run inside ``transaction.atomic()``; the locks last until it ends.
+    Raises ``LedgerError("no_profile")`` if a user has no profile.
+    """
+    _require_atomic()
+    ids = sorted({_id(u) for u in users})
+    rows = (
+        Profile.objects.select_for_update()
+        .filter(user_id__in=ids)
+        .order_by("user_id")
+        .values_list("user_id", "coins")
+    )
+    balances = dict(rows)
+    missing = [i for i in ids if i not in balances]
+    if missing:
+        raise LedgerError("no_profile", f"no profile for user {missing[0]}", user_id=missing[0])
+    return balances
+
+
+def _post(
+    legs: Sequence[Leg], reason: str, *, transfer_id: uuid.UUID | None,
+    game: Any, table: Any, item_code: str, note: str,
+) -> list[CoinEntry]:
+    """Lock, check every leg, update balances, then insert the entries."""
+    if not isinstance(item_code, str) or len(item_code) > 32:
+        raise LedgerError("bad_item", f"item code {item_code!r} is not a code")
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise LedgerError("bad_note", f"a note is text of at most {MAX_NOTE} characters")
+    balances = lock_balances(leg.user for leg in legs)
+    rows = []
+    for leg in legs:  # in the order given: each row's balance_after is the running one
+        user_id = _id(leg.user)
+        balance = balances[user_id] + leg.amount
+        if balance < 0:
+            raise NotEnoughCoins(user_id, balances[user_id], -leg.amount)
+        balances[user_id] = balance
+        rows.append(CoinEntry(
+            user_id=user_id, amount=leg.amount, balance_after=balance, reason=reason,
+            game_id=_id(game), table_id=_id(table), item_code=item_code,
+            other_id=_id(leg.other), transfer_id=transfer_id, note=note,
+        ))
+    for user_id in sorted({row.user_id for row in rows}):
+        Profile.objects.filter(user_id=user_id).update(coins=balances[user_id])
+    return CoinEntry.objects.bulk_create(rows)  # ledger rows last
+
+
+def credit(
+    user: Any, amount: int, reason: str, *, game: Any = None, table: Any = None,
+    item_code: str = "", other: Any = None, note: str = "",
+) -> CoinEntry:
+    """Give ``user`` (user or id) ``amount`` > 0 coins; return the entry.
+
+    ``reason``: a ``CoinEntry.Reason``; ``game`` / ``table`` (instances or ids),
+    ``item_code``, ``other`` (the counter-party, e.g. the granting moderator)
+    and ``note`` (≤ 200 characters) are recorded on the entry. Inside
+    ``transaction.atomic()`` only. Raises ``LedgerError`` (``bad_amount``,
+    ``bad_reason``, ``bad_note``, ``no_profile``) with nothing written.
+    """
+    _require_atomic()
+    leg = Leg(user, _check_amount(amount), other)
+    return _post([leg], _check_reason(reason), transfer_id=None, game=game, table=table,
+                 item_code=item_code, note=note)[0]
+
+
+def debit(
+    user: Any, amount: int, reason: str, *, game: Any = None, table: Any = None,
+    item_code: str = "", other: Any = None, note: str = "",
+) -> CoinEntry:
+    """Take ``amount`` > 0 coins from ``user``; return the (negative) entry.
+
+    Arguments as ``credit``. Raises ``NotEnoughCoins`` (``not_enough_coins``)
+    when the balance is short — never clamps — and the other ``LedgerError``
+    codes of ``credit``; nothing is written then.
+    """
+    _require_atomic()
+    leg = Leg(user, -_check_amount(amount), other)
+    return _post([leg], _check_reason(reason), transfer_id=None, game=game, table=table,
+                 item_code=item_code, note=note)[0]
+
+
+def transfer(
+    legs: Iterable[Leg | tuple], reason: str, *, game: Any = None, table: Any = None,
+    item_code: str = "", note: str = "",
+) -> list[CoinEntry]:
+    """Move coins between players in one movement; return its entries.
+
+    ``legs``: ``Leg(user, amount, other=None)`` or plain tuples, signed
+    (negative: pays), summing to zero (RULES.md §9: a wager creates and loses
+    no coins). A user may appear in several legs (e.g. one per payer a winner
+    receives from); each row's ``balance_after`` follows the legs' order.
+    Zero legs write no row, so a split that gives someone nothing needs no
+    filtering. All rows share a new ``transfer_id``; with exactly two rows each
+    records the other as its counter-party unless ``other`` is given. Inside
+    ``transaction.atomic()`` only. Raises ``LedgerError("unbalanced")`` if the
+    legs do not sum to zero, ``NotEnoughCoins`` if a payer is short (no
+    clamping: size payments with ``lock_balances`` first), and the codes of
+    ``credit``; nothing is written then. No nonzero leg: returns ``[]``.
+    """
+    _require_atomic()
+    legs = [Leg(*leg) for leg in legs]
+    for leg in legs:
+        _check_amount(leg.amount, allow_zero=True, signed=True)
+    reason = _check_reason(reason)
+    total = sum(leg.amount for leg in legs)
+    if total != 0:
+        raise LedgerError("unbalanced", f"a transfer must sum to zero, not {total}", total=total)
+    legs = [leg for leg in legs if leg.amount]
+    if not legs:
+        return []
+    if len(legs) == 2:
+        a, b = legs
+        legs = [a._replace(other=a.other if a.other is not None else b.user),
+                b._replace(other=b.other if b.other is not None else a.user)]
+    return _post(legs, reason, transfer_id=uuid.uuid4(), game=game, table=table,
+                 item_code=item_code, note=note)
+
+
+# --- audit (read only) -----------------------------------------------------------
+
+
+@dataclass
+class Audit:
+    """The result of ``audit()``: counts and one line per difference found."""
+
+    accounts: int = 0
+    entries: int = 0
+    transfers: int = 0
+    differences: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the ledger holds (no difference)."""
+        return not self.differences
+
+    def summary(self) -> str:
+        """One line, e.g. ``ledger OK: 12 accounts, 40 entries, 3 transfers``."""
+        counts = f"{self.accounts} accounts, {self.entries} entries, {self.transfers} transfers"
+        if self.ok:
+            return f"ledger OK: {counts}"
+        return f"ledger FAILED: {len(self.differences)} differences in {counts}"
+
+
+def audit() -> Audit:
+    """Prove the ledger for the whole database (``manage.py check_ledger``).
+
+    Checks: every profile's ``coins`` equals the sum of its entries and its
+    last entry's ``balance_after`` (0 with no entries); every entry's
+    ``balance_after`` is the running sum of that user's entries in id order;
+    every entry's user has a profile; every multi-party transfer sums to zero.
+    Read only; a handful of queries whatever the size.
+    """
+    result = Audit(entries=CoinEntry.objects.count())
+    of_user = CoinEntry.objects.filter(user_id=OuterRef("user_id"))
+    profiles = Profile.objects.annotate(
+        total=Coalesce(
+            Subquery(of_user.order_by().values("user_id").annotate(s=Sum("amount")).values("s")),
+            0,
+        ),
+        last=Subquery(of_user.order_by("-id").values("balance_after")[:1]),
+    ).select_related("user").order_by("user_id")
+    for p in profiles:
+        result.accounts += 1
+        last = 0 if p.last is None else p.last
+        if not p.coins == p.total == last:
+            result.differences.append(
+                f"{p.user.username} (user {p.user_id}): coins {p.coins}, "
+                f"entries sum {p.total}, last balance_after {last}"
+            )
+    broken = (
+        CoinEntry.objects.annotate(
+            running=Window(Sum("amount"), partition_by=F("user_id"), order_by=F("id").asc())
+        )
+        .exclude(balance_after=F("running"))
+        .values_list("id", "user_id", "balance_after", "running")
+    )
+    for entry_id, user_id, after, running in broken:
+        result.differences.append(
+            f"entry {entry_id} (user {user_id}): balance_after {after}, running sum {running}"
+        )
+    orphans = CoinEntry.objects.filter(user__profile__isnull=True).values_list("user_id", flat=True)
+    for user_id in sorted(set(orphans)):
+        result.differences.append(f"user {user_id} has entries but no profile")
+    transfers = (
+        CoinEntry.objects.filter(transfer_id__isnull=False)
+        .order_by()
+        .values("transfer_id")
+        .annotate(total=Sum("amount"))
+    )
+    for t in transfers:
+        result.transfers += 1
+        if t["total"] != 0:
+            result.differences.append(f"transfer {t['transfer_id']} sums to {t['total']}, not 0")
+    return result
