@@ -284,7 +284,7 @@ def test_policy_names_and_levels():
 # --- the expert's worked situations ---------------------------------------------------------
 
 
-def situation(hands, turn, *, dao="4", plays=(), finish_order=(), trick_points=None):
+def situation(hands, turn, *, dao="4", plays=(), finish_order=()):
     """A hand-built state for ``turn`` to act. ``hands``: per seat a space-separated
     string (``""`` = out) or a number of cards to deal from what the shoe has left
     (a fixed shuffle; no card more than 3 times in all). ``plays``: this trick so
@@ -317,7 +317,7 @@ def situation(hands, turn, *, dao="4", plays=(), finish_order=(), trick_points=N
         leader=trick_plays[0][0] if trick_plays else turn,
         trick={"leader": trick_plays[0][0] if trick_plays else turn, "plays": trick_plays,
                "last": last, "passes": passes,
-               "points": pts if trick_points is None else trick_points},
+               "points": pts},
         finish_order=list(finish_order), actions=[list(p) for p in trick_plays],
         captured=[0, 0, 0, 0],
     )
@@ -351,14 +351,16 @@ def test_expert_does_not_beat_a_winning_partner_needlessly():
 
 
 def test_expert_bombs_an_opponent_who_would_otherwise_go_out():
-    """The opponent in seat 1 leads a pair of aces and keeps two cards; nothing but
-    a bomb beats the aces: the expert bombs rather than let the pair win."""
-    hand = "6S 6H 6C 6D 3S 7H 8D 9C JS QH"
-    s = situation([hand, "KS KH", FILLER, FILLER], 0, plays=[(1, "AS AH")])
+    """The opponent in seat 1 leads a pair of kings and keeps two cards; nothing but
+    a bomb beats the kings: the expert bombs (its six 8s) rather than let the pair
+    win and the opponent lead its last two. The same lead from an opponent with a
+    full hand is let go: the bomb is kept for a better use."""
+    hand = "8S 8S 8H 8H 8C 8D 3S 7H 9C JS QH 6D 6C"
+    s = situation([hand, "QS QH", FILLER, FILLER], 0, plays=[(1, "KS KH")])
     action = expert(s)
-    assert sorted(action["cards"]) == ["6C", "6D", "6H", "6S"]
-    # the same lead from an opponent with a full hand is let go
-    s = situation([hand, FILLER, FILLER, FILLER], 0, plays=[(1, "AS AH")])
+    assert action["type"] == "play" and classify(action["cards"], "4").kind == "bomb"
+    assert {c[0] for c in action["cards"]} == {"8"}
+    s = situation([hand, FILLER, FILLER, FILLER], 0, plays=[(1, "KS KH")])
     assert expert(s) == {"type": "pass"}
 
 

@@ -134,7 +134,7 @@ class Threats:
         if self.jokers >= 4:
             most.append((min(max_opp, self.jokers), self.joker_strength))
         self.bomb_most = [(n, s) for n, s in most if n >= 4]
-        self._q: dict[tuple[str, int, int, bool, tuple[float, float, float]], float] = {}
+        self._q: dict[tuple[str, int, int, bool], float] = {}
         self._beaters: dict[tuple[str, int, int, bool], tuple[int, int]] = {}
         self._opps: dict[int, tuple[list[list[float]], float, float, float]] = {}
 
@@ -182,10 +182,7 @@ class Threats:
         same, big = self.beaters(kind, strength, size, is_dao)
         return bool(same or big)
 
-    def q(
-        self, kind: str, strength: int, size: int, is_dao: bool,
-        willing: tuple[float, float, float] | None = None,
-    ) -> float:
+    def q(self, kind: str, strength: int, size: int, is_dao: bool) -> float:
         """A chance (0–1) that the play wins its trick against the live opponents.
 
         1.0 when nothing unseen can beat it. Otherwise each opponent, holding
@@ -194,8 +191,8 @@ class Threats:
         the same kind, a bomb that beats the play, or an atom, and each is
         weighed by how readily a player spends it (:data:`WILLING`).
         """
-        wl = willing or WILLING
-        key = (kind, strength, size, is_dao, wl)
+        wl = WILLING
+        key = (kind, strength, size, is_dao)
         got = self._q.get(key)
         if got is not None:
             return got
@@ -385,8 +382,6 @@ class Weights:
     stop: tuple[float, float, float] = (2.5, 1.2, 0.4)
     feed_q: float = 0.5
     mate_lead: float = 1.5
-    flex: float = 0.0
-    trick_hold: bool = False
 
 
 WEIGHTS = Weights()
@@ -401,8 +396,7 @@ def group_cost(g: Group, threats: Threats, w: Weights | None = None) -> float:
     q = threats.q(kind, s, size, is_dao)
     cost = 1.0 - 2.0 * q
     if kind in _CONTROL:
-        w = w or WEIGHTS
-        cost -= w.reserve * q + w.flex
+        cost -= (w or WEIGHTS).reserve * q
     return cost
 
 
@@ -597,11 +591,7 @@ def _follow_value(sit: Situation, p: Play, lead: float, stop: float) -> float:
         return 50.0  # wins the lead and runs out
     d = cost - sit.cost_now
     pts = _points(p)
-    if w.trick_hold:
-        hold = sit.threats.q(p.kind, p.strength, p.size, p.is_dao,
-                             _willing(sit.trick_points + pts, sum(left.values())))
-    else:
-        hold = sit.q_play(p)
+    hold = sit.q_play(p)
     gain = lead + w.point * (sit.trick_points + pts) + stop
     if weak <= n - weak + 1:
         gain += w.race
@@ -641,16 +631,6 @@ def candidates(hand: Mapping[str, int], plays: Sequence[Play]) -> list[Play]:
             seen.add(key)
             out.append(p)
     return out
-
-
-def _willing(stakes: int, left: int) -> tuple[float, float, float]:
-    """How readily opponents beat a play on a trick worth ``stakes`` points from a
-    player left with ``left`` cards: bombs and atoms come out for rich tricks and
-    against a player close to out (the weights of :meth:`Threats.q`)."""
-    race = 0.4 if left <= 6 else 0.0
-    bomb = min(0.9, 0.2 + 0.01 * stakes + race)
-    atom = min(0.8, 0.1 + 0.008 * stakes + race)
-    return (WILLING[0], round(bomb, 2), round(atom, 2))
 
 
 def _follow_opponent(sit: Situation, plays: Sequence[Play]) -> Scored:
