@@ -21,7 +21,7 @@ Every error it raises is an :class:`EngineError` (a ``ValueError``) with a
 ``reason`` code. The data shapes are in :mod:`games.engine.shapes`.
 """
 
-from .bots import POLICIES, Policy, beginner_policy, heuristic_policy, random_policy
+from .bots import Policy, beginner_policy, heuristic_policy, random_policy
 from .cards import SHOE, card_points, cards_points, parse_card, parse_cards, sort_hand
 from .combos import ATOM, BOMB, HYDROGEN, KINDS, PAIR, SINGLE, TRIPLE, Play, beats, classify
 from .deal import Deal, dao_rank, deal_half, first_dealt_seat, next_seat, partner, team_of
@@ -48,6 +48,7 @@ from .match import (
     to_act,
 )
 from .moves import legal_plays
+from .policies import POLICIES
 from .record import from_record, record_actions, replay, to_record
 from .shapes import (
     BOT_POLICIES,

@@ -5,8 +5,8 @@ in that seat may know (:func:`games.engine.view.bot_view`: the seat's view plus
 this half's ``history``), so a bot cannot cheat. The policies of this module
 read only the plain :func:`games.engine.view.view` part, so they accept either.
 
-Levels (:data:`POLICIES`, the names the site and ``botmatch`` use; the site's
-levels are :data:`~games.engine.shapes.BOT_POLICIES`):
+Levels (by name in :data:`games.engine.policies.POLICIES`, as the site and
+``botmatch`` use them; the site's levels are :data:`~games.engine.shapes.BOT_POLICIES`):
 
 - ``random``: :func:`random_policy`, a uniformly random legal action (fuzzing).
 - ``beginner`` (新手): :func:`beginner_policy`, legal but loose: beats whatever
@@ -30,7 +30,6 @@ from typing import TypeAlias
 from .combos import ATOM, BOMB, HYDROGEN, Play, classify
 from .deal import partner
 from .errors import ArgumentError
-from .expert import expert_policy
 from .moves import legal_plays
 from .shapes import Action, View
 
@@ -170,16 +169,3 @@ def beginner_policy(view: View, rng: random.Random) -> Action:
     if not plays or rng.random() < 0.25:
         return {"type": "pass"}
     return _as_action(plays[0])
-
-
-POLICIES: dict[str, Policy] = {
-    "random": random_policy,
-    "beginner": beginner_policy,
-    "normal": heuristic_policy,
-    "heuristic": heuristic_policy,
-    "expert": expert_policy,
-}
-"""The bots by name, each ``(bot_view, rng) -> action``: the site's levels
-``beginner``, ``normal``, ``expert`` (:data:`~games.engine.shapes.BOT_POLICIES`),
-``heuristic`` (the old name of ``normal``, kept for existing callers) and
-``random``."""

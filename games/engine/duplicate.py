@@ -37,9 +37,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import POLICIES, Policy
+from .bots import Policy
 from .deal import team_of
 from .match import OVER, apply, new_game
+from .policies import POLICIES
 from .shapes import State
 from .view import bot_view
 

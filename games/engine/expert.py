@@ -54,6 +54,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from . import endgame
+from .bots import heuristic_policy
 from .cards import BIG_JOKER, COPIES, DISTINCT_CARDS, POINTS, RANK_INDEX, SMALL_JOKER, SUITS
 from .combos import ATOM, BOMB, HYDROGEN, PAIR, SINGLE, TRIPLE, Play, atom_strength, classify
 from .deal import next_seat, partner
@@ -708,8 +709,6 @@ def expert_policy(
             if score >= best - SEARCH_MARGIN and action not in cands:
                 cands.append(action)
         if len(cands) > 1:
-            from .bots import heuristic_policy  # bots imports this module
-
             i = endgame.search(cast(BotView, view), cands[:SEARCH_WIDTH], sit.unseen, rng,
                                budget_ms, heuristic_policy)
             if i is not None:
