@@ -9,17 +9,19 @@ plays, but counts only the cards of the current trick as seen.
 How it decides, in order:
 
 1. **Card memory.** The unseen cards are the 162 of the shoe minus its hand and
-   every card played this half. From them it knows, for any play, whether some
-   unseen cards could still beat it (a higher group of the same kind, a bomb, an
-   atom, a hydrogen bomb, none larger than the biggest opponent hand), and how
-   many higher groups could: :class:`Threats`.
+   every card played this half (the other three hands between them). From them
+   it knows, for any play, whether unseen cards could still beat it at all (a
+   higher group of the same kind, a bomb, an atom, a hydrogen bomb, none larger
+   than the biggest opponent hand), and the chance that an opponent holds and
+   spends such a beater, each unseen card being in an opponent's hand with
+   chance ``cards held / cards unseen``: :class:`Threats`.
 2. **Hand plan.** :func:`plan` splits the hand into groups that empty it in the
    fewest plays: each rank one group (atoms and hydrogen bombs kept whole, the
    rest of their rank a group of its own); joker atoms kept; the other jokers
    put where they lower the plan's cost most (a triple made a bomb, a bomb made
-   bigger). A group costs ``1 − 2·q``, ``q`` being its chance of winning a trick
-   given the unseen cards, so weak groups cost about one play each and sure
-   winners (controls) pay back a play.
+   bigger). A group costs ``1 − 2·q``, ``q`` being its chance of winning a trick,
+   less ``reserve · q`` for bombs, atoms and hydrogen bombs (:func:`group_cost`):
+   weak groups cost about one play each, sure winners pay back plays.
 3. **Running out.** On a lead, if every group but at most one is unbeatable, it
    plays the unbeatable ones and then the last; following, a play that cannot
    be beaten and leaves such a hand is taken at once.
@@ -27,20 +29,21 @@ How it decides, in order:
    whose size equals the card count of an opponent who could go out on it, and
    leading low in the size of a nearly-out partner's hand.
 5. **Following an opponent**: each play is scored by how much it lowers the
-   plan's cost, its chance of holding the trick times the value of the lead
-   and of the trick's points, and of stopping an opponent who is close to out;
-   passing scores zero. Bombs and atoms therefore come out for rich tricks and
-   against an opponent about to go out, not for nothing.
+   plan's cost, plus its chance of holding the trick times the worth of the
+   lead, of the trick's points and of stopping an opponent close to out (more
+   when the hand then nearly runs out); passing scores zero. Weak bombs are
+   spent to take the lead (a race is won by leads), strong ones are kept for
+   rich tricks and for an opponent about to go out.
 6. **Partner winning the trick**: it passes, except to go out, to feed a whole
    group of point cards when the trick looks safe, or to block an opponent who
    could go out over the partner's play. When the partner has just gone out on
    an unbeaten play, 接风 would give the lead to an opponent, so it takes the
    lead back if that is cheap.
-7. **Endgame search** (``budget_ms > 0``): once few cards remain, it deals the
-   unseen cards at random among the other hands (their counts kept), plays each
-   candidate out with the expert's own fast rules in every seat, and picks the
-   candidate that goes out first for its team in most samples, within the time
-   budget.
+7. **Endgame search** (``budget_ms > 0``, a bot_view, ≤ :data:`SEARCH_CARDS`
+   cards in the four hands): the rules' best few actions are played out on
+   random deals of the unseen cards among the other hands (their counts kept)
+   by the normal bot in every seat, and the one whose half ends best for its
+   team on average is played (:mod:`games.engine.endgame`).
 """
 
 from __future__ import annotations
@@ -95,10 +98,10 @@ class Threats:
     """What the unseen cards could still play (RULES.md §3), for card counting.
 
     Built from the unseen cards (shoe − own hand − every card played this half)
-    and the biggest hand an opponent still holds (no play larger than that).
-    ``q(kind, strength, size, is_dao)`` is a rough chance that such a play wins
-    its trick: 1.0 when nothing unseen can beat it, lower the more unseen groups
-    could. Strengths are those of :class:`~games.engine.combos.Play`.
+    and the live opponents' card counts (no play larger than a hand).
+    :meth:`beatable` says whether anything unseen could beat a play at all;
+    :meth:`q` estimates the chance that the play wins its trick. Strengths are
+    those of :class:`~games.engine.combos.Play`.
     """
 
     def __init__(self, unseen: Counter[str], dao: str, opp_counts: Sequence[int]) -> None:
@@ -192,7 +195,6 @@ class Threats:
         the same kind, a bomb that beats the play, or an atom, and each is
         weighed by how readily a player spends it (:data:`WILLING`).
         """
-        wl = WILLING
         key = (kind, strength, size, is_dao)
         got = self._q.get(key)
         if got is not None:
@@ -201,7 +203,8 @@ class Threats:
         if self.beatable(kind, strength, size, is_dao) and self.total:
             for c in self.opp_counts:
                 same, bomb, atom = self._chances(kind, strength, size, is_dao, c)
-                v *= (1.0 - wl[0] * same) * (1.0 - wl[1] * bomb) * (1.0 - wl[2] * atom)
+                v *= 1.0 - WILLING[0] * same
+                v *= (1.0 - WILLING[1] * bomb) * (1.0 - WILLING[2] * atom)
         self._q[key] = v
         return v
 
