@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import IllegalAction, heuristic_policy, new_game, random_policy
+from games.engine import ArgumentError, IllegalAction, heuristic_policy, new_game, random_policy
 from games.engine.duplicate import mean_ci, percentile, play_deal, play_game, run_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,11 +97,14 @@ def test_jobs_split_the_deals_and_change_nothing():
 
 
 def test_bad_arguments_are_refused():
-    with pytest.raises(ValueError, match="unknown policy"):
+    with pytest.raises(ArgumentError, match="unknown policy") as e:
         run_match("grandmaster", "random", 1)
-    with pytest.raises(ValueError):
-        run_match("random", "random", -1)
-    with pytest.raises(ValueError, match="names"):
+    assert e.value.reason == "bad_bot"
+    for deals, jobs in ((-1, 1), (2, 0)):
+        with pytest.raises(ArgumentError) as e:
+            run_match("random", "random", deals, jobs=jobs)
+        assert e.value.reason == "bad_count"
+    with pytest.raises(ArgumentError, match="names"):
         run_match(lambda v, r: {"type": "pass"}, "random", 4, jobs=2)
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from .bots import Policy
 from .deal import team_of
+from .errors import ArgumentError
 from .match import OVER, apply, new_game
 from .policies import POLICIES
 from .shapes import State
@@ -55,7 +56,7 @@ Z95 = 1.959964
 def resolve(spec: PolicySpec) -> Policy:
     """A policy from a name of :data:`games.engine.POLICIES` or a callable.
 
-    :raises ValueError: for an unknown name.
+    :raises ArgumentError: ``bad_bot`` for an unknown name.
     """
     if callable(spec):
         return spec
@@ -63,7 +64,7 @@ def resolve(spec: PolicySpec) -> Policy:
         return POLICIES[spec]
     except KeyError:
         names = ", ".join(sorted(POLICIES))
-        raise ValueError(f"unknown policy {spec!r} (one of {names})") from None
+        raise ArgumentError("bad_bot", f"unknown policy {spec!r} (one of {names})") from None
 
 
 def play_game(
@@ -246,11 +247,11 @@ def run_match(
     :param jobs: worker processes; deals are split into contiguous blocks and
         the results put back in deal order, so any ``jobs`` gives the same result.
     :param tags: the sides' random-source tags; default their policy names.
-    :raises ValueError: for a bad count, an unknown name, or a callable with
-        ``jobs > 1`` (processes need names).
+    :raises ArgumentError: ``bad_count`` for deals < 0 or jobs < 1, ``bad_bot``
+        for an unknown name or a callable with ``jobs > 1`` (processes need names).
     """
     if deals < 0 or jobs < 1:
-        raise ValueError("deals must be >= 0 and jobs >= 1")
+        raise ArgumentError("bad_count", f"need deals >= 0 and jobs >= 1, not {deals}, {jobs}")
     pa, pb = resolve(a), resolve(b)
     na = a if isinstance(a, str) else getattr(pa, "__name__", "A")
     nb = b if isinstance(b, str) else getattr(pb, "__name__", "B")
@@ -261,7 +262,7 @@ def run_match(
         result.deals = [play_deal(i, str(seed), a, b, tags) for i in range(deals)]
     else:
         if not (isinstance(a, str) and isinstance(b, str)):
-            raise ValueError("several jobs need policy names, not callables")
+            raise ArgumentError("bad_bot", "several jobs need policy names, not callables")
         jobs = min(jobs, deals)
         cuts = [deals * j // jobs for j in range(jobs + 1)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
