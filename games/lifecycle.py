@@ -22,6 +22,10 @@ in ascending ``priority`` (ties: registration order), never in
 - :func:`snapshot_contribution` — ``fn(tables) -> {table_id: dict}``: keys
   added to table snapshots, and to lobby rows for the keys registered in
   ``lobby``; batched so the lobby's 200 rows cost one query per app.
+- :func:`lobby_filter` — a lobby query parameter (``?wager=40``) with
+  ``parse(text) -> value | None``, ``query(tables, value) -> tables`` (a
+  ``Table`` queryset, so the lobby filters in the database) and
+  ``match(row, value) -> bool`` (for the rows the lobby socket streams).
 - :func:`socket_message` — ``handler(ctx: SocketContext, msg: dict) -> dict |
   None`` for a table-socket message type, with its own validation and reason
   codes (raise ``Refused``); the reply, if any, goes back to that connection.
@@ -94,6 +98,7 @@ VIEW_CONTRIBUTIONS = Registry("view")
 SNAPSHOT_CONTRIBUTIONS = Registry("snapshot")
 CHAT_POLICIES = Registry("chat_policy")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
+LOBBY_FILTERS: dict[str, tuple[Callable[[str], Any], Callable[..., Any], Callable[..., bool]]] = {}
 _SUBSCRIBERS: dict[str, Registry] = {}
 
 
@@ -182,6 +187,35 @@ def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | No
         raise ValueError(f"socket message type {kind!r} is already handled")
     SOCKET_MESSAGES[kind] = (handler, rate, login)
     return handler
+
+
+def lobby_filter(key: str, parse: Callable[[str], Any], query: Callable[..., Any],
+                 match: Callable[[dict[str, Any], Any], bool]) -> None:
+    """Register the lobby filter named by the query parameter ``key``.
+
+    :param parse: ``text -> value``, or ``None`` for text that is no value
+        (the filter is then not applied).
+    :param query: ``(tables, value) -> tables`` on a ``Table`` queryset.
+    :param match: ``(lobby row, value) -> bool``, the same test on a row.
+    :raises ValueError: if another app already owns ``key``.
+    """
+    known = LOBBY_FILTERS.get(key)
+    if known is not None and known[0] is not parse:
+        raise ValueError(f"lobby filter {key!r} is already registered")
+    LOBBY_FILTERS[key] = (parse, query, match)
+
+
+def lobby_filters(params: Any) -> list[tuple[Callable[..., Any], Callable[..., bool], Any]]:
+    """The filters a request asks for: ``params`` maps query parameters to text
+    (a ``QueryDict`` or a dict); returns ``[(query, match, value)]`` for each
+    registered key present with a value that parses."""
+    chosen = []
+    for key, (parse, query, match) in LOBBY_FILTERS.items():
+        text = params.get(key)
+        value = parse(text) if isinstance(text, str) else None
+        if value is not None:
+            chosen.append((query, match, value))
+    return chosen
 
 
 # --- after-commit events ------------------------------------------------------------

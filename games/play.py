@@ -279,7 +279,8 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
             lifecycle.check_seat(table, seat.user, "game_end")
         except Refused as e:
             gone.add(seat.user_id)
-            lifecycle.notify(seat.user_id, e.reason, str(e), {"table_id": table.pk})
+            lifecycle.notify(seat.user_id, e.reason, str(e),
+                             {**e.params, "table_id": table.pk, "table": table.name})
     seats.filter(user_id__in=gone).update(user=None)
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
-from games import ratelimit, snapshots, tables, ui
+from games import lifecycle, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -48,7 +48,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"tables": snapshots.lobby_rows(), "strings": ui.lobby_strings(),
+        {"tables": snapshots.lobby_rows(filters=lifecycle.lobby_filters(request.GET)),
+         "strings": ui.lobby_strings(),
          "seat_names": ui.seat_names()},
     )
 
