@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
+from accounts.models import Profile
 from games import lifecycle, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
@@ -44,7 +45,9 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Home page at ``/``: every open table, live-updated by ``static/js/lobby.js``."""
+    """Home page at ``/``: every open table, live-updated by ``static/js/lobby.js``;
+    query parameters of registered lobby filters (``/?wager=40``) narrow the
+    list in the database (``lifecycle.lobby_filter``)."""
     return render(
         request,
         "games/lobby.html",
@@ -77,10 +80,12 @@ def create_table(request: HttpRequest) -> HttpResponse:
 
 
 def _me(request: HttpRequest) -> dict:
+    # coins: the viewer's own balance (a wager table shows it; never anyone else's)
     user = request.user
     if not user.is_authenticated:
-        return {"id": None, "username": None}
-    return {"id": user.pk, "username": user.username}
+        return {"id": None, "username": None, "coins": None}
+    coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
+    return {"id": user.pk, "username": user.username, "coins": coins}
 
 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
