@@ -19,6 +19,9 @@ in ascending ``priority`` (ties: registration order), never in
   ``notice`` with the reason).
 - :func:`view_contribution` — ``fn(game_id, state, seat, user_id) -> dict``:
   keys added to that seat's game view (``seat`` ``None``: a spectator).
+- :func:`recent_game_contribution` — ``fn(user_id, seats) -> {game_id:
+  dict}`` with ``seats`` ``{game_id: seat}``: keys added to a player's recent
+  games (``games.queries.RecentGame.extra``, the profile page); batched.
 - :func:`snapshot_contribution` — ``fn(tables) -> {table_id: dict}``: keys
   added to table snapshots, and to lobby rows for the keys registered in
   ``lobby``; batched so the lobby's 200 rows cost one query per app.
@@ -96,6 +99,7 @@ TURN_TIMEOUT = Registry("turn_timeout")
 SEAT_POLICIES = Registry("seat_policy")
 VIEW_CONTRIBUTIONS = Registry("view")
 SNAPSHOT_CONTRIBUTIONS = Registry("snapshot")
+RECENT_GAME_CONTRIBUTIONS = Registry("recent_game")
 CHAT_POLICIES = Registry("chat_policy")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
 LOBBY_FILTERS: dict[str, tuple[Callable[[str], Any], Callable[..., Any], Callable[..., bool]]] = {}
@@ -166,6 +170,12 @@ def snapshot_contribution(
     """Register a contribution to table snapshots; the keys named in ``lobby``
     also go into lobby rows."""
     return SNAPSHOT_CONTRIBUTIONS.add(fn, priority, lobby=bool(lobby), keys=tuple(lobby))
+
+
+def recent_game_contribution(fn: Callable[[int, dict[int, int]], dict[int, dict[str, Any]]],
+                             priority: int = 100) -> Callable:
+    """Register a contribution to players' recent games (see the module docstring)."""
+    return RECENT_GAME_CONTRIBUTIONS.add(fn, priority)
 
 
 def chat_policy(policy: Callable[[int, Any, str], str], priority: int) -> Callable:
@@ -259,6 +269,17 @@ def contribute_snapshots(tables: list[Table], rows: dict[int, dict[str, Any]],
         for table_id, extra in (entry.fn(tables) or {}).items():
             if table_id in rows:
                 rows[table_id].update(extra)
+
+
+def contribute_recent_games(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """``{game_id: extra keys}`` from every recent-game contribution, for
+    ``user_id``'s games ``seats`` (``{game_id: the seat they played}``)."""
+    extra: dict[int, dict[str, Any]] = {game_id: {} for game_id in seats}
+    for entry in RECENT_GAME_CONTRIBUTIONS:
+        for game_id, keys in (entry.fn(user_id, seats) or {}).items():
+            if game_id in extra:
+                extra[game_id].update(keys)
+    return extra
 
 
 def check_seat(table: Table, user: Any, moment: str) -> None:

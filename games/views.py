@@ -83,7 +83,7 @@ def _me(request: HttpRequest) -> dict:
     # coins: the viewer's own balance (a wager table shows it; never anyone else's)
     user = request.user
     if not user.is_authenticated:
-        return {"id": None, "username": None, "coins": None}
+        return {"id": None, "username": None}
     coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
     return {"id": user.pk, "username": user.username, "coins": coins}
 

@@ -15,7 +15,8 @@ into the game through the lifecycle seam, registered by :func:`register`
   the table page ``wager_afford`` and ``wager_stakes``;
 - a lobby filter ``?wager=N`` (a database query);
 - a view contribution: once a wager game is over, ``wager``, ``coin_changes``
-  and the viewer's ``coins``.
+  and the viewer's ``coins`` (the result panel and page), and a recent-game
+  contribution ``coin_change`` (the profile's recent games).
 
 Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
 """
@@ -339,6 +340,13 @@ def _view(game_id: int, state: dict[str, Any], seat: int | None,
     return extra
 
 
+def _recent_games(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """``coin_change`` for a player's recent wager games (the profile page)."""
+    return {game_id: {"coin_change": changes[seats[game_id]]}
+            for game_id, changes in GameWager.objects.filter(game_id__in=list(seats))
+            .values_list("game_id", "coin_changes")}
+
+
 def register() -> None:
     """Plug wagers into the lifecycle seam (``ShopConfig.ready``)."""
     register_reasons(REASONS)
@@ -349,3 +357,4 @@ def register() -> None:
     lifecycle.snapshot_contribution(_snapshot_details, PRIORITY)
     lifecycle.lobby_filter("wager", _parse_filter, _lobby_query, _lobby_match)
     lifecycle.view_contribution(_view, PRIORITY)
+    lifecycle.recent_game_contribution(_recent_games, PRIORITY)

@@ -690,3 +690,50 @@ async def outsider_sits_short(watcher) -> None:
     await watcher.send({"type": "sit", "seat": 0})
     err = await watcher.error()
     assert err["reason"] == "not_enough_coins" and err["params"]["needed"] == 4000
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_filters_by_wager(_site):
+    from yuanzi_site.asgi import application
+
+    owner = (await database_sync_to_async(make_players)(1, "lobby"))[0]
+
+    @database_sync_to_async
+    def two_tables():
+        a, b = tables.create_table(owner, "甲"), tables.create_table(owner, "乙")
+        wagers.set_wager(a.pk, owner, 40)
+        return a, b
+
+    a, b = await two_tables()
+    comm = WebsocketCommunicator(application, "/ws/lobby/?wager=40", headers=[ORIGIN])
+    assert (await comm.connect(timeout=5))[0]
+    try:
+        first = await comm.receive_json_from(timeout=5)
+        assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [a.pk]
+        assert first["tables"][0]["wager"] == 40
+        await database_sync_to_async(wagers.set_wager)(b.pk, owner, 40)  # b joins the filter
+        msg = await comm.receive_json_from(timeout=5)
+        assert (msg["type"], msg["table"]["id"], msg["table"]["wager"]) == ("table", b.pk, 40)
+        await database_sync_to_async(wagers.set_wager)(a.pk, owner, 10)  # a leaves it
+        msg = await comm.receive_json_from(timeout=5)
+        assert msg == {"type": "table_closed", "id": a.pk}
+        await database_sync_to_async(wagers.set_wager)(a.pk, owner, 20)  # still outside: nothing
+        assert await comm.receive_nothing(0.3)
+    finally:
+        await comm.disconnect()
+
+
+def test_result_page_and_profile_show_coin_changes(client, four):
+    from django.urls import reverse
+
+    game = start(wager_table(four, 10), four)
+    finish_with(game, finished_state("1"))  # N–S lose 10 each, E–W win 10
+    page = client.get(reverse("game_result", args=[game.pk])).content.decode()
+    assert page.count('data-coins="-10"') == 2 and page.count('data-coins="10"') == 2
+    profile = client.get(f"/accounts/profile/{four[1].username}/").content.decode()
+    assert 'data-coins="10"' in profile
+    others = make_players(4, "plain")
+    plain = start(wager_table(others, 0), others)
+    finish_with(plain, finished_state("1"))
+    assert "data-coins" not in client.get(reverse("game_result", args=[plain.pk])).content.decode()
+    assert "data-coins" not in client.get("/accounts/profile/plain1/").content.decode()
