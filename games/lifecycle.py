@@ -102,7 +102,7 @@ SNAPSHOT_CONTRIBUTIONS = Registry("snapshot")
 RECENT_GAME_CONTRIBUTIONS = Registry("recent_game")
 CHAT_POLICIES = Registry("chat_policy")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
-LOBBY_FILTERS: dict[str, tuple[Callable[[str], Any], Callable[..., Any], Callable[..., bool]]] = {}
+LOBBY_FILTERS: dict[str, LobbyFilter] = {}
 _SUBSCRIBERS: dict[str, Registry] = {}
 
 
@@ -199,20 +199,35 @@ def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | No
     return handler
 
 
+@dataclass(frozen=True)
+class LobbyFilter:
+    """A registered lobby filter (see :func:`lobby_filter`)."""
+
+    key: str
+    parse: Callable[[str], Any]
+    query: Callable[..., Any]
+    match: Callable[[dict[str, Any], Any], bool]
+    label: Any = ""
+    choices: tuple[tuple[str, Any], ...] = ()
+
+
 def lobby_filter(key: str, parse: Callable[[str], Any], query: Callable[..., Any],
-                 match: Callable[[dict[str, Any], Any], bool]) -> None:
+                 match: Callable[[dict[str, Any], Any], bool], *, label: Any = "",
+                 choices: tuple[tuple[str, Any], ...] = ()) -> None:
     """Register the lobby filter named by the query parameter ``key``.
 
     :param parse: ``text -> value``, or ``None`` for text that is no value
         (the filter is then not applied).
     :param query: ``(tables, value) -> tables`` on a ``Table`` queryset.
     :param match: ``(lobby row, value) -> bool``, the same test on a row.
+    :param label, choices: for the lobby page's filter form: its label and
+        ``(text, label)`` options (``text`` as ``parse`` reads it).
     :raises ValueError: if another app already owns ``key``.
     """
     known = LOBBY_FILTERS.get(key)
-    if known is not None and known[0] is not parse:
+    if known is not None and known.parse is not parse:
         raise ValueError(f"lobby filter {key!r} is already registered")
-    LOBBY_FILTERS[key] = (parse, query, match)
+    LOBBY_FILTERS[key] = LobbyFilter(key, parse, query, match, label, tuple(choices))
 
 
 def lobby_filters(params: Any) -> list[tuple[Callable[..., Any], Callable[..., bool], Any]]:
@@ -220,12 +235,19 @@ def lobby_filters(params: Any) -> list[tuple[Callable[..., Any], Callable[..., b
     (a ``QueryDict`` or a dict); returns ``[(query, match, value)]`` for each
     registered key present with a value that parses."""
     chosen = []
-    for key, (parse, query, match) in LOBBY_FILTERS.items():
-        text = params.get(key)
-        value = parse(text) if isinstance(text, str) else None
+    for f in LOBBY_FILTERS.values():
+        text = params.get(f.key)
+        value = f.parse(text) if isinstance(text, str) else None
         if value is not None:
-            chosen.append((query, match, value))
+            chosen.append((f.query, f.match, value))
     return chosen
+
+
+def lobby_filter_form(params: Any) -> list[dict[str, Any]]:
+    """The lobby page's filter form: per registered filter with choices
+    ``{"key", "label", "choices": [(text, label)], "current": text or ""}``."""
+    return [{"key": f.key, "label": f.label, "choices": list(f.choices),
+             "current": params.get(f.key) or ""} for f in LOBBY_FILTERS.values() if f.choices]
 
 
 # --- after-commit events ------------------------------------------------------------

@@ -52,6 +52,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         request,
         "games/lobby.html",
         {"tables": snapshots.lobby_rows(filters=lifecycle.lobby_filters(request.GET)),
+         "filters": lifecycle.lobby_filter_form(request.GET),
          "strings": ui.lobby_strings(),
          "seat_names": ui.seat_names()},
     )

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts import levels
 from accounts.models import Profile
@@ -347,6 +349,12 @@ def _recent_games(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, An
             .values_list("game_id", "coin_changes")}
 
 
+def _ladder_label(wager: int):
+    if not wager:
+        return gettext_lazy("No wager")
+    return format_lazy("{} {}", wager, gettext_lazy("coins"))
+
+
 def register() -> None:
     """Plug wagers into the lifecycle seam (``ShopConfig.ready``)."""
     register_reasons(REASONS)
@@ -355,6 +363,9 @@ def register() -> None:
     lifecycle.on_game_end(settle, PRIORITY)
     lifecycle.snapshot_contribution(_snapshot_wager, PRIORITY, lobby=("wager",))
     lifecycle.snapshot_contribution(_snapshot_details, PRIORITY)
-    lifecycle.lobby_filter("wager", _parse_filter, _lobby_query, _lobby_match)
+    lifecycle.lobby_filter(
+        "wager", _parse_filter, _lobby_query, _lobby_match, label=gettext_lazy("Wager"),
+        choices=((str(w), _ladder_label(w)) for w in LADDER),
+    )
     lifecycle.view_contribution(_view, PRIORITY)
     lifecycle.recent_game_contribution(_recent_games, PRIORITY)

@@ -483,6 +483,7 @@ def test_lobby_page_filters_by_wager(client, four):
     wagers.set_wager(staked.pk, n, 80)
     page = client.get("/?wager=80").content.decode()
     assert "押宝桌" in page and "平桌" not in page
+    assert '<option value="80" selected>' in page and 'data-wager="80"' in page
     assert "平桌" in client.get("/").content.decode()
 
 
