@@ -738,3 +738,14 @@ def test_result_page_and_profile_show_coin_changes(client, four):
     finish_with(plain, finished_state("1"))
     assert "data-coins" not in client.get(reverse("game_result", args=[plain.pk])).content.decode()
     assert "data-coins" not in client.get("/accounts/profile/plain1/").content.decode()
+
+
+def test_table_page_shows_the_wager_box(client, four):
+    n, e = four[:2]
+    table = tables.create_table(n)
+    wagers.set_wager(table.pk, n, 20)
+    client.force_login(e)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'id="wager-box"' in page and 'data-wager="20"' in page
+    assert 'id="wager-strings"' in page and 'id="wager-select"' in page
+    assert page.count("<option value=") >= len(wagers.LADDER)
