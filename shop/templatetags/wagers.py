@@ -31,4 +31,5 @@ def wager_strings() -> dict[str, str]:
         "cannot_afford": _("cannot afford"),
         "coin_changes": _("Coins"),
         "coins_signed": _("%(coins)s coins"),
+        "wager_badge": _("Wager %(wager)s"),
     }
