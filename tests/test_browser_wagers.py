@@ -56,3 +56,29 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
     page.locator("#lobby-status[data-state=open]").wait_for()
     assert page.locator(".lobby-table").count() == 0
     me.assert_clean()
+
+
+FINISHED_WAGER_GAME = """
+from tests.helpers import make_players
+from tests.test_wagers import finish_with, finished_state, start, wager_table
+players = make_players(4, "bw")
+table = wager_table(players, 10)
+finish_with(start(table, players), finished_state("1"))
+print(table.pk)
+"""
+
+
+def test_the_result_panel_shows_each_seats_coin_change(site, browser):  # noqa: F811
+    """A wager game just ended at the table (N–S lost 10 each): anyone opening
+    the page — here an anonymous spectator — sees the coin changes the server
+    sent beside the result."""
+    table_id = int(site.manage("shell", "-c", FINISHED_WAGER_GAME).split()[-1])
+    me = Player.open(browser, "kanke", viewport={"width": 1280, "height": 800})
+    page = me.page
+    page.goto(site.base_url + f"/tables/{table_id}/")
+    page.locator("#result-panel .coin-changes").wait_for()
+    got = page.eval_on_selector_all(
+        "#result-panel .coin-changes li", "lis => lis.map(li => Number(li.dataset.coins))")
+    assert got == [-10, 10, -10, 10]
+    assert "+10 金币" in page.locator("#result-panel .coin-changes").inner_text()
+    me.assert_clean()

@@ -759,3 +759,26 @@ def test_table_page_shows_the_wager_box(client, four):
     assert 'id="wager-box"' in page and 'data-wager="20"' in page
     assert 'id="wager-strings"' in page and 'id="wager-select"' in page
     assert page.count("<option value=") >= len(wagers.LADDER)
+
+
+def test_a_failing_later_hook_rolls_the_settlement_back(four):
+    """Settlement is inside the transaction that ends the game: if anything after
+    it fails, no coin has moved and the game is still running; the next try
+    settles once."""
+    game = start(wager_table(four, 10), four)
+
+    def broken(end):
+        raise RuntimeError("a later hook's bug")
+
+    lifecycle.on_game_end(broken, 30)
+    try:
+        refused("game_end_failed", play.escape, game.pk, four[0])
+    finally:
+        lifecycle.GAME_END.remove(broken)
+    assert Game.objects.get(pk=game.pk).status == Game.PLAYING
+    assert [coins(u) for u in four] == [2000] * 4
+    assert not CoinEntry.objects.filter(game=game).exists()
+    assert not GameWager.objects.filter(game=game).exists()
+    play.escape(game.pk, four[0])
+    assert [coins(u) for u in four] == [1800, 2000 + 66, 2000 + 67, 2000 + 67]
+    assert CoinEntry.objects.filter(game=game).count() == 4
