@@ -782,3 +782,13 @@ def test_a_failing_later_hook_rolls_the_settlement_back(four):
     play.escape(game.pk, four[0])
     assert [coins(u) for u in four] == [1800, 2000 + 66, 2000 + 67, 2000 + 67]
     assert CoinEntry.objects.filter(game=game).count() == 4
+
+
+def test_admin_shows_wagers_read_only(admin_client, four):
+    game = start(wager_table(four, 10), four)
+    finish_with(game, finished_state("0"))
+    page = admin_client.get("/admin/shop/gamewager/").content.decode()
+    assert "[10, -10, 10, -10]" in page
+    assert admin_client.get("/admin/shop/tablewager/").status_code == 200
+    assert admin_client.get("/admin/shop/tablewager/add/").status_code == 403
+    assert admin_client.post(f"/admin/shop/gamewager/{game.pk}/delete/").status_code == 403
