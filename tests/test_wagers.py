@@ -792,3 +792,21 @@ def test_admin_shows_wagers_read_only(admin_client, four):
     assert admin_client.get("/admin/shop/tablewager/").status_code == 200
     assert admin_client.get("/admin/shop/tablewager/add/").status_code == 403
     assert admin_client.post(f"/admin/shop/gamewager/{game.pk}/delete/").status_code == 403
+
+
+def test_the_finisher_locks_the_table_before_any_profile(four):
+    """Lock order Game → Table → Seat → Profile: settlement locks profiles, and
+    the table is reset after it, so the finisher takes the table first."""
+    from django.db import connection as conn
+    from django.test.utils import CaptureQueriesContext
+
+    game = start(wager_table(four, 10), four)
+    with CaptureQueriesContext(conn) as ctx:
+        play.escape(game.pk, four[0])
+    sql = [q["sql"] for q in ctx.captured_queries]
+    table = next(i for i, q in enumerate(sql) if q.startswith('SELECT') and
+                 'FROM "games_table"' in q and "games_game" not in q)
+    profile = next(i for i, q in enumerate(sql) if 'accounts_profile' in q and
+                   (q.startswith("UPDATE") or "FOR UPDATE" in q or q.startswith("SELECT")))
+    assert table < profile
+    assert [coins(u) for u in four][0] == 1800
