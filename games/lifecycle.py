@@ -14,9 +14,11 @@ in ascending ``priority`` (ties: registration order), never in
   (under the game's row lock) before the RULES.md §8 timeout action; the first
   to return a duration extends the turn by it instead (the 定时器).
 - :func:`seat_policy` — ``policy(table, user, moment) -> None`` with
-  ``moment`` ``"sit"`` or ``"start"``; raising :class:`~games.errors.Refused`
-  refuses the seat, or before a game starts stands that player up (they get a
-  ``notice`` with the reason).
+  ``moment`` ``"sit"``, ``"start"`` (the fourth ready), ``"game_end"`` (in the
+  finisher, after the game-end hooks) or ``"bot"`` (adding a bot; ``user``
+  ``None``); raising :class:`~games.errors.Refused` refuses the seat or the
+  bot, or at a start or a game's end stands that player up (they get a
+  ``notice`` with the reason and its ``params``).
 - :func:`view_contribution` — ``fn(game_id, state, seat, user_id) -> dict``:
   keys added to that seat's game view (``seat`` ``None``: a spectator).
 - :func:`recent_game_contribution` — ``fn(user_id, seats) -> {game_id:
