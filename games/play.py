@@ -30,11 +30,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, lifecycle
+from games import engine, lifecycle, presence, seatview
 from games.errors import REASONS, Refused
-from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
-from games.presence import online_cutoff
-from games.seatview import players_of, seat_of, seat_rows
+from games.models import Game, GameEvent, GameSeat, Seat, Table
+from games.seatview import seat_of, seat_rows
 
 log = logging.getLogger(__name__)
 
@@ -234,10 +233,7 @@ def _saved(game: Game) -> None:
 
 def _announce(game: Game) -> None:
     """After commit: every client its view, the next due action scheduled."""
-    lifecycle.publish(
-        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
-        players=players_of(game), due_at=game.due_at,
-    )
+    seatview.publish_game(game)
     if game.state["status"] == engine.OVER:
         lifecycle.publish("table_changed", table_id=game.table_id)
 
@@ -303,9 +299,7 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
     seats = Seat.objects.filter(table=table, is_bot=False)
     seats.update(ready=False)
     # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
-    online = Presence.objects.filter(
-        table_id=table.pk, last_seen__gte=online_cutoff(), user__isnull=False
-    ).values_list("user_id", flat=True)
+    online = presence.online_users(table.pk)
     gone = set(seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
     if departed is not None and rows[departed].user_id is not None:
         gone.add(rows[departed].user_id)
@@ -328,10 +322,15 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
     定时器); else the RULES.md §8 timeout action (a random single on a lead, a
     pass otherwise), and after two such turns in a row the seat goes on 托管.
     Idempotent: callers may race (countdown task, sweep, ticker) and it acts
-    once, under the game's row lock and the seq check.
+    once, under the game's row lock and the seq check. Before all of these
+    comes the site's own outage (:func:`games.clock.resume_if_down`, RULES.md
+    §12): after one, every frozen clock gets its time back and nothing acts.
 
     :returns: ``True`` if it acted.
     """
+    from games import clock
+
+    clock.resume_if_down()
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.PLAYING or game.due_at is None:
@@ -365,8 +364,14 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
 def sweep_due(limit: int = 100) -> int:
     """Act on every game whose turn is due (the beat sweep and the ticker).
 
+    The scheduler's heartbeat is written first (:func:`games.clock.beat`,
+    which resumes frozen clocks after an outage).
+
     :returns: how many games were acted on.
     """
+    from games import clock
+
+    clock.beat()
     now = timezone.now()
     due = list(
         Game.objects.filter(status=Game.PLAYING, due_at__lte=now)
