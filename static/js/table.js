@@ -30,6 +30,7 @@ import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
+import {renderWager, wireWager} from "./wager.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -47,6 +48,7 @@ function render() {
   renderHand();
   renderControls();
   renderResult();
+  renderWager(); // after seats and result: it marks them
   tick();
 }
 
@@ -160,6 +162,7 @@ wireResult({
   ready: toggleReady,
   close: () => { store.dismissResult(); renderResult(); },
 });
+wireWager((wager) => send({type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
 
 // tab back after sleeping: ask for the current view at once
