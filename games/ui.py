@@ -94,6 +94,9 @@ def table_strings() -> dict[str, Any]:
         "sit": _("Sit here"),
         "add_bot": _("Add bot"),
         "remove_bot": _("Remove bot"),
+        "bot_level": _("Bot level"),
+        "bot_levels": {"beginner": _("Beginner"), "normal": _("Normal"),
+                       "expert": _("Expert")},
         "ready": _("Ready"),
         "unready": _("Cancel ready"),
         "next_game": _("Ready for the next game"),
@@ -273,11 +276,13 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
             "points": h["points"],
         })
     changes = []
+    coins = view.get("coin_changes")  # a wager game's, once over (shop.wagers)
     for i, p in enumerate(players):
         if p["bot"]:
             continue
         delta = (res.get("rating_changes") or [0] * 4)[i]
         changes.append({"name": names[i], "delta": delta,
+                        "coins": coins[i] if coins else None,
                         "title": levels.title_for(p["level"]) if _lang() == "zh"
                         else levels.title_en_for(p["level"])})
     reason = res.get("reason") or "normal"
@@ -297,6 +302,7 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         "penalty": -(res.get("rating_changes") or [0] * 4)[abandoned_by]
         if abandoned_by is not None else 0,
         "stake": res.get("stake"),
+        "wager": view.get("wager"),
         "practice": view["practice"],
         "changes": changes,
         "hands": [{"name": names[i],

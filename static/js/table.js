@@ -37,6 +37,7 @@ import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
 import {renderWatchers, wireWatchers} from "./watchers.js";
+import {renderWager, wireWager} from "./wager.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -57,6 +58,7 @@ function render() {
   renderHand();
   renderControls();
   renderResult();
+  renderWager(); // after seats and result: it marks them
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
   $("chat-send").disabled = off || !state.me.id;
@@ -155,7 +157,7 @@ function toggleReady() {
 
 wireSeats({
   sit: (seat) => { store.markStandAsked(false); send({type: "sit", seat}); },
-  addBot: (seat) => send({type: "add_bot", seat}),
+  addBot: (seat, bot = "normal") => send({type: "add_bot", seat, bot}),
   removeBot: (seat) => send({type: "remove_bot", seat}),
 });
 wireHand({
@@ -196,6 +198,7 @@ wireResult({
   close: () => { store.dismissResult(); renderResult(); },
 });
 setChatMe(state.me.username);
+wireWager((wager) => send({type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
 
 // a landscape phone keeps the chat behind a button (static/css/page.css)
