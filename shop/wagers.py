@@ -121,10 +121,9 @@ def set_wager(table_id: int, user, wager: Any) -> int:
             raise Refused("not_owner", _("Only the table's owner may do that."))
         if table.status != Table.WAITING:
             raise Refused("game_running", _("A game is running at this table."))
-        # Private tables come with the table-page issue (RULES.md §12: "a private
-        # table takes no wager"); once Table has ``private`` this refuses, and
-        # making a wager table private must be refused on that side.
-        if wager and getattr(table, "private", False):
+        # RULES.md §12: "a private table takes no wager". Table.private is set
+        # only when the table is opened (issue 13), so a wager table never becomes one.
+        if wager and table.private:
             raise Refused("private_table", _("A private table cannot carry a wager."))
         seats = list(Seat.objects.select_for_update().filter(table=table).order_by("index"))
         if wager and any(s.is_bot for s in seats):

@@ -356,10 +356,9 @@ def test_bots_refuse_wagers_both_ways(four):
     assert _table_state(plain) == before
 
 
-def test_a_private_table_takes_no_wager(four, monkeypatch):
-    """Private tables come with the table-page issue; the check is in place."""
-    table = tables.create_table(four[0])
-    monkeypatch.setattr(Table, "private", True, raising=False)
+def test_a_private_table_takes_no_wager(four):
+    """A 好友房 (``Table.private``, set only when it is opened: issue 13) takes no wager."""
+    table = tables.create_table(four[0], private=True)
     refused("private_table", wagers.set_wager, table.pk, four[0], 10)
     assert not TableWager.objects.filter(table=table).exists()
 
