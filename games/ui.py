@@ -1,6 +1,6 @@
 """Translated strings for the browser scripts, and the result summary pages show.
 
-The page scripts (``static/js/lobby.js``, ``static/js/table.js``) get their
+The page scripts (the ES modules of ``static/js/``, through ``i18n.js``) get their
 words from a JSON blob the template embeds with ``json_script``: every string
 here goes through gettext, so ``makemessages`` finds it and the page speaks the
 visitor's language. Placeholders use Python's ``%(name)s`` form; the scripts
@@ -67,7 +67,7 @@ def lobby_strings() -> dict[str, Any]:
 
 
 def table_strings() -> dict[str, Any]:
-    """Words table.js needs (see the ``T.*`` names in it)."""
+    """Words the table page's modules need (the ``T.*`` names in static/js)."""
     return {
         "lang": _lang(),
         "seat_names": seat_names(),
@@ -94,6 +94,9 @@ def table_strings() -> dict[str, Any]:
         "sit": _("Sit here"),
         "add_bot": _("Add bot"),
         "remove_bot": _("Remove bot"),
+        "bot_level": _("Bot level"),
+        "bot_levels": {"beginner": _("Beginner"), "normal": _("Normal"),
+                       "expert": _("Expert")},
         "ready": _("Ready"),
         "unready": _("Cancel ready"),
         "next_game": _("Ready for the next game"),
@@ -121,8 +124,7 @@ def table_strings() -> dict[str, Any]:
         "seconds_left": _("%(s)s s left"),
         "select_cards": _("Select cards to play."),
         "select_one_more": _("Select one more card of this rank"),
-        "not_a_combination": _("Not a legal combination"),
-        "does_not_beat": _("does not beat the table"),
+        "cannot_play": _("These cards cannot be played now"),
         "auto_on": _("Auto-play"),
         "auto_off": _("Cancel auto-play"),
         "auto_by_timeout": _(
@@ -173,7 +175,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def card_face(card: str, dao: str | None = None) -> dict[str, Any]:
-    """How a card is drawn (the same face as ``cardEl`` in static/js/table.js):
+    """How a card is drawn (the same face as ``cardEl`` in static/js/cards.js):
     rank and suit symbol, red for ♥♦, 大王 / 小王 for the jokers."""
     if card in ("RJ", "BJ"):
         big = card == "RJ"
@@ -219,11 +221,13 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
             "points": h["points"],
         })
     changes = []
+    coins = view.get("coin_changes")  # a wager game's, once over (shop.wagers)
     for i, p in enumerate(players):
         if p["bot"]:
             continue
         delta = (res.get("rating_changes") or [0] * 4)[i]
         changes.append({"name": names[i], "delta": delta,
+                        "coins": coins[i] if coins else None,
                         "title": levels.title_for(p["level"]) if _lang() == "zh"
                         else levels.title_en_for(p["level"])})
     reason = res.get("reason") or "normal"
@@ -243,6 +247,7 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         "penalty": -(res.get("rating_changes") or [0] * 4)[abandoned_by]
         if abandoned_by is not None else 0,
         "stake": res.get("stake"),
+        "wager": view.get("wager"),
         "practice": view["practice"],
         "changes": changes,
         "hands": [{"name": names[i],

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from shop.models import CoinEntry
+from shop.models import CoinEntry, GameWager, TableWager
 
 
 @admin.register(CoinEntry)
@@ -33,3 +33,32 @@ class CoinEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """Viewable only: wagers change through ``shop.wagers`` (its rules and locks)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(TableWager)
+class TableWagerAdmin(_ReadOnly):
+    """Tables' wagers (issue 9), read only."""
+
+    list_display = ("table", "wager")
+    raw_id_fields = ("table",)
+
+
+@admin.register(GameWager)
+class GameWagerAdmin(_ReadOnly):
+    """Settled wager games: the wager and each seat's coin change, read only."""
+
+    list_display = ("game", "wager", "coin_changes")
+    raw_id_fields = ("game",)

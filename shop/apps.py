@@ -7,4 +7,6 @@ class ShopConfig(AppConfig):
     verbose_name = _("Shop")
 
     def ready(self) -> None:
-        from shop import signals  # noqa: F401  (connects the sign-up grant)
+        from shop import signals, wagers  # noqa: F401  (signals: connects the sign-up grant)
+
+        wagers.register()  # wager tables plug into the lifecycle seam (issue 9)

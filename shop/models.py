@@ -75,3 +75,46 @@ class CoinEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.amount:+d} → {self.balance_after} ({self.reason})"
+
+
+# --- wagers (issue 9, RULES.md §9, §12 "Wagers"; written by shop.wagers) ---------------
+
+
+class TableWager(models.Model):
+    """A table's coin wager (押宝): one of ``shop.wagers.LADDER``; a table
+    without a row has wager 0. Changed only while the table waits, under its
+    row lock, so a game's wager is the table's wager while it runs."""
+
+    table = models.OneToOneField(
+        "games.Table", primary_key=True, on_delete=models.CASCADE, related_name="wager",
+        verbose_name=_("table"),
+    )
+    wager = models.PositiveIntegerField(_("wager"), default=0)
+
+    class Meta:
+        verbose_name = _("table wager")
+        verbose_name_plural = _("table wagers")
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}: {self.wager}"
+
+
+class GameWager(models.Model):
+    """A settled wager game's record (RULES.md §9): the ``wager`` and each
+    seat's ``coin_changes`` (signed coins, seat order). Written once, by the
+    settlement hook, in the transaction that ended the game; its ledger
+    entries name the same game."""
+
+    game = models.OneToOneField(
+        "games.Game", primary_key=True, on_delete=models.CASCADE, related_name="wager",
+        verbose_name=_("game"),
+    )
+    wager = models.PositiveIntegerField(_("wager"))
+    coin_changes = models.JSONField(_("coin changes"))
+
+    class Meta:
+        verbose_name = _("game wager")
+        verbose_name_plural = _("game wagers")
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.wager} × {self.coin_changes}"
