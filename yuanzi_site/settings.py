@@ -287,6 +287,8 @@ GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
 # started by `manage.py runsite`): see games/scheduler.py.
 # celery: countdown tasks + beat; ticker: the in-process ticker of `manage.py runsite`;
 # none: nothing acts on due turns (tests and benchmarks that drive the clock themselves)
+# the expert bot's endgame search budget per move, milliseconds (issue 11: at most 50)
+GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 GAMES_SCHEDULER = env_choice(
     "GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker", ("celery", "ticker", "none")
 )
