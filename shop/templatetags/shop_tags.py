@@ -1,0 +1,46 @@
+"""``{% shop_panel %}``: the player's coins, check-in, relief and inventory grid,
+shown on the shop page and on one's own profile (issue 8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+
+from accounts.models import Profile
+from shop import coins, inventory
+
+register = template.Library()
+
+
+@register.inclusion_tag("shop/_panel.html", takes_context=True)
+def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
+    """The panel for ``user`` (the signed-in one: it has forms and buttons)."""
+    profile = Profile.objects.get(user=user)
+    return {
+        "request": context.get("request"),
+        "csrf_token": context.get("csrf_token"),
+        "coins": profile.coins,
+        "checkin": coins.check_in_status(user),
+        "relief": coins.relief_status(user, profile.coins),
+        "slots": inventory.slots_of(user.pk),
+        "strings": strings(),
+    }
+
+
+def strings() -> dict[str, str]:
+    """The inventory script's texts, translated."""
+    return {
+        "at_table": _("Use this at a table: open the table and use it there."),
+        "at_result": _("Use the recorder on a finished game: from its result, or your "
+                       "replays page."),
+        "armed": _("Timer armed: it fires the first time your turn would time out in a "
+                   "rated game."),
+        "disarmed": _("Timer disarmed."),
+        "gem": _("+%(points)s rating points."),
+        "select": _("Selected: click another slot to swap, double-click to use."),
+        "failed": _("That did not work; try again."),
+        "no_recorder": _("You have no recorder: buy one in the shop."),
+        "saved": _("Saved to your replays."),
+    }
