@@ -23,6 +23,17 @@ from shop.models import CheckIn, CoinEntry, InventorySlot, Item
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _catalogue(db):
+    """The catalogue's rows (a data migration): a ``transaction=True`` test
+    flushes the tables, so they are put back before each test (idempotent)."""
+    import importlib
+
+    from django.apps import apps
+
+    importlib.import_module("shop.migrations.0004_catalogue_data").add_items(apps, None)
+
+
 def balance(user) -> int:
     return Profile.objects.get(user=user).coins
 

@@ -10,7 +10,8 @@ from games import engine
 from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
-SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass"}
+SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass",
+             "armed_timer", "card_counter", "drops"}  # the shop's (shop.hooks.view_keys)
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 
 
