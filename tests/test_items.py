@@ -29,21 +29,14 @@ from games.models import Game
 from shop import inventory, items, ledger, purchase
 from shop.models import CoinEntry, CounterUse, Drop, InventorySlot, Replay, TimerFiring
 from tests import helpers
-from tests.test_consumers import (  # noqa: F401  (fixtures)
-    _db,
-    _game,
-    _open,
-    _play_through_sockets,
-    _site,
-    _start_game,
-    players,
-    rival,
-    socks,
-    table,
-)
+from tests import test_consumers as tc
+from tests.test_consumers import _db, _game, _open, _play_through_sockets, _start_game
 from tests.ws_checks import check_frames, states_by_seq
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+# the socket tests' fixtures (a private cache, no scheduler; the four players …)
+_site, players, rival, socks, table = tc._site, tc.players, tc.rival, tc.socks, tc.table
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +92,8 @@ def notices():
 
 def test_a_use_names_slot_item_and_key_and_acts_once(owner, outsider):
     slot = give(owner, "timer")
-    for bad_slot, code, reason in [(slot + 1, "timer", "wrong_item"), (slot, "gem_shard", "wrong_item"),
+    for bad_slot, code, reason in [(slot + 1, "timer", "wrong_item"),
+                                   (slot, "gem_shard", "wrong_item"),
                                    (24, "timer", "bad_slot"), (-1, "timer", "bad_slot"),
                                    ("0", "timer", "bad_slot"), (slot, "nothing", "wrong_item")]:
         refused(reason, items.use, owner, bad_slot, code, f"k-{reason}-{bad_slot}")
