@@ -44,3 +44,26 @@ def strings() -> dict[str, str]:
         "no_recorder": _("You have no recorder: buy one in the shop."),
         "saved": _("Saved to your replays."),
     }
+
+
+@register.inclusion_tag("shop/_table_items.html", takes_context=True)
+def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
+    """The table page's items panel and theme (``static/shop/table_items.js``)."""
+    from django.urls import reverse
+
+    user = context["request"].user
+    return {
+        "user": user,
+        "shop_table": {
+            "user_id": user.pk if user.is_authenticated else None,
+            "ws_path": f"/ws/table/{table_id}/",
+            "me_url": reverse("api_me"),
+            "strings": {
+                "done": _("Done."),
+                "none": _("You have none of that item: buy it in the shop."),
+                "protected": _("Name protected by %(by)s until %(until)s."),
+                "big_joker": _("Big joker"),
+                "small_joker": _("Small joker"),
+            },
+        },
+    }
