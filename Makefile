@@ -34,8 +34,10 @@ run: venv
 screenshot: venv
 	$(PY) docs/screenshot.py
 
+# ruff over the tree, then the engine's types (python-chess style: mypy --strict).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict games/engine
 
 messages: venv
 	$(PY) manage.py makemessages -l zh_Hans --ignore=.venv --ignore=staticfiles

@@ -220,11 +220,12 @@ def contribute_snapshots(tables: list[Table], rows: dict[int, dict[str, Any]],
     if not tables:
         return
     for entry in SNAPSHOT_CONTRIBUTIONS:
-        if lobby and not entry.options.get("lobby"):
+        keys = entry.options.get("keys", ())
+        if lobby and not keys:
             continue
         for table_id, extra in (entry.fn(tables) or {}).items():
             if table_id in rows:
-                rows[table_id].update(extra)
+                rows[table_id].update({k: v for k, v in extra.items() if not lobby or k in keys})
 
 
 def check_seat(table: Table, user: Any, moment: str) -> None:

@@ -157,10 +157,10 @@ class GameEvent(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True)  # None: a moderator closed the table
     action = models.JSONField()
     events = models.JSONField()
-    by = models.CharField(max_length=10, default="player")  # player | bot | clock | auto
+    by = models.CharField(max_length=10, default="player")  # player|bot|clock|auto|moderator
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import engine, lifecycle
-from games.errors import Refused
+from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
 from games.presence import online_cutoff
 from games.seatview import players_of, seat_of, seat_rows
@@ -52,7 +52,7 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
         for s in seats
     ]
     state = engine.new_game(
-        secrets.token_hex(16), [r.level for r in rows], [r.is_bot for r in rows]
+        secrets.token_hex(16), [r.level for r in rows], [r.bot or None for r in rows]
     )
     game = Game(table=table, state=state, seq=0, practice=state["practice"])
     game._seat_rows = rows
@@ -166,11 +166,43 @@ def escape(game_id: int, user) -> Game:
         return game
 
 
+def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
+    """End a running game for a moderator's close or kick or a suspension
+    (RULES.md §12: no rating, wager or escape change for anyone), through the
+    finisher like every ending; ``seat`` (the kicked or suspended player) is
+    stood up. Call it inside the moderator action's own transaction, so the
+    action and its audit row commit together.
+
+    :param reason: ``moderator_close`` (no seat), ``moderator_kick`` or
+        ``suspension`` (a seat 0–3).
+    :raises Refused: ``no_game``, ``game_over``, ``bad_seat``.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.PLAYING:
+            raise Refused("game_over", _("The game is over."))
+        try:
+            state, events = engine.abandon(game.state, reason, seat)
+        except engine.IllegalAction as e:
+            code = e.reason if e.reason in REASONS else "bad_action"
+            raise Refused(code, _illegal_message(e)) from None
+        game.state, game.seq = state, state["seq"]
+        GameEvent.objects.create(
+            game=game, seq=game.seq, seat=seat,
+            action={"type": "abandon", "reason": reason, "seat": seat}, events=events,
+            by="moderator",
+        )
+        _saved(game)
+        return game
+
+
 def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
     try:
         state, events = engine.apply(game.state, seat, action)
     except engine.IllegalAction as e:
-        raise Refused(e.reason, _illegal_message(e)) from None
+        # engine codes that a client's action cannot cause are not client codes
+        reason = e.reason if e.reason in REASONS else "bad_action"
+        raise Refused(reason, _illegal_message(e)) from None
     game.state, game.seq = state, state["seq"]
     GameEvent.objects.create(
         game=game, seq=game.seq, seat=seat, action=action, events=events, by=by

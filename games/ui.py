@@ -226,8 +226,10 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         changes.append({"name": names[i], "delta": delta,
                         "title": levels.title_for(p["level"]) if _lang() == "zh"
                         else levels.title_en_for(p["level"])})
-    abandoned_by = res.get("abandoned_by")
+    reason = res.get("reason") or "normal"
+    abandoned_by = res.get("abandoned_by") if reason == "escape" else None
     return {
+        "reason": reason,
         "names": names,
         "teams": [{"name": teams[t], "team": t,
                    "halves": [h["points"][t] for h in view["halves"]],

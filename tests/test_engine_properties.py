@@ -4,6 +4,7 @@ plus the engine's doctests. Pure Python, no Django.
 
 from __future__ import annotations
 
+import copy
 import doctest
 import importlib
 import json
@@ -16,8 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    END_REASONS,
     SHOE,
     IllegalAction,
+    abandon,
     apply,
     beats,
     classify,
@@ -211,8 +214,70 @@ def test_refused_action_leaves_state_unchanged(seed_n):
     assert json.dumps(s, sort_keys=True) == before
 
 
-MODULES = ["__init__", "cards", "combos", "deal", "moves", "levels", "match", "view", "record",
-           "bots"]
+def mutate_everything(x, touched):
+    """Change every list and dict reachable from ``x`` in place (children first, then
+    the container itself); count them in ``touched``."""
+    if isinstance(x, dict):
+        for v in list(x.values()):
+            mutate_everything(v, touched)
+        for k in list(x):
+            x[k] = "changed"
+        x["added"] = ["x"]
+        touched.append(1)
+    elif isinstance(x, list):
+        for v in x:
+            mutate_everything(v, touched)
+        x.reverse()
+        x.append("changed")
+        x[0] = "changed"
+        touched.append(1)
+
+
+def _containers(x):
+    if isinstance(x, dict):
+        return 1 + sum(_containers(v) for v in x.values())
+    if isinstance(x, list):
+        return 1 + sum(_containers(v) for v in x)
+    return 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed_n=st.integers(0, 10**9), rng_seed=st.integers(0, 2**32 - 1),
+       stops=st.lists(st.integers(0, 400), min_size=1, max_size=4),
+       ending=st.sampled_from([None, *[r for r in END_REASONS if r != "normal"]]))
+def test_views_are_fresh_data(seed_n, rng_seed, stops, ending):
+    """A caller that changes its view never changes the game: every list and dict of
+    every seat's view and the spectator's, at random moments of random games (running,
+    finished, abandoned), mutated in place, leaves the state equal to a deep copy
+    taken before (issue 7: trick.last, the cards of trick.plays and halves were shared)."""
+    s = new_game(f"fresh-{seed_n}", levels=(3, 3, 3, 3))
+    rng = random.Random(rng_seed)
+    moments = []
+    for n in range(max(stops) + 1):
+        if n in stops or s["status"] != "playing":
+            moments.append(s)
+        if s["status"] != "playing":
+            break
+        seat = s["turn"]
+        s, _ = apply(s, seat, random_policy(view(s, seat), rng))
+    if s["status"] == "playing" and ending is not None:
+        seat = None if ending == "moderator_close" else rng.randrange(4)
+        moments.append(abandon(s, ending, seat)[0])
+    for state in moments:
+        snapshot = copy.deepcopy(state)
+        for seat in (0, 1, 2, 3, None):
+            v = view(state, seat)
+            assert v == view(snapshot, seat)
+            touched = []
+            expected = _containers(v)
+            mutate_everything(v, touched)
+            assert len(touched) == expected
+            assert state == snapshot, f"view({seat}) shares data with the state"
+        assert view(state, 0) == view(snapshot, 0)
+
+
+MODULES = ["__init__", "errors", "shapes", "upgrade", "cards", "combos", "deal", "moves",
+           "levels", "match", "view", "record", "bots"]
 
 
 def test_engine_doctests():

@@ -54,15 +54,18 @@ GAMES = finished_games()
 
 @pytest.mark.parametrize("index", range(0, 40, 3))
 def test_record_shape(index):
-    """§11: version, seed, halves (half, indicator, dao, first_dealt, hands as dealt,
-    leader, actions as [seat, cards] with [] for a pass, finish_order, end, points),
-    result (winner, double_clamp, abandoned_by)."""
+    """§11 (version 2, docs/record.md): version, seed, levels, bots, halves (half,
+    indicator, dao, first_dealt, hands as dealt, leader, actions as [seat, cards] with
+    [] for a pass, finish_order, end, points), result (winner, double_clamp,
+    abandoned_by, reason)."""
     s, actions = GAMES[index]
     rec = to_record(s)
-    assert rec["version"] == 1
+    assert rec["version"] == 2
     assert rec["seed"] == f"rec-{index}"
-    assert set(rec["result"]) == {"winner", "double_clamp", "abandoned_by"}
+    assert rec["levels"] == [0, 0, 0, 0] and rec["bots"] == [None] * 4
+    assert set(rec["result"]) == {"winner", "double_clamp", "abandoned_by", "reason"}
     assert rec["result"]["winner"] in (0, 1) and rec["result"]["abandoned_by"] is None
+    assert rec["result"]["reason"] == "normal"
     n_halves = 1 if rec["result"]["double_clamp"] else 2
     assert [h["half"] for h in rec["halves"]] == list(range(1, n_halves + 1))
     first_out = None
@@ -128,7 +131,8 @@ def test_abandoned_game_record():
     s, _ = play_game("abandon", "heuristic", 1, stop_after=37, levels=(2, 2, 2, 2))
     s, _ = apply(s, 2, {"type": "escape"})
     rec = json.loads(json.dumps(to_record(s)))
-    assert rec["result"] == {"winner": None, "double_clamp": False, "abandoned_by": 2}
+    assert rec["result"] == {"winner": None, "double_clamp": False, "abandoned_by": 2,
+                             "reason": "escape"}
     assert len(rec["halves"]) == 1 and len(rec["halves"][0]["actions"]) == 37
     assert record_actions(rec)[-1] == (2, {"type": "escape"})
     states = from_record(rec)

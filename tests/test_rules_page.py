@@ -39,7 +39,8 @@ def test_rules_page_in_chinese_by_default(client):
     assert [t.name for t in response.templates][0] == "games/rules_zh.html"
     html = response.content.decode()
     for term in ("接风", "双夹", "刀", "原子", "氢弹", "炸弹", "上游", "下游", "对家",
-                 "积分", "对局分", "托管", "逆时针", "41", "305", "30 秒", "本站的约定"):
+                 "积分", "对局分", "托管", "逆时针", "41", "305", "30 秒", "本站的约定",
+                 "棋谱", "管理员关桌", "有人被封号"):
         assert term in html, term
     assert "炸弹不可以压刀" in html
     assert "原子弹" in html and "2,000,000" in html
@@ -53,6 +54,7 @@ def test_rules_page_in_english_after_switching(client):
     html = response.content.decode()
     assert "How to play" in html and "This site's decisions" in html
     assert "counterclockwise" in html and "double clamp" in html
+    assert "Game records" in html and "a moderator closing the table" in html
     assert "Atom Bomb" in html and "2,000,000" in html
     assert "本站的约定" not in html
     assert '<html lang="en">' in html

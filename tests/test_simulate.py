@@ -90,7 +90,9 @@ def test_log_records_replay(simulated):
     )
     for i, line in enumerate(lines):
         record = json.loads(line)
-        assert record["version"] == 1
+        assert record["version"] == 2
+        assert record["bots"] == ["normal"] * 4  # the simulator's seats are all bots
+        assert record["result"]["reason"] == "normal"
         assert record["seed"] == game_seed("t", i)
         assert record["result"]["winner"] in (0, 1)
         assert record["result"]["abandoned_by"] is None

@@ -1,4 +1,4 @@
-"""原子 (Yuanzi) rules engine: pure Python, no Django (RULES.md §2–§11).
+"""原子 (Yuanzi) rules engine: pure Python, no Django, fully typed (RULES.md §2–§12).
 
 Public contract (RULES.md §10) and the rest of the engine's API::
 
@@ -7,22 +7,35 @@ Public contract (RULES.md §10) and the rest of the engine's API::
     dao_rank(indicator, half) -> str             # §2
     first_dealt_seat(dao) -> int                 # §2
     legal_plays(hand, table_play, dao) -> list[Play]
-    new_game(seed, levels, bots) -> state        # plain JSON-able dict
-    apply(state, seat, action) -> (state, events), raises IllegalAction
-    view(state, seat | None) -> dict             # what that seat may see
-    replay / to_record / from_record             # §11 game records
-    POLICIES["random" | "heuristic"](view, rng) -> action
+    new_game(seed, levels, bots) -> State        # plain JSON-able dict (shapes.State)
+    apply(state, seat, action) -> (State, [Event]), raises IllegalAction
+    abandon(state, reason, seat=None) -> (State, [Event])   # escape, moderators (§7, §12)
+    view(state, seat | None) -> View             # what that seat may see (fresh data)
+    upgrade(state) / upgrade_record(record)      # stored data at the current version
+    replay / to_record / from_record             # §11 game records (docs/record.md)
+    POLICIES["random" | "heuristic"](view, rng) -> Action
+
+Every error it raises is an :class:`EngineError` (a ``ValueError``) with a
+``reason`` code. The data shapes are in :mod:`games.engine.shapes`.
 """
 
-from .bots import POLICIES, heuristic_policy, random_policy
-from .cards import SHOE, CardError, card_points, cards_points, parse_card, parse_cards, sort_hand
+from .bots import POLICIES, Policy, heuristic_policy, random_policy
+from .cards import SHOE, card_points, cards_points, parse_card, parse_cards, sort_hand
 from .combos import ATOM, BOMB, HYDROGEN, KINDS, PAIR, SINGLE, TRIPLE, Play, beats, classify
 from .deal import Deal, dao_rank, deal_half, first_dealt_seat, next_seat, partner, team_of
+from .errors import (
+    REASONS,
+    ArgumentError,
+    CardError,
+    EngineError,
+    IllegalAction,
+    RecordError,
+)
 from .levels import LEVELS, escape_penalty, game_stake, level_for, points_to_next
 from .match import (
     OVER,
     PLAYING,
-    IllegalAction,
+    abandon,
     apply,
     game_totals,
     new_game,
@@ -33,14 +46,30 @@ from .match import (
 )
 from .moves import legal_plays
 from .record import from_record, record_actions, replay, to_record
+from .shapes import (
+    BOT_POLICIES,
+    END_REASONS,
+    Action,
+    BotPolicy,
+    EndReason,
+    Event,
+    Record,
+    Result,
+    State,
+    View,
+)
+from .upgrade import RECORD_VERSION, STATE_VERSION, bot_policy, upgrade, upgrade_record
 from .view import view
 
 __all__ = [
-    "ATOM", "BOMB", "HYDROGEN", "KINDS", "LEVELS", "OVER", "PAIR", "PLAYING", "POLICIES",
-    "SHOE", "SINGLE", "TRIPLE", "CardError", "Deal", "IllegalAction", "Play", "apply", "beats",
-    "card_points", "cards_points", "classify", "dao_rank", "deal_half", "escape_penalty",
-    "first_dealt_seat", "from_record", "game_stake", "game_totals", "heuristic_policy",
-    "legal_plays", "level_for", "new_game", "next_seat", "parse_card", "parse_cards", "partner",
-    "points_to_next", "random_policy", "record_actions", "replay", "settle_half", "sort_hand",
-    "table_play", "team_of", "timeout_action", "to_act", "to_record", "view",
+    "ATOM", "BOMB", "BOT_POLICIES", "END_REASONS", "HYDROGEN", "KINDS", "LEVELS", "OVER", "PAIR",
+    "PLAYING", "POLICIES", "REASONS", "RECORD_VERSION", "SHOE", "SINGLE", "STATE_VERSION",
+    "TRIPLE", "Action", "ArgumentError", "BotPolicy", "CardError", "Deal", "EndReason",
+    "EngineError", "Event", "IllegalAction", "Play", "Policy", "Record", "RecordError", "Result",
+    "State", "View", "abandon", "apply", "beats", "bot_policy", "card_points", "cards_points",
+    "classify", "dao_rank", "deal_half", "escape_penalty", "first_dealt_seat", "from_record",
+    "game_stake", "game_totals", "heuristic_policy", "legal_plays", "level_for", "new_game",
+    "next_seat", "parse_card", "parse_cards", "partner", "points_to_next", "random_policy",
+    "record_actions", "replay", "settle_half", "sort_hand", "table_play", "team_of",
+    "timeout_action", "to_act", "to_record", "upgrade", "upgrade_record", "view",
 ]

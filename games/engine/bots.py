@@ -15,15 +15,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TypeAlias
 
 from .combos import ATOM, BOMB, HYDROGEN, Play, classify
 from .deal import partner
+from .errors import ArgumentError
 from .moves import legal_plays
+from .shapes import Action, View
 
-View = dict[str, Any]
-Action = dict[str, Any]
-Policy = Callable[[View, random.Random], Action]
+Policy: TypeAlias = Callable[[View, random.Random], Action]
+"""``choose(view, rng) -> action``: a bot (the view of its own seat, RULES.md §12)."""
 
 
 def _table(view: View) -> Play | None:
@@ -31,14 +32,24 @@ def _table(view: View) -> Play | None:
     return None if last is None else classify(last[1], view["dao"])
 
 
+def _hand(view: View) -> list[str]:
+    hand = view["hand"]
+    if hand is None:
+        raise ArgumentError("bad_seat", "a policy plays a seat: a spectator's view has no hand")
+    return hand
+
+
 def _as_action(play: Play) -> Action:
     return {"type": "play", "cards": list(play.cards)}
 
 
 def random_policy(view: View, rng: random.Random) -> Action:
-    """A uniformly random legal action: any legal play, or a pass when following."""
+    """A uniformly random legal action: any legal play, or a pass when following.
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
+    """
     table = _table(view)
-    plays = legal_plays(view["hand"], table, view["dao"])
+    plays = legal_plays(_hand(view), table, view["dao"])
     n = len(plays) + (table is not None)
     i = rng.randrange(n)
     return _as_action(plays[i]) if i < len(plays) else {"type": "pass"}
@@ -72,9 +83,11 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
 
     ``rng`` breaks no ties (the policy is deterministic); it is accepted so all
     policies share one signature.
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand: list[str] = view["hand"]
-    dao: str = view["dao"]
+    hand = _hand(view)
+    dao = view["dao"]
     table = _table(view)
     plays = legal_plays(hand, table, dao)
     for p in plays:
@@ -95,7 +108,9 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
         best = min(whole or costs)
         return _as_action(plays[best[1]])
     seat = view["seat"]
-    last_seat = view["trick"]["last"][0]
+    last = view["trick"]["last"]
+    assert seat is not None and last is not None  # a hand is a seat's; a table is a last play
+    last_seat = last[0]
     points = view["trick"]["points"]
     counts = view["counts"]
     if last_seat == partner(seat):

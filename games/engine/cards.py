@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from .errors import CardError  # defined with the other errors; importable from here too
+
 RANKS = "3456789TJQKA2"
 """Plain ranks, low to high in their normal order (RULES.md §3)."""
 SUITS = "SHCD"
@@ -39,37 +41,38 @@ POINT_RANKS = frozenset(POINTS)
 POINTS_PER_HALF = 300
 
 
-class CardError(ValueError):
-    """A string that is not a card of RULES.md §2, or too many copies of one."""
-
-
-def parse_card(text: str) -> str:
+def parse_card(text: object) -> str:
     """Check one card's text form and return it.
 
-    :raises CardError: (a ``ValueError``) for anything but the §2 notation, e.g.
-        ``"10S"``, ``"ts"`` or ``""``, and for a non-string (a list or dict
-        from a client's JSON is unhashable: it must not escape as ``TypeError``).
+    :raises CardError: (an ``EngineError``, so a ``ValueError``) ``bad_card`` for
+        anything but the §2 notation, e.g. ``"10S"``, ``"ts"`` or ``""``, and for a
+        non-string (a list or dict from a client's JSON is unhashable: it must not
+        escape as ``TypeError``).
     """
     if not isinstance(text, str) or text not in _VALID:
         raise CardError(
-            f"not a card: {text!r} (use rank 3456789TJQKA2 + suit SHCD, e.g. 'TS', or RJ/BJ)"
+            "bad_card",
+            f"not a card: {text!r} (use rank 3456789TJQKA2 + suit SHCD, e.g. 'TS', or RJ/BJ)",
         )
     return text
 
 
-def parse_cards(cards: Iterable[str]) -> list[str]:
+def parse_cards(cards: Iterable[object]) -> list[str]:
     """Check a collection of cards: each a card, no card more than 3 times.
 
     :returns: the cards as a new list, in the given order.
-    :raises CardError: for a bad card string or a fourth copy of a card.
+    :raises CardError: ``bad_card`` for a bad card string (or a string instead of
+        a list), ``too_many_copies`` for a fourth copy of a card.
     """
     if isinstance(cards, str):
-        raise CardError(f"expected a list of cards, got the string {cards!r}")
+        raise CardError("bad_card", f"expected a list of cards, got the string {cards!r}")
     out = [parse_card(c) for c in cards]
     if len(out) > COPIES:
         for card, n in Counter(out).items():
             if n > COPIES:
-                raise CardError(f"{n} copies of {card}: the shoe holds only {COPIES}")
+                raise CardError(
+                    "too_many_copies", f"{n} copies of {card}: the shoe holds only {COPIES}"
+                )
     return out
 
 

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Final
 
 from .cards import BIG_JOKER, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, parse_cards, rank_strength
+from .errors import ArgumentError
+from .shapes import Kind
 
-SINGLE, PAIR, TRIPLE, BOMB, ATOM, HYDROGEN = "single", "pair", "triple", "bomb", "atom", "hydrogen"
-KINDS = (SINGLE, PAIR, TRIPLE, BOMB, ATOM, HYDROGEN)
-_SMALL_KIND = {1: SINGLE, 2: PAIR, 3: TRIPLE}
+SINGLE: Final = "single"
+PAIR: Final = "pair"
+TRIPLE: Final = "triple"
+BOMB: Final = "bomb"
+ATOM: Final = "atom"
+HYDROGEN: Final = "hydrogen"
+KINDS: tuple[Kind, ...] = (SINGLE, PAIR, TRIPLE, BOMB, ATOM, HYDROGEN)
+_SMALL_KIND: dict[int, Kind] = {1: SINGLE, 2: PAIR, 3: TRIPLE}
 
 
 class Play:
@@ -34,7 +42,7 @@ class Play:
 
     def __init__(
         self,
-        kind: str,
+        kind: Kind,
         rank: str,
         cards: tuple[str, ...],
         dao: str,
@@ -74,10 +82,13 @@ class Play:
         return hash((self.kind, self.strength, self.size, self.dao))
 
 
-def check_dao(dao: str) -> str:
-    """Return ``dao`` if it is a plain rank of ``RANKS``, else raise ``ValueError``."""
+def check_dao(dao: object) -> str:
+    """Return ``dao`` if it is a plain rank of ``RANKS``.
+
+    :raises ArgumentError: ``bad_dao`` otherwise (a ``ValueError``).
+    """
     if not isinstance(dao, str) or len(dao) != 1 or dao not in RANK_INDEX:
-        raise ValueError(f"not a dao rank: {dao!r} (one of {RANKS})")
+        raise ArgumentError("bad_dao", f"not a dao rank: {dao!r} (one of {RANKS})")
     return dao
 
 
@@ -103,8 +114,9 @@ def classify(cards: Iterable[str], dao: str) -> Play | None:
     :param dao: the dao rank, one of ``"3456789TJQKA2"``.
     :returns: a :class:`Play`, or ``None`` when the cards form no legal play
         (mixed ranks, jokers with dao cards, an empty list …).
-    :raises ValueError: for a string that is not a card, more copies of a card
-        than the shoe holds, or a bad dao.
+    :raises CardError: (a ``ValueError``) for a string that is not a card or more
+        copies of a card than the shoe holds.
+    :raises ArgumentError: (a ``ValueError``) ``bad_dao`` for a bad dao.
     """
     cs = parse_cards(cards)
     check_dao(dao)
@@ -144,10 +156,13 @@ def beats(new: Play, table: Play) -> bool:
     - atom: anything but a higher atom or a hydrogen bomb;
     - hydrogen: anything but a higher hydrogen bomb.
 
-    :raises ValueError: if the two plays were classified under different daos.
+    :raises ArgumentError: ``dao_mismatch`` if the two plays were classified under
+        different daos.
     """
     if new.dao != table.dao:
-        raise ValueError(f"plays read under different daos: {new.dao!r} and {table.dao!r}")
+        raise ArgumentError(
+            "dao_mismatch", f"plays read under different daos: {new.dao!r} and {table.dao!r}"
+        )
     nk, tk = new.kind, table.kind
     if nk == HYDROGEN:
         return tk != HYDROGEN or new.strength > table.strength

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .cards import POINT_RANKS, SHOE, parse_card
 from .combos import check_dao
+from .errors import ArgumentError
 
 SEATS = 4
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -44,11 +45,12 @@ def dao_rank(indicator: str, half: int = 1) -> str:
     First half: a joker makes ``"3"`` the dao. Second half: a joker or a point
     card (5, T, K) makes ``"3"`` the dao. Otherwise the indicator's rank.
 
-    :raises ValueError: for a bad card string or a half other than 1 or 2.
+    :raises CardError: (a ``ValueError``) for a bad card string.
+    :raises ArgumentError: (a ``ValueError``) ``bad_half`` for a half other than 1 or 2.
     """
     parse_card(indicator)
     if half not in (1, 2):
-        raise ValueError(f"half must be 1 or 2, got {half!r}")
+        raise ArgumentError("bad_half", f"half must be 1 or 2, got {half!r}")
     if indicator[1] == "J":
         return "3"
     if half == 2 and indicator[0] in POINT_RANKS:
@@ -64,7 +66,7 @@ def first_dealt_seat(dao: str) -> int:
     >>> first_dealt_seat("A"), first_dealt_seat("T"), first_dealt_seat("3")
     (1, 2, 3)
     """
-    check_dao(dao)
+    check_dao(dao)  # raises ArgumentError bad_dao
     return (RANK_POINT[dao] if dao in RANK_POINT else int(dao)) % 4
 
 
@@ -105,7 +107,8 @@ def deal_half(seed: object, half: int, first_out: int | None = None) -> Deal:
 
     :param first_out: the first half's first_out, required for ``half == 2``
         (they are the first seat dealt to in the second half).
-    :raises ValueError: for ``half == 2`` without ``first_out``.
+    :raises ArgumentError: ``needs_first_out`` for ``half == 2`` without
+        ``first_out``; ``bad_half`` for a half other than 1 or 2.
     """
     shoe, at = shuffled_shoe(seed, half)
     indicator = shoe[at]
@@ -113,7 +116,9 @@ def deal_half(seed: object, half: int, first_out: int | None = None) -> Deal:
     if half == 1:
         first = first_dealt_seat(dao)
     elif first_out is None:
-        raise ValueError("the second half's deal needs the first half's first_out")
+        raise ArgumentError(
+            "needs_first_out", "the second half's deal needs the first half's first_out"
+        )
     else:
         first = first_out
     hands: list[list[str]] = [[], [], [], []]

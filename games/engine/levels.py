@@ -8,7 +8,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
+
+from .errors import ArgumentError
 
 
 class Level(NamedTuple):
@@ -61,15 +64,17 @@ def points_to_next(points: int) -> int | None:
     return None if nxt > MAX_LEVEL else LEVELS[nxt].threshold - points
 
 
-def game_stake(levels: list[int] | tuple[int, ...]) -> int:
+def game_stake(levels: Sequence[int]) -> int:
     """A game's stake: the stake of the lowest-level player of the four (§7).
 
-    :raises ValueError: for a level outside 0–16.
+    :raises ArgumentError: (a ``ValueError``) ``bad_level`` for no levels, or a
+        level that is not an integer 0–16.
     """
-    low = min(levels)
-    if low < 0 or max(levels) > MAX_LEVEL:
-        raise ValueError(f"levels must be 0–{MAX_LEVEL}, got {levels!r}")
-    return LEVELS[low].stake
+    if not levels or not all(
+        isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_LEVEL for x in levels
+    ):
+        raise ArgumentError("bad_level", f"levels must be 0–{MAX_LEVEL}, got {levels!r}")
+    return LEVELS[min(levels)].stake
 
 
 def escape_penalty(stake: int, half: int) -> int:

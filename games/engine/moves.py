@@ -30,8 +30,9 @@ from .combos import (
     check_dao,
     joker_strength,
 )
+from .shapes import Kind
 
-_SMALL = {1: SINGLE, 2: PAIR, 3: TRIPLE}
+_SMALL: dict[int, Kind] = {1: SINGLE, 2: PAIR, 3: TRIPLE}
 _WEAK_FIRST = "DCHS"
 _VALID = frozenset(DISTINCT_CARDS)  # among equally free cards, give up the weaker suit first
 
@@ -124,7 +125,8 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
     :returns: plays distinct by ``(kind, rank, size, jokers)``, plus every atom
         and hydrogen bomb of the hand; ordered singles, pairs, triples (weakest
         first), bombs by (size, rank), atoms, hydrogen bombs.
-    :raises ValueError: for a bad card, a fourth copy or a bad dao.
+    :raises CardError: (a ``ValueError``) for a bad card or a fourth copy.
+    :raises ArgumentError: (a ``ValueError``) ``bad_dao`` for a bad dao.
     """
     check_dao(dao)
     cards = list(hand)
@@ -185,9 +187,10 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
                         continue  # only the atom: listed below
                     chosen = [chosen[0], chosen[1], other]  # a triple beside the atom
                 if j == 0 and k == 8 and _is_hydrogen(chosen):
-                    chosen = _non_hydrogen_eight(order)
-                    if chosen is None:
+                    eight = _non_hydrogen_eight(order)
+                    if eight is None:
                         continue
+                    chosen = eight
                 p = Play(kind, rank, tuple(chosen + jorder[:j]), dao, j, strength, is_dao and not j)
                 (bombs if kind == BOMB else small_plays).append(p)
         for card in rank_atoms:

@@ -1,39 +1,57 @@
-"""The game record (RULES.md §11) and replay from the action log.
+"""The game record (RULES.md §11, version 2 in docs/record.md) and replay from the action log.
 
 Every state of a game is rebuilt exactly from its seed, its players' levels and
 bot seats, and the ordered list of actions: :func:`replay`. :func:`to_record`
-writes a finished game as one §11 JSON object (plus ``levels`` and ``bots``,
-which the stake needs); :func:`from_record` loads one and replays it.
+writes a finished or abandoned game as one §11 JSON object (with ``levels`` and
+``bots``, which the stake and practice flag need, and ``result.reason``);
+:func:`from_record` loads one, of any known version (:func:`upgrade_record`),
+and replays it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import cast
 
 from .deal import deal_half
-from .match import OVER, State, apply, new_game
+from .errors import EngineError, RecordError
+from .match import OVER, abandon, apply, new_game
+from .shapes import (
+    Action,
+    BotPolicy,
+    Card,
+    Record,
+    RecordHalf,
+    Seat,
+    SeatCards,
+    State,
+    seat_cards,
+)
+from .upgrade import RECORD_VERSION, upgrade, upgrade_record
 
-RECORD_VERSION = 1
+Step = tuple[Seat, Action]
+"""One ``(seat, action)`` of a game's log, in the order applied."""
 
-Action = tuple[int, dict[str, Any]]
 
-
-def action_of(cards: Sequence[str]) -> dict[str, Any]:
+def action_of(cards: Sequence[Card]) -> Action:
     """The action for a §11 ``[seat, cards]`` entry: an empty list is a pass."""
     return {"type": "play", "cards": list(cards)} if cards else {"type": "pass"}
 
 
 def replay(
     seed: str | int,
-    actions: Iterable[Action],
+    actions: Iterable[Step],
     levels: Sequence[int] = (0, 0, 0, 0),
-    bots: Sequence[bool] = (False, False, False, False),
+    bots: Sequence[BotPolicy | bool | None] = (None, None, None, None),
 ) -> list[State]:
     """Rebuild every state of a game: the initial one, then one per action.
 
-    :param actions: ``(seat, action)`` pairs in the order applied.
+    :param actions: ``(seat, action)`` pairs in the order applied (an escape is
+        one; the site's other endings are not seat actions: see :func:`from_record`).
+    :param levels: as :func:`~games.engine.new_game`.
+    :param bots: as :func:`~games.engine.new_game` (policy names or booleans).
     :raises IllegalAction: if the log holds an action the rules refuse.
+    :raises ArgumentError: for bad levels or bots.
     """
     states = [new_game(seed, levels, bots)]
     for seat, action in actions:
@@ -41,51 +59,45 @@ def replay(
     return states
 
 
-def to_record(state: State) -> dict[str, Any]:
-    """The §11 record of a finished or abandoned game.
+def _entries(entries: list[SeatCards]) -> list[SeatCards]:
+    return [seat_cards(seat, list(cards)) for seat, cards in entries]
 
-    :raises ValueError: while the game runs (the seed would reveal every hand).
+
+def to_record(state: State) -> Record:
+    """The §11 record (version 2) of a finished or abandoned game.
+
+    An abandoned game keeps the half it was abandoned in, with ``end`` and
+    ``points`` ``None``.
+
+    :raises RecordError: ``game_running`` while the game runs (the seed would
+        reveal every hand); ``bad_version`` / ``bad_record`` for a stored state
+        the engine cannot read.
     """
-    if state["status"] != OVER:
-        raise ValueError("a record is written only for a finished game (its seed is secret)")
-    halves = list(state["halves"])
-    if state["result"]["abandoned_by"] is not None and (
-        not halves or halves[-1]["half"] != state["half"]
-    ):
-        halves.append(
-            {
-                "half": state["half"],
-                "indicator": state["indicator"],
-                "dao": state["dao"],
-                "first_dealt": state["first_dealt"],
-                "leader": state["leader"],
-                "actions": state["actions"],
-                "finish_order": state["finish_order"],
-                "end": None,
-                "points": None,
-            }
+    state = upgrade(state)
+    r = state["result"]
+    if state["status"] != OVER or r is None:
+        raise RecordError(
+            "game_running", "a record is written only for a finished game (its seed is secret)"
         )
-    first_out = None
-    out_halves = []
-    for h in halves:
-        deal = deal_half(state["seed"], h["half"], first_out)
-        out_halves.append(
-            {
-                "half": h["half"],
-                "indicator": h["indicator"],
-                "dao": h["dao"],
-                "first_dealt": h["first_dealt"],
-                "hands": [list(x) for x in deal.hands],
-                "leader": h["leader"],
-                "actions": [[seat, list(cards)] for seat, cards in h["actions"]],
-                "finish_order": list(h["finish_order"]),
-                "end": h["end"],
-                "points": h["points"],
-            }
+    out_halves: list[RecordHalf] = [
+        {"half": h["half"], "indicator": h["indicator"], "dao": h["dao"],
+         "first_dealt": h["first_dealt"], "hands": [], "leader": h["leader"],
+         "actions": _entries(h["actions"]), "finish_order": list(h["finish_order"]),
+         "end": h["end"], "points": list(h["points"])}
+        for h in state["halves"]
+    ]
+    if r["reason"] != "normal" and (not out_halves or out_halves[-1]["half"] != state["half"]):
+        out_halves.append(  # the half it was abandoned in
+            {"half": state["half"], "indicator": state["indicator"], "dao": state["dao"],
+             "first_dealt": state["first_dealt"], "hands": [], "leader": state["leader"],
+             "actions": _entries(state["actions"]), "finish_order": list(state["finish_order"]),
+             "end": None, "points": None}
         )
+    first_out: Seat | None = None
+    for h in out_halves:  # the hands as dealt, which the state no longer holds
+        h["hands"] = [list(x) for x in deal_half(state["seed"], h["half"], first_out).hands]
         if h["finish_order"]:
             first_out = h["finish_order"][0]
-    r = state["result"]
     return {
         "version": RECORD_VERSION,
         "seed": state["seed"],
@@ -96,37 +108,56 @@ def to_record(state: State) -> dict[str, Any]:
             "winner": r["winner"],
             "double_clamp": r["double_clamp"],
             "abandoned_by": r["abandoned_by"],
+            "reason": r["reason"],
         },
     }
 
 
-def record_actions(record: dict[str, Any]) -> list[Action]:
-    """The ``(seat, action)`` list a §11 record describes, escape included."""
-    actions: list[Action] = [
-        (seat, action_of(cards)) for h in record["halves"] for seat, cards in h["actions"]
-    ]
-    by = record["result"].get("abandoned_by")
-    if by is not None:
-        actions.append((by, {"type": "escape"}))
+def record_actions(record: Record) -> list[Step]:
+    """The ``(seat, action)`` list a §11 record describes: every play and pass, and
+    the escape that ended it if one did.
+
+    A game ended by a moderator or a suspension (``result.reason``) has no seat
+    action for its end: :func:`from_record` applies it with :func:`abandon`.
+
+    :raises RecordError: ``bad_version`` / ``bad_record`` for a record the engine
+        cannot read.
+    """
+    record = upgrade_record(record)
+    try:
+        actions: list[Step] = [
+            (seat, action_of(cards)) for h in record["halves"] for seat, cards in h["actions"]
+        ]
+        result = record["result"]
+        by = result["abandoned_by"]
+        if result["reason"] == "escape" and by is not None:
+            actions.append((by, {"type": "escape"}))
+    except (KeyError, TypeError, ValueError) as e:
+        raise RecordError("bad_record", f"a malformed record: {e!r}") from None
     return actions
 
 
-def from_record(record: dict[str, Any]) -> list[State]:
-    """Load a §11 record and replay it: every state from the deal to the end.
+def from_record(record: Record) -> list[State]:
+    """Load a §11 record (any known version) and replay it: every state from the
+    deal to the end, the last one ended as ``result.reason`` says.
 
-    :raises ValueError: if the record's version is unknown, or if what it says
-        (hands, finish order, points, winner) differs from what replaying gives.
+    :raises RecordError: (a ``ValueError``) ``bad_version`` for an unknown version,
+        ``bad_record`` for a malformed record or one whose log the rules refuse,
+        ``record_mismatch`` if what it says (hands, finish order, points, winner,
+        reason) differs from what replaying gives.
     """
-    if record.get("version") != RECORD_VERSION:
-        raise ValueError(f"unknown record version {record.get('version')!r}")
-    states = replay(
-        record["seed"],
-        record_actions(record),
-        record.get("levels", (0, 0, 0, 0)),
-        record.get("bots", (False, False, False, False)),
-    )
-    expected = {"levels": [0, 0, 0, 0], "bots": [False] * 4, **record}
-    expected["seed"] = str(expected["seed"])
+    record = upgrade_record(record)
+    steps = record_actions(record)
+    try:
+        states = replay(record["seed"], steps, record["levels"], record["bots"])
+        reason = record["result"]["reason"]
+        if reason not in ("normal", "escape"):
+            states.append(abandon(states[-1], reason, record["result"]["abandoned_by"])[0])
+    except (EngineError, KeyError, TypeError) as e:
+        raise RecordError("bad_record", f"the record does not replay: {e}") from None
+    if states[-1]["status"] != OVER:
+        raise RecordError("record_mismatch", "the record's log does not end its game")
+    expected = cast(Record, {**record, "seed": str(record["seed"])})
     if to_record(states[-1]) != expected:
-        raise ValueError("the record does not match its own replay")
+        raise RecordError("record_mismatch", "the record does not match its own replay")
     return states

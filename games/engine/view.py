@@ -9,31 +9,62 @@ over, everything: all hands as left, and the seed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from .match import OVER, State
+from .errors import ArgumentError
+from .match import OVER
+from .shapes import HalfSummary, HalfView, Result, Seat, SeatCards, State, View, seat_cards
+from .upgrade import upgrade
 
-_HALF_PUBLIC = ("half", "indicator", "dao", "first_dealt", "leader", "finish_order", "end",
-                "captured", "transfers", "points")
+
+def _entries(entries: list[SeatCards]) -> list[SeatCards]:
+    # lists, as seat_cards builds them; one cast for the list (views are a hot path)
+    return cast(list[SeatCards], [[seat, list(cards)] for seat, cards in entries])
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def _half(h: HalfSummary) -> HalfView:
+    return {
+        "half": h["half"], "indicator": h["indicator"], "dao": h["dao"],
+        "first_dealt": h["first_dealt"], "leader": h["leader"],
+        "finish_order": list(h["finish_order"]), "end": h["end"],
+        "captured": list(h["captured"]), "transfers": [t.copy() for t in h["transfers"]],
+        "points": list(h["points"]),
+    }
+
+
+def _result(r: Result | None) -> Result | None:
+    if r is None:
+        return None
+    out = r.copy()
+    out["totals"] = list(r["totals"])
+    out["rating_changes"] = list(r["rating_changes"])
+    return out
+
+
+def view(state: State, seat: Seat | None) -> View:
     """The view of ``state`` for ``seat`` (0–3), or for a spectator (``None``).
 
-    :returns: a JSON-able dict: ``seq``, ``status``, ``half``, ``dao``,
-        ``indicator``, ``indicator_seat``, ``turn``, ``seat``, ``hand`` (own
-        cards sorted weakest first, ``None`` for a spectator), ``counts`` (cards
-        per seat), ``trick`` (``leader``, ``plays`` as ``[seat, cards]``, ``last``,
-        ``points``), ``captured`` (per seat this half), ``finish_order``,
-        ``halves`` (finished halves' public summaries), ``stake``, ``practice``,
-        ``result``; when the game is over also ``hands`` (all four) and ``seed``.
-    :raises ValueError: for a seat outside 0–3.
+    Fresh data: no list or dict of the view is shared with ``state``, so a caller
+    may change its view without changing the game. A stored older state is read
+    through :func:`~games.engine.upgrade`.
+
+    :returns: a :class:`~games.engine.shapes.View`: ``seq``, ``status``, ``half``,
+        ``dao``, ``indicator``, ``indicator_seat``, ``leader``, ``turn``, ``seat``,
+        ``hand`` (own cards sorted weakest first, ``None`` for a spectator),
+        ``counts`` (cards per seat), ``trick`` (``leader``, ``plays`` as ``[seat,
+        cards]``, ``last``, ``points``), ``captured`` (per seat this half),
+        ``finish_order``, ``halves`` (finished halves' public summaries), ``stake``,
+        ``practice``, ``bots`` (per seat the bot policy or ``None``), ``result``;
+        when the game is over also ``hands`` (all four) and ``seed``.
+    :raises ArgumentError: (a ``ValueError``) ``bad_seat`` for a seat outside 0–3.
+    :raises RecordError: for a stored state the engine cannot read.
     """
-    if seat is not None and seat not in (0, 1, 2, 3):
-        raise ValueError(f"no such seat: {seat!r}")
-    over = state["status"] == OVER
+    if seat is not None and (isinstance(seat, bool) or seat not in (0, 1, 2, 3)):
+        raise ArgumentError("bad_seat", f"no such seat: {seat!r}")
+    state = upgrade(state)
     t = state["trick"]
-    out: dict[str, Any] = {
+    last = t["last"]
+    out: View = {
         "seq": state["seq"],
         "status": state["status"],
         "half": state["half"],
@@ -45,16 +76,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "hand": list(state["hands"][seat]) if seat is not None else None,
         "counts": [len(h) for h in state["hands"]],
-        "trick": {"leader": t["leader"], "plays": [list(p) for p in t["plays"]],
-                  "last": t["last"], "points": t["points"]},
+        "trick": {"leader": t["leader"], "plays": _entries(t["plays"]),
+                  "last": None if last is None else seat_cards(last[0], list(last[1])),
+                  "points": t["points"]},
         "captured": list(state["captured"]),
         "finish_order": list(state["finish_order"]),
-        "halves": [{k: h[k] for k in _HALF_PUBLIC} for h in state["halves"]],
+        "halves": [_half(h) for h in state["halves"]],
         "stake": state["stake"],
         "practice": state["practice"],
-        "result": state["result"],
+        "bots": list(state["bots"]),
+        "result": _result(state["result"]),
     }
-    if over:
+    if state["status"] == OVER:
         out["hands"] = [list(h) for h in state["hands"]]
         out["seed"] = state["seed"]
     return out
