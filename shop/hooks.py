@@ -165,7 +165,7 @@ def register() -> None:
     from shop import handlers
 
     lifecycle.on_turn_timeout(timer_timeout, priority=10)
-    lifecycle.view_contribution(view_keys)
-    lifecycle.snapshot_contribution(table_keys, lobby=("sign",))
+    lifecycle.view_contribution(view_keys, priority=40)
+    lifecycle.snapshot_contribution(table_keys, priority=40, lobby=("sign",))
     lifecycle.on_game_end(drops, priority=DROPS_PRIORITY)
     handlers.register()
