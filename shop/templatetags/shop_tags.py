@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from shop import coins, inventory
+from shop.models import Item
 
 register = template.Library()
 
@@ -58,12 +59,22 @@ def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
             "user_id": user.pk if user.is_authenticated else None,
             "ws_path": f"/ws/table/{table_id}/",
             "me_url": reverse("api_me"),
+            "items": {i.code: i.name for i in Item.objects.all()},
             "strings": {
                 "done": _("Done."),
                 "none": _("You have none of that item: buy it in the shop."),
                 "protected": _("Name protected by %(by)s until %(until)s."),
                 "big_joker": _("Big joker"),
                 "small_joker": _("Small joker"),
+                "drops": _("Drops"),
+                "lost": _("lost: inventory full"),
             },
         },
     }
+
+
+@register.inclusion_tag("shop/_lobby_signs.html")
+def shop_lobby_signs() -> dict[str, Any]:
+    """The lobby's 招牌 badges (``static/shop/lobby_signs.js``)."""
+    return {"shop_lobby": {"sign": _("Sign: name protected until %(until)s"),
+                           "gold": _("Gold sign: name protected until %(until)s")}}

@@ -74,11 +74,32 @@ function held(code) {
   return inventory.filter((x) => x.item === code).reduce((n, x) => n + x.count, 0);
 }
 
+const dropsBox = document.createElement("div");
+dropsBox.id = "shop-drops";
+dropsBox.className = "items-panel";
+dropsBox.hidden = true;
+// in the result panel when there is one (it covers the table at the end)
+const resultButtons = document.querySelector("#result-panel .overlay-buttons");
+if (resultButtons) resultButtons.before(dropsBox);
+else (document.getElementById("hand") || app.lastElementChild).after(dropsBox);
+
+function renderDrops(view) {
+  const drops = view && view.status === "over" ? (view.drops || []) : [];
+  dropsBox.hidden = drops.length === 0;
+  const text = drops.map((d) => {
+    const p = view.players.find((x) => x.user_id === d.user_id);
+    return `${p ? p.username : "?"}: ${conf.items[d.item] || d.item}${d.lost ? " (" + T.lost + ")" : ""}`;
+  }).join(" · ");
+  const line = drops.length ? `${T.drops}: ${text}` : "";
+  if (dropsBox.textContent !== line) dropsBox.textContent = line;
+}
+
 function render() {
   const {table, view} = current();
   if (table) {
     app.dataset.theme = table.theme || "default";
   }
+  renderDrops(view);
   if (!panel) return;
   const me = conf.user_id;
   const seated = table && table.seats.some((s) => s.player && s.player.id === me);
@@ -91,7 +112,7 @@ function render() {
     tablecloth: owner,
     recorder: over && held("recorder") > 0,
   };
-  for (const row of panel.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
+  for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
   panel.querySelector("[data-for=card_counter] .held").textContent = "× " + held("card_counter");
   panel.querySelector("#use-sign").disabled = held("sign") === 0;
   panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
@@ -121,6 +142,7 @@ if (conf.user_id) {
   panel = tpl.content.firstElementChild.cloneNode(true);
   const anchor = document.getElementById("hand") || app.lastElementChild;
   anchor.after(panel);
+  if (resultButtons) resultButtons.before(panel.querySelector("[data-for=recorder]"));
   panel.querySelector("#use-counter").addEventListener("click", () => use("card_counter", {}));
   panel.querySelector("#use-sign").addEventListener("click", () =>
     use("sign", {name: panel.querySelector("#sign-name").value}));
@@ -129,7 +151,7 @@ if (conf.user_id) {
   panel.querySelector("#use-cloth").addEventListener("click", () =>
     use("tablecloth", {theme: panel.querySelector("#cloth-theme").value}));
   panel.querySelector("#reset-cloth").addEventListener("click", () => send({type: "reset_theme"}));
-  panel.querySelector("#use-recorder").addEventListener("click", () =>
+  document.getElementById("use-recorder").addEventListener("click", () =>
     use("recorder", {game: current().view.game_id}));
   refresh();
 }
