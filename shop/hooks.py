@@ -6,6 +6,7 @@ drops and gems at a game's end (RULES.md §8–§9, §12).
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import timedelta
 from typing import Any
@@ -17,6 +18,8 @@ from games import engine, lifecycle
 from games.seatview import seat_rows
 from shop import inventory, items, ledger
 from shop.models import CounterUse, Drop, InventorySlot, Item, TableDecor, TimerFiring
+
+log = logging.getLogger(__name__)
 
 DROPS_PRIORITY = 30  # after rating settlement (accounts, 10) and wagers
 
@@ -145,8 +148,11 @@ def drops(end) -> None:
     ledger.lock_balances({u for u, _c, _w in gains})  # profiles first, ascending
     catalogue = {i.code: i for i in Item.objects.all()}
     for user_id, code, cause in gains:
+        item = catalogue.get(code)
+        if item is None:  # a weight naming no catalogue item: a settings slip, not the game's
+            log.warning("game %s: drop %r is not in the catalogue", end.game.pk, code)
+            continue
         slots = inventory.locked(user_id, profile_locked=True)
-        item = catalogue[code]
         lost = inventory.plan_add(slots, item, 1) is None
         if lost:
             lifecycle.notify(user_id, "drop_lost",
