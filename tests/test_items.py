@@ -494,3 +494,23 @@ def test_gems_add_points_only_under_the_cap(owner):
     assert e.value.reason == "gem_capped" and "11" in str(e.value)
     assert held(owner, "gem_shard") == 1 and Profile.objects.get(user=owner).rating_points == 11
     assert CounterUse.objects.count() == 0
+
+
+def test_protection_runs_out_and_the_setter_renews_it(owner, partner):
+    from shop.models import TableDecor
+
+    table = tables.create_table(owner, "老桌")
+    tables.sit(table.pk, partner, 2)
+    mine, theirs = give(owner, "sign", 2), give(partner, "sign")
+    items.use(owner, mine, "sign", "a", table_id=table.pk, name="一号")
+    first = TableDecor.objects.get(table=table).sign_until
+    items.use(owner, mine, "sign", "b", table_id=table.pk, name="二号")  # the setter renews
+    assert TableDecor.objects.get(table=table).sign_until > first
+    refused("name_protected", items.use, partner, theirs, "sign", "c", table_id=table.pk,
+            name="三号")
+    TableDecor.objects.filter(table=table).update(sign_until=timezone.now() - timedelta(seconds=1))
+    assert snapshots.table_snapshot(table.pk)["sign"] is None  # over: nothing shown
+    items.use(partner, theirs, "sign", "d", table_id=table.pk, name="三号")
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap["name"] == "三号" and snap["sign"]["by"] == "partner"
+    assert held(owner, "sign") == 0 and held(partner, "sign") == 0

@@ -303,3 +303,33 @@ def test_fifty_parallel_purchases_exactly_ten_succeed(django_user_model):
     assert InventorySlot.objects.get(user=buyer, slot=0).count == 10
     assert CoinEntry.objects.filter(user=buyer, reason="purchase").count() == 10
     call_command("check_ledger")
+
+
+def test_inventory_endpoints_use_swap_disarm(owner, client):
+    import json as _json
+
+    assert client.post("/shop/use/", {}).status_code == 401
+    client.force_login(owner)
+    assert client.get("/shop/use/").status_code == 405
+    purchase.buy(owner, "timer", 2, 600)
+    purchase.buy(owner, "recorder", 1, 300)
+
+    def post(url, body):
+        return client.post(url, _json.dumps(body), content_type="application/json")
+
+    r = post("/shop/use/", {"slot": 0, "item": "timer", "key": "arm-1"})
+    assert r.status_code == 200 and r.json()["result"] == {"item": "timer", "slot": 0,
+                                                          "armed": True}
+    assert r.json()["inventory"][0]["armed"] is True
+    r = post("/shop/use/", {"slot": 1, "item": "timer", "key": "arm-2"})
+    assert r.status_code == 400 and r.json()["reason"] == "wrong_item"
+    r = client.post("/shop/use/", "{not json", content_type="application/json")
+    assert r.status_code == 400 and r.json()["reason"] == "bad_message"
+    r = client.post("/shop/swap/", {"a": "0", "b": "5"})  # a form works too
+    assert r.json()["inventory"][5] == {"slot": 5, "item": "timer", "count": 2, "armed": True}
+    r = post("/shop/disarm/", {})
+    assert r.json()["inventory"][5]["armed"] is False
+    before = picture(owner)
+    r = post("/shop/use/", {"slot": 1, "item": "recorder", "key": "rec"})
+    assert r.status_code == 400 and r.json()["reason"] == "needs_game"
+    assert picture(owner) == before
