@@ -94,10 +94,21 @@ function renderDrops(view) {
   if (dropsBox.textContent !== line) dropsBox.textContent = line;
 }
 
+// the name's protection, for everyone at the table, beside the name
+const prot = document.createElement("span");
+prot.id = "sign-protection";
+prot.className = "sign-protection";
+prot.hidden = true;
+(document.getElementById("table-name") || app.firstElementChild).after(prot);
+
 function render() {
   const {table, view} = current();
   if (table) {
     app.dataset.theme = table.theme || "default";
+    prot.hidden = !table.sign;
+    const text = table.sign ? T.protected.replace("%(by)s", table.sign.by || "")
+      .replace("%(until)s", new Date(table.sign.until).toLocaleString()) : "";
+    if (prot.textContent !== text) prot.textContent = text;
   }
   renderDrops(view);
   if (!panel) return;
@@ -117,12 +128,6 @@ function render() {
   panel.querySelector("#use-sign").disabled = held("sign") === 0;
   panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
   panel.querySelector("#use-cloth").disabled = held("tablecloth") === 0;
-  const prot = panel.querySelector("#sign-protection");
-  prot.hidden = !(table && table.sign);
-  if (table && table.sign) {
-    prot.textContent = T.protected.replace("%(by)s", table.sign.by || "")
-      .replace("%(until)s", new Date(table.sign.until).toLocaleString());
-  }
   const box = panel.querySelector("#card-counter");
   const counts = view && view.card_counter;
   box.hidden = !counts;
