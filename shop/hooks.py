@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import engine, lifecycle
@@ -57,6 +59,7 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     slots = inventory.locked(user_id, profile_locked=True)
     inventory.take_one(next(s for s in slots if s.armed))
     TimerFiring.objects.create(game=game, user_id=user_id, seq=game.seq)
+    transaction.on_commit(lambda: forget_views(game.pk))  # before the extension's views
     ledger.transfer(
         [ledger.Leg(user_id, -fee)] + [ledger.Leg(o, settings.SHOP_TIMER_SHARE, user_id)
                                        for o in others],
@@ -71,12 +74,43 @@ def timer_timeout(game, seat: int) -> timedelta | None:
 # --- views and snapshots ---------------------------------------------------------------
 
 
+#: (game_id, seed, seq, half) → (monotonic time, users with an armed timer, users with a
+#: card counter on); one broadcast builds a view per player, this makes it two queries
+_VIEW_CACHE: dict[tuple[int, str, int, int], tuple[float, set[int], set[int]]] = {}
+_VIEW_CACHE_SECONDS = 0.5
+
+
+def forget_views(game_id: int | None = None) -> None:
+    """Drop the cached item state of ``game_id``'s views (all: ``None``); the
+    shop's writes call it so the next view is current."""
+    for k in [k for k in _VIEW_CACHE if game_id is None or k[0] == game_id]:
+        _VIEW_CACHE.pop(k, None)
+
+
+def _item_state(game_id: int, state: dict[str, Any]) -> tuple[set[int], set[int]]:
+    key = (game_id, state["seed"], state["seq"], state["half"])  # the seed: no id reuse
+    now = time.monotonic()
+    hit = _VIEW_CACHE.get(key)
+    if hit is not None and now - hit[0] < _VIEW_CACHE_SECONDS:
+        return hit[1], hit[2]
+    armed = set(InventorySlot.objects.filter(armed=True, user__game_seats__game_id=game_id)
+                .values_list("user_id", flat=True))
+    counting = set(CounterUse.objects.filter(game_id=game_id, half=state["half"])
+                   .values_list("user_id", flat=True))
+    if len(_VIEW_CACHE) > 1000:
+        _VIEW_CACHE.clear()
+    _VIEW_CACHE[key] = (now, armed, counting)
+    return armed, counting
+
+
 def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
               user_id: int | None) -> dict[str, Any]:
     """Keys for one seat's view: ``armed_timer`` (the player's own timer is
     armed), ``card_counter`` (``{card: count}`` the other three hold, while the
     player's 算牌器 is on for this half; only in their view), and once the game
-    is over ``drops`` (``[{user_id, item, cause, lost}]``, public)."""
+    is over ``drops`` (``[{user_id, item, cause, lost}]``, public). Two queries
+    per game position, shared by its views (cached for half a second, and
+    dropped by the shop's own writes)."""
     out: dict[str, Any] = {}
     if state["status"] == engine.OVER:
         out["drops"] = [
@@ -85,8 +119,9 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
         return out
     if user_id is None or seat is None:
         return out
-    out["armed_timer"] = InventorySlot.objects.filter(user_id=user_id, armed=True).exists()
-    if CounterUse.objects.filter(game_id=game_id, user_id=user_id, half=state["half"]).exists():
+    armed, counting = _item_state(game_id, state)
+    out["armed_timer"] = user_id in armed
+    if user_id in counting:
         out["card_counter"] = items.remaining_cards(state, seat)
     return out
 

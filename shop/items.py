@@ -78,6 +78,8 @@ def use(user, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
         raise Refused("wrong_item", _("That slot does not hold that item."))
     try:
         with transaction.atomic():
+            # first: it must run before the views this use publishes are built
+            transaction.on_commit(_forget_views)
             result = handler(user, slot, code, table_id=table_id, game_id=game_id, name=name,
                              theme=theme)
             result = {"item": code, "slot": slot, **result}
@@ -133,6 +135,14 @@ def disarm_timer(user) -> None:
     with transaction.atomic():
         inventory.locked(user.pk)
         InventorySlot.objects.filter(user=user, armed=True).update(armed=False)
+        transaction.on_commit(_forget_views)
+
+
+def _forget_views() -> None:
+    """Views built from now on read the items afresh (``shop.hooks``'s cache)."""
+    from shop import hooks
+
+    hooks.forget_views()
 
 
 # --- table items ---------------------------------------------------------------------

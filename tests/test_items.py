@@ -514,3 +514,17 @@ def test_protection_runs_out_and_the_setter_renews_it(owner, partner):
     snap = snapshots.table_snapshot(table.pk)
     assert snap["name"] == "三号" and snap["sign"]["by"] == "partner"
     assert held(owner, "sign") == 0 and held(partner, "sign") == 0
+
+
+def test_the_four_views_of_a_position_cost_two_shop_queries(django_assert_num_queries):
+    from games.seatview import build_view, players_of
+
+    users = helpers.make_players(4)
+    game = helpers.start_game(users)
+    items.use(users[1], give(users[1], "timer"), "timer", "arm")
+    players = players_of(game)
+    with django_assert_num_queries(2):  # armed timers, card counters: once for all four
+        views = [build_view(game.pk, game.state, players, game.due_at, i) for i in range(4)]
+    assert [v["armed_timer"] for v in views] == [False, True, False, False]
+    items.disarm_timer(users[1])  # the shop's own write: the next views read afresh
+    assert build_view(game.pk, game.state, players, game.due_at, 1)["armed_timer"] is False
