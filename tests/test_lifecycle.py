@@ -33,6 +33,17 @@ def _quiet(settings):
                                    "LOCATION": f"lifecycle-{uuid.uuid4()}"}}
 
 
+@pytest.fixture(autouse=True)
+def _reasons():
+    """Reason codes a test registers are gone after it (docs list only real ones)."""
+    from games.errors import REASONS
+
+    before = dict(REASONS)
+    yield
+    REASONS.clear()
+    REASONS.update(before)
+
+
 @pytest.fixture
 def register():
     """Register into a lifecycle registry for one test, unregistered after."""
