@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -18,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from games import engine, lifecycle
 from games.seatview import seat_rows
-from shop import inventory, items, ledger
-from shop.models import CounterUse, Drop, InventorySlot, Item, TableDecor, TimerFiring
+from shop import inventory, items, itemstate, ledger
+from shop.models import Drop, InventorySlot, Item, TableDecor, TimerFiring
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     slots = inventory.locked(user_id, profile_locked=True)
     inventory.take_one(next(s for s in slots if s.armed))
     TimerFiring.objects.create(game=game, user_id=user_id, seq=game.seq)
-    transaction.on_commit(lambda: forget_views(game.pk))  # before the extension's views
+    transaction.on_commit(lambda: itemstate.forget(game.pk))  # before the extension's views
     ledger.transfer(
         [ledger.Leg(user_id, -fee)] + [ledger.Leg(o, settings.SHOP_TIMER_SHARE, user_id)
                                        for o in others],
@@ -72,35 +71,6 @@ def timer_timeout(game, seat: int) -> timedelta | None:
 
 
 # --- views and snapshots ---------------------------------------------------------------
-
-
-#: (game_id, seed, seq, half) → (monotonic time, users with an armed timer, users with a
-#: card counter on); one broadcast builds a view per player, this makes it two queries
-_VIEW_CACHE: dict[tuple[int, str, int, int], tuple[float, set[int], set[int]]] = {}
-_VIEW_CACHE_SECONDS = 0.5
-
-
-def forget_views(game_id: int | None = None) -> None:
-    """Drop the cached item state of ``game_id``'s views (all: ``None``); the
-    shop's writes call it so the next view is current."""
-    for k in [k for k in _VIEW_CACHE if game_id is None or k[0] == game_id]:
-        _VIEW_CACHE.pop(k, None)
-
-
-def _item_state(game_id: int, state: dict[str, Any]) -> tuple[set[int], set[int]]:
-    key = (game_id, state["seed"], state["seq"], state["half"])  # the seed: no id reuse
-    now = time.monotonic()
-    hit = _VIEW_CACHE.get(key)
-    if hit is not None and now - hit[0] < _VIEW_CACHE_SECONDS:
-        return hit[1], hit[2]
-    armed = set(InventorySlot.objects.filter(armed=True, user__game_seats__game_id=game_id)
-                .values_list("user_id", flat=True))
-    counting = set(CounterUse.objects.filter(game_id=game_id, half=state["half"])
-                   .values_list("user_id", flat=True))
-    if len(_VIEW_CACHE) > 1000:
-        _VIEW_CACHE.clear()
-    _VIEW_CACHE[key] = (now, armed, counting)
-    return armed, counting
 
 
 def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
@@ -119,7 +89,7 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
         return out
     if user_id is None or seat is None:
         return out
-    armed, counting = _item_state(game_id, state)
+    armed, counting = itemstate.item_state(game_id, state)
     out["armed_timer"] = user_id in armed
     if user_id in counting:
         out["card_counter"] = items.remaining_cards(state, seat)

@@ -36,7 +36,7 @@ from games.errors import Refused
 from games.models import Game, GameSeat, Seat, Table
 from games.seatview import players_of, seat_of
 from games.tables import clean_name
-from shop import inventory
+from shop import inventory, itemstate
 from shop.models import CounterUse, InventorySlot, ItemUse, Replay, TableDecor
 
 #: 桌布 themes (drawn in static/shop/shop.css); "default" is the free reset
@@ -79,7 +79,7 @@ def use(user, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
     try:
         with transaction.atomic():
             # first: it must run before the views this use publishes are built
-            transaction.on_commit(_forget_views)
+            transaction.on_commit(itemstate.forget)
             result = handler(user, slot, code, table_id=table_id, game_id=game_id, name=name,
                              theme=theme)
             result = {"item": code, "slot": slot, **result}
@@ -135,14 +135,7 @@ def disarm_timer(user) -> None:
     with transaction.atomic():
         inventory.locked(user.pk)
         InventorySlot.objects.filter(user=user, armed=True).update(armed=False)
-        transaction.on_commit(_forget_views)
-
-
-def _forget_views() -> None:
-    """Views built from now on read the items afresh (``shop.hooks``'s cache)."""
-    from shop import hooks
-
-    hooks.forget_views()
+        transaction.on_commit(itemstate.forget)
 
 
 # --- table items ---------------------------------------------------------------------
