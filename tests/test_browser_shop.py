@@ -12,10 +12,12 @@ import pytest
 from tests import test_browser as tb
 from tests.browser import Player, chromium_path
 
-pytestmark = pytest.mark.skipif(
-    chromium_path() is None,
-    reason="browser tests need Debian's chromium at /usr/bin/chromium",
-)
+pytestmark = [
+    pytest.mark.skipif(chromium_path() is None,
+                       reason="browser tests need Debian's chromium at /usr/bin/chromium"),
+    # on PostgreSQL the child serves the test database: committed rows, set up first
+    pytest.mark.django_db(transaction=True),
+]
 
 browser = tb.browser
 
@@ -27,7 +29,6 @@ def site(request):
     from tests.servers import Site, test_database_url
 
     if os.environ.get("DATABASE_URL"):
-        request.getfixturevalue("transactional_db")
         import importlib
 
         from django.apps import apps
