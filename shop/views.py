@@ -80,8 +80,10 @@ def buy(request: HttpRequest) -> HttpResponse:
                              request.POST.get("quantity"), request.POST.get("price"))
     except Refused as e:
         return _failed(request, e)
-    return _done(request, _("Bought: %(note)s coins.") % {"note": entry.note},
-                 coins=entry.balance_after)
+    item = Item.objects.get(code=entry.item_code)
+    return _done(request, _("Bought %(count)s × %(item)s for %(total)s coins.")
+                 % {"count": purchase.whole(request.POST.get("quantity")), "item": item.name,
+                    "total": -entry.amount}, coins=entry.balance_after)
 
 
 @require_POST
