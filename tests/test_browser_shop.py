@@ -69,9 +69,11 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     assert _coins(page) == 1500
     _buy(page, "card_counter")
     assert _coins(page) == 1100
+    _buy(page, "recorder")
+    assert _coins(page) == 800
     slots = page.locator("#inventory .slot[data-item]:not([data-item=''])")
     assert sorted(slots.evaluate_all("els => els.map(e => e.dataset.item)")) == [
-        "card_counter", "timer"]
+        "card_counter", "recorder", "timer"]
     # the timer is armed from the inventory with a double-click
     page.locator('#inventory .slot[data-item="timer"]').dblclick()
     page.locator('#inventory .slot.armed[data-item="timer"]').wait_for()
@@ -98,8 +100,34 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     assert len(counts) == 54 and counts == view["card_counter"]
     # what the other three hold between them, card for card in total
     assert sum(counts.values()) == sum(n for i, n in enumerate(view["counts"]) if i != 0)
+
+    me.take_turn()  # one move of mine in the record at least
+    # leave the game (practice: no penalty); the result panel offers the recorder
+    page.locator("#escape-btn").click()
+    page.locator("#escape-confirm").click()
+    page.locator("#table-app[data-status=over]").wait_for()
+    record = page.locator("#use-recorder")
+    record.wait_for(state="visible")
+    record.click()
+    page.wait_for_function("() => document.getElementById('items-message').textContent")
+    page.goto(site.base_url + "/replays/")
+    page.locator(".replay-item a").first.click()
+    page.wait_for_url("**/replays/*/")
+    assert page.locator(".replay-hand").count() == 4
+    total = int(page.locator("#replay-step").inner_text().split("/")[1])
+    assert total >= 1
+    sizes = page.locator(".replay-hand").evaluate_all(
+        "els => els.map(e => Number(e.textContent.match(/\\((\\d+)\\)/)[1]))")
+    assert sum(sizes) == 162  # the deal, all four hands shown
+    page.locator("#replay-forward").click()
+    assert page.locator("#replay-step").inner_text().startswith("1 /")
+    page.locator("#replay-back").click()
+    assert page.locator("#replay-step").inner_text().startswith("0 /")
+    page.locator("#replay-trick").select_option("1")
+    assert page.locator("#replay-action").inner_text()
+    assert page.locator("#record-download").get_attribute("href").endswith("record.json")
     page.goto(site.base_url + "/shop/")
-    assert _coins(page) == 1100
+    assert _coins(page) == 800
     assert page.locator('.catalogue-item[data-item="card_counter"] .held').inner_text().endswith(
         "0")
     me.assert_clean()
