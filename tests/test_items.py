@@ -455,16 +455,27 @@ def test_drops_and_gems_with_a_seeded_source(settings, notices):
     # the same seed gives the same drops (reproducible)
     assert [d.item_code for d in drops] == ["recorder"] * len(winners) + ["gem_perfect"] * len(
         first_outs)
-    c = Client()
-    c.force_login(users[1])
-    view = helpers.fresh(game)
     from games.seatview import view_for
-    assert view_for(view, 1)["drops"] == [
+
+    assert view_for(helpers.fresh(game), 1)["drops"] == [
         {"user_id": d.user_id, "item": d.item_code, "cause": d.cause, "lost": d.lost}
         for d in drops]
 
 
-def test_no_drops_from_practice_or_abandoned_games(settings, owner):
+def test_the_drop_source_is_seeded_per_game_or_systems(settings):
+    from types import SimpleNamespace
+
+    from shop import hooks
+
+    settings.SHOP_DROP_SEED = "s"
+    a, b = SimpleNamespace(pk=1), SimpleNamespace(pk=2)
+    draws = [hooks.random_source(a).random() for _ in range(2)]
+    assert draws[0] == draws[1] != hooks.random_source(b).random()
+    settings.SHOP_DROP_SEED = None
+    assert isinstance(hooks.random_source(a), __import__("random").SystemRandom)
+
+
+def test_no_drops_from_abandoned_games(settings):
     settings.SHOP_DROP_CHANCE = 1.0
     settings.SHOP_GEM_WEIGHTS = {"gem_shard": 1}
     users = helpers.make_players(4)
