@@ -10,8 +10,9 @@ from games import engine
 from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
-SITE_KEYS = {"game_id", "players", "time_left_ms", "trick_kinds", "escape_penalty", "hints",
-             "can_pass", "armed_timer", "card_counter", "drops"}  # the last three: shop.hooks
+SITE_KEYS = {"game_id", "players", "time_left_ms", "clock_paused", "trick_kinds",
+             "escape_penalty", "hints", "can_pass",
+             "armed_timer", "card_counter", "drops"}  # the last three: shop.hooks
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 
 
