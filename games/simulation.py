@@ -84,7 +84,8 @@ def play_game(seed: str | int, policies: Sequence[PolicySpec]) -> State:
 
     :param seed: the game seed (deals every half; see :func:`game_seed`).
     :param policies: four policies for seats ``(N, E, S, W)``: names of
-        :data:`games.engine.POLICIES` or ``choose(bot_view, rng) -> action`` callables (RULES.md §12: what the seat may know).
+        :data:`games.engine.POLICIES` or ``choose(bot_view, rng) -> action``
+        callables (RULES.md §12: what the seat may know).
         Seat ``k``'s rng is ``random.Random(f"{seed}:bot:{k}")``.
     :returns: the engine state with ``status == "over"``; ``state["result"]``
         holds ``winner`` (team 0 = N–S, 1 = E–W) and ``double_clamp``, and
