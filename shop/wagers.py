@@ -48,8 +48,7 @@ REASONS = {
     "bad_wager": "set_wager with a wager not a JSON integer on the ladder 0, 10, 20 … 10240",
     "bots_seated": "set_wager while a bot sits at the table",
     "wager_table": "add_bot at a table with a wager (a wager table takes no bots)",
-    "not_enough_coins": "too few coins for that: a wager table needs 100 × wager to sit "
-                        "(params: needed)",
+    # not_enough_coins: registered by shop.reasons (the coins are short; params: needed)
     "private_table": "set_wager at a private table (a private table takes no wager)",
 }
 

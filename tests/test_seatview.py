@@ -9,6 +9,10 @@ import pytest
 from games import engine
 from games.seatview import build_view
 
+# views carry the apps' contributions (lifecycle.view_contribution), which may read
+# the database (the shop's armed timers and card counters)
+pytestmark = pytest.mark.django_db
+
 PLAYERS = [{"user_id": i + 1, "username": f"p{i}", "level": 0, "bot": False, "bot_policy": None,
             "auto_play": False} for i in range(4)]
 

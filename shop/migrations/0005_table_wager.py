@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0005_one_seat_per_person'),
-        ('shop', '0002_opening_balances'),
+        ('shop', '0004_catalogue_data'),
     ]
 
     operations = [
