@@ -207,8 +207,8 @@ def why_strings() -> dict[str, Any]:
                                "%(stake)s rating points: each winner gains it, each loser "
                                "loses it."),
         "why_practice": _("A practice game (a bot played): no rating points change."),
-        "coin_change": _("%(name)s: %(coins)s coins"),
         "drop_line": _("%(name)s receives %(item)s"),
+        "drop_lost": _("%(name)s would receive %(item)s, but the inventory is full"),
     }
 
 

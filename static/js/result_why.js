@@ -2,12 +2,10 @@
  * the result panel (result.js). Reads only the view the server sent: the
  * result ({winner, double_clamp, abandoned_by, reason, totals, stake,
  * rating_changes}), the finished halves and the base stake (RULES.md §6–§7,
- * §12). Also the slot for what other apps add to a finished game's view:
- * `coin_changes` (per seat, coins, from wagers) and `drops` ([{seat, name}],
- * items dropped, from the shop), shown when present. */
+ * §12). Also the slot for the shop's drops in a finished game's view. */
 
 import {el} from "./dom.js";
-import {T, fmt, signed} from "./i18n.js";
+import {T, fmt} from "./i18n.js";
 import {playerName, teamLabel} from "./names.js";
 import {teamOf} from "./state.js";
 
@@ -65,22 +63,18 @@ export function whyBlock(view, s) {
   return box;
 }
 
-/* Coins and drops other apps put in the view, or null when there are none. */
+/* Drops the shop put in a finished game's view (`drops`: [{user_id, item,
+   cause, lost}]), or null when there are none. Coin changes (`coin_changes`)
+   are drawn into the panel by wager.js. */
 export function extrasBlock(view, s) {
-  const coins = Array.isArray(view.coin_changes) ? view.coin_changes : null;
   const drops = Array.isArray(view.drops) ? view.drops : [];
-  if (!coins && !drops.length) return null;
+  if (!drops.length) return null;
   const ul = el("ul", "result-extras");
-  (coins || []).forEach((d, i) => {
-    if (!d) return;
-    const li = el("li", "coin-change " + (d > 0 ? "up" : "down"),
-      fmt(T.coin_change, {name: playerName(i, s), coins: signed(d)}));
-    li.dataset.seat = i;
-    ul.appendChild(li);
-  });
   drops.forEach((d) => {
-    const li = el("li", "drop", fmt(T.drop_line, {name: playerName(d.seat, s), item: d.name}));
-    li.dataset.seat = d.seat;
+    const seat = (view.players || []).findIndex((p) => p.user_id === d.user_id);
+    const li = el("li", "drop" + (d.lost ? " lost" : ""),
+      fmt(d.lost ? T.drop_lost : T.drop_line, {name: seat >= 0 ? playerName(seat, s) : "", item: d.item}));
+    li.dataset.item = d.item;
     ul.appendChild(li);
   });
   return ul;
