@@ -166,6 +166,19 @@ class TableConsumer(_JsonSocket):
         # something this person must be told (lifecycle.notify), on any table
         await self.send_json(event["notice"])
 
+    async def user_close(self, event: dict[str, Any]) -> None:
+        # lifecycle.close_sockets: e.g. a suspended account is logged out everywhere
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.close(code=4403)
+
+    async def table_gone(self, event: dict[str, Any]) -> None:
+        # the table closed (a moderator, or idle): say so, then close like a closed table
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.send_json({"type": "table_closed", "id": event["id"]})
+        await self.close(code=4404)
+
 
 class LobbyConsumer(_JsonSocket):
     """``/ws/lobby/``: every open table, then each change as it happens."""

@@ -34,12 +34,13 @@ BOT_POLICIES = ("beginner", "normal", "expert")
 def clean_name(name: Any) -> str:
     """A table name as stored: trimmed, 1–40 characters, no control characters.
 
-    :raises Refused: ``bad_name`` otherwise.
+    :raises Refused: ``bad_name`` otherwise, or a name policy's reason.
     """
     text = name.strip() if isinstance(name, str) else ""
     if (not text or len(text) > NAME_MAX_LENGTH
             or any(unicodedata.category(c).startswith("C") for c in text)):
         raise Refused("bad_name", _("A table name has 1 to 40 characters."))
+    lifecycle.check_name(text)  # e.g. the moderators' blocked words
     return text
 
 
@@ -170,6 +171,23 @@ def stand_up(table: Table, user_ids: list[int], code: str, message: str) -> int:
     if count:
         lifecycle.publish("table_changed", table_id=table.pk)
     return count
+
+
+def rename(table_id: int, user, name: Any, *, override: bool = False) -> tuple[str, str]:
+    """Rename a table (a 招牌, or a moderator with ``override``), after the rename
+    policies (``lifecycle.rename_policy``: sign protection, RULES.md §12).
+
+    :returns: ``(old name, new name)``.
+    :raises Refused: ``no_table``, ``bad_name``, or a policy's reason.
+    """
+    name = clean_name(name)
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        lifecycle.check_rename(table, user, name, override)
+        old, table.name = table.name, name
+        table.save(update_fields=["name"])
+        lifecycle.publish("table_changed", table_id=table_id)
+    return old, name
 
 
 def _owner(table: Table, user) -> None:

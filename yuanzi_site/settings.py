@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "shop",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -184,10 +185,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 # --- Authentication (django-allauth 65) ------------------------------------
 
+# Django's and allauth's backends, refusing suspended accounts at log-in and on
+# every request and socket (moderation/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "moderation.backends.ModelBackend",
+    "moderation.backends.AuthenticationBackend",
 ]
+# Usernames with a moderator-blocked word are refused at sign-up.
+ACCOUNT_ADAPTER = "moderation.adapter.AccountAdapter"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -282,3 +287,10 @@ GAMES_TABLE_CREATE_RATE = (env_int("GAMES_TABLE_CREATE_RATE", 10, minimum=1), 60
 # this many minutes with nobody seated or watching.
 GAMES_MAX_IDLE_TABLES = env_int("GAMES_MAX_IDLE_TABLES", 3, minimum=1)
 GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
+
+# --- Moderation ----------------------------------------------------------------
+
+# Minutes a player a moderator kicked from a table may not sit there again.
+MODERATION_KICK_BAN_MINUTES = env_int("MODERATION_KICK_BAN_MINUTES", 30, minimum=1)
+# Reports one player may make in an hour (issue 10).
+MODERATION_REPORTS_PER_HOUR = 5

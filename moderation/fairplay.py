@@ -1,0 +1,1 @@
+"""Fair-play signals (issue 10) — placeholder until the task lands."""
