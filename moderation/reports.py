@@ -59,6 +59,8 @@ def create_report(reporter, table_id: int, *, category: Any, user_id: Any = None
         target_id = line.user_id
     else:
         target_id = user_id if isinstance(user_id, int) and not isinstance(user_id, bool) else None
+        if target_id == reporter.pk:
+            raise Refused("report_self", _("You cannot report yourself."))
         at_table = Seat.objects.filter(table=table, user_id=target_id).exists() or (
             table.current_game_id is not None and GameSeat.objects.filter(
                 game_id=table.current_game_id, user_id=target_id).exists())
