@@ -21,10 +21,12 @@ from games.models import Table
 from games.seatview import current_view
 
 
-def _connect(channel_name: str, table_id: int, user) -> dict[str, Any] | None:
+def _connect(channel_name: str, table_id: int, user,
+             address: str | None = None) -> dict[str, Any] | None:
     if not Table.objects.filter(pk=table_id, closed=False).exists():
         return None
     presence.touch_presence(channel_name, table_id, user)
+    lifecycle.connected(table_id, user, address)
     # online flags and spectator count changed: tell the table, and greet with the same picture
     table = broadcast.table_changed(table_id)
     if table is None:
@@ -102,7 +104,9 @@ class TableConsumer(_JsonSocket):
             self.groups_joined.append(broadcast.person_group(self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user)
+        address = (self.scope.get("client") or [None])[0]
+        hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user,
+                                                        address)
         # accept first, even for a closed table: a close before accept is an
         # HTTP 403 handshake refusal, and the browser would never see 4404
         await self.accept()

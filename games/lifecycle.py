@@ -37,6 +37,13 @@ in ascending ``priority`` (ties: registration order), never in
   asked before a table is renamed (``games.tables.rename``); ``override`` is a
   moderator's rename, which a policy must let through (clearing any
   protection it keeps, e.g. a 招牌).
+- :func:`on_connect` — ``fn(table_id, user, address) -> None``: a table
+  socket connected (``address``: the client address in the ASGI scope, which
+  Daphne's ``--proxy-headers`` takes from the trusted proxy), e.g. keep its
+  keyed hash for same-address signals.
+- :func:`periodic` — ``fn() -> Any`` to run every ``seconds`` by the embedded
+  ticker (``games.scheduler.Ticker``); with Celery, list the app's task in
+  ``CELERY_BEAT_SCHEDULE`` instead.
 - :func:`close_sockets` — close every open connection of one user (after a
   final ``notice``), e.g. a suspended account's.
 - :func:`subscribe` / :func:`publish` — after-commit events: the write
@@ -109,6 +116,8 @@ CHAT_POLICIES = Registry("chat_policy")
 CHAT_LINES = Registry("chat_lines")
 NAME_POLICIES = Registry("name_policy")
 RENAME_POLICIES = Registry("rename_policy")
+CONNECT = Registry("connect")
+PERIODIC = Registry("periodic")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
 _SUBSCRIBERS: dict[str, Registry] = {}
 
@@ -200,6 +209,16 @@ def rename_policy(policy: Callable[..., None], priority: int = 100) -> Callable:
     return RENAME_POLICIES.add(policy, priority)
 
 
+def on_connect(fn: Callable[[int, Any, str | None], None], priority: int = 100) -> Callable:
+    """Register a table-socket connect hook (see the module docstring)."""
+    return CONNECT.add(fn, priority)
+
+
+def periodic(fn: Callable[[], Any], seconds: float, priority: int = 100) -> Callable:
+    """Register a job for the embedded ticker, every ``seconds``."""
+    return PERIODIC.add(fn, priority, seconds=seconds)
+
+
 def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | None], *,
                    rate: str | None = "act", login: bool = True) -> Callable:
     """Register the handler of table-socket messages of type ``kind``.
@@ -289,6 +308,12 @@ def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
     """Ask every rename policy; the first ``Refused`` propagates."""
     for entry in RENAME_POLICIES:
         entry.fn(table, user, name, override)
+
+
+def connected(table_id: int, user: Any, address: str | None) -> None:
+    """Run the connect hooks (``games.consumers``)."""
+    for entry in CONNECT:
+        entry.fn(table_id, user, address)
 
 
 def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:

@@ -44,7 +44,8 @@ class Ticker:
 
     Every ``interval`` seconds it calls ``play.sweep_due``, every 10 s
     ``expire_presence`` and ``close_idle_tables``, and every ``leaderboard_seconds`` the leaderboard
-    recompute, each through ``database_sync_to_async``: the database work runs
+    recompute, and the jobs of ``lifecycle.periodic`` (first after their
+    interval), each through ``database_sync_to_async``: the database work runs
     in Channels' sync thread and the broadcasts it makes after commit land on
     this loop, the one the in-memory channel layer's consumers wait on. (A
     plain thread would wake those consumers from a foreign loop and could leave
@@ -56,6 +57,7 @@ class Ticker:
         self.leaderboard_seconds = leaderboard_seconds
         self.task: asyncio.Task | None = None
         self._next_board = self._next_presence = 0.0
+        self._next_job: dict[object, float] = {}
 
     def tick(self) -> None:
         """One sweep (sync; called in Channels' database thread)."""
@@ -71,6 +73,12 @@ class Ticker:
         if now >= self._next_board:
             leaderboard.recompute()
             self._next_board = now + self.leaderboard_seconds
+        from games import lifecycle
+
+        for entry in lifecycle.PERIODIC:  # other apps' jobs (e.g. fair-play signals)
+            if now >= self._next_job.setdefault(entry.fn, now + entry.options["seconds"]):
+                self._next_job[entry.fn] = now + entry.options["seconds"]
+                entry.fn()
 
     async def run(self) -> None:
         """Tick forever (until cancelled)."""

@@ -10,7 +10,7 @@ class ModerationConfig(AppConfig):
 
     def ready(self) -> None:
         from games import lifecycle
-        from moderation import hooks, reasons, reports
+        from moderation import fairplay, hooks, reasons, reports
 
         reasons.register()
         lifecycle.snapshot_contribution(hooks.moderators_at)
@@ -19,3 +19,6 @@ class ModerationConfig(AppConfig):
         lifecycle.seat_policy(hooks.seat_policy, priority=5)
         lifecycle.name_policy(hooks.name_policy)
         lifecycle.socket_message("report", reports.handle_report_message, rate="chat")
+        lifecycle.on_connect(fairplay.remember_address)
+        # the embedded ticker's job (production: CELERY_BEAT_SCHEDULE's moderation-fairplay)
+        lifecycle.periodic(fairplay.compute, seconds=3600)

@@ -177,6 +177,8 @@ CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-turns": {"task": "games.tasks.sweep_due", "schedule": 1.0},
     "recompute-leaderboard": {"task": "accounts.tasks.recompute_leaderboard", "schedule": 60.0},
+    # fair-play signals from the stored records (issue 10), hourly
+    "moderation-fairplay": {"task": "moderation.tasks.compute_fairplay", "schedule": 3600.0},
     "housekeeping": {"task": "games.tasks.housekeeping", "schedule": 10.0},
 }
 # A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
