@@ -233,17 +233,20 @@ def _set_bot(table_id: int, user, index: int, policy: str | None) -> None:
             _maybe_start(table)
 
 
-def set_ready(table_id: int, user, ready: bool = True) -> Game | None:
+def set_ready(table_id: int, user, ready: bool = True, seed: str | None = None) -> Game | None:
     """Mark oneself (un)ready; the game starts once four are seated and ready
     and every seat policy admits them (one who is not admitted is stood up
     with a ``notice``; the others stay ready).
 
+    :param seed: the player's seed for the deal (``games.fairness``; already
+        checked by the caller), kept until the next game starts.
     :returns: the new game if this started one, else ``None``.
     """
     with transaction.atomic():
         table = _locked_table(table_id)
         _waiting(table)
-        if not Seat.objects.filter(table=table, user=user).update(ready=bool(ready)):
+        fields = {"ready": bool(ready)} if seed is None else {"ready": bool(ready), "seed": seed}
+        if not Seat.objects.filter(table=table, user=user).update(**fields):
             raise Refused("not_seated", _("You are not seated at this table."))
         lifecycle.publish("table_changed", table_id=table_id)
         return _maybe_start(table)

@@ -10,4 +10,5 @@ urlpatterns = [
     path("tables/new/", views.create_table, name="table_new"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),
+    path("fairness/", views.fairness_doc, name="fairness_doc"),
 ]

@@ -10,7 +10,7 @@ from games import engine
 from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
-SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass"}
+SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass", "fairness"}
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 
 
@@ -18,6 +18,8 @@ def states_by_seq(game: Game) -> dict[int, dict]:
     """Rebuild the true state at every seq from the seed and the event log."""
     s = game.state
     state = engine.new_game(s["seed"], s["levels"], s["bots"])
+    if "fairness" in s:  # the deal's inputs, kept with the state from the start (games.fairness)
+        state["fairness"] = s["fairness"]
     states = {0: state}
     for ev in GameEvent.objects.filter(game=game).order_by("seq"):
         state, _ = engine.apply(state, ev.seat, ev.action)
@@ -56,6 +58,8 @@ def check_frames(frames: list[dict[str, Any]], states: dict[int, dict], seat: in
         assert engine_part == engine.view(true, seat)
         if true["status"] == engine.PLAYING:
             assert "seed" not in v and "hands" not in v
+            # the deal's fairness: the commitment only, never the server seed (games.fairness)
+            assert "server_seed" not in v.get("fairness", {})
             assert v["hand"] == (true["hands"][seat] if seat is not None else None)
             for hint in v.get("hints", []):
                 assert all(hint.count(c) <= v["hand"].count(c) for c in hint)
