@@ -82,7 +82,8 @@ def _escape(ctx: SocketContext, msg: dict) -> None:
 
 
 def _auto_play(ctx: SocketContext, msg: dict) -> None:
-    play.set_auto_play(running_game(ctx.table_id), ctx.user, flag(msg, "on"))
+    on = flag(msg, "on")  # a malformed message first, whatever the table's state
+    play.set_auto_play(running_game(ctx.table_id), ctx.user, on)
 
 
 def register() -> None:

@@ -41,9 +41,6 @@ in ascending ``priority`` (ties: registration order), never in
   socket connected (``address``: the client address in the ASGI scope, which
   Daphne's ``--proxy-headers`` takes from the trusted proxy), e.g. keep its
   keyed hash for same-address signals.
-- :func:`periodic` — ``fn() -> Any`` to run every ``seconds`` by the embedded
-  ticker (``games.scheduler.Ticker``); with Celery, list the app's task in
-  ``CELERY_BEAT_SCHEDULE`` instead.
 - :func:`close_sockets` — close every open connection of one user (after a
   final ``notice``), e.g. a suspended account's.
 - :func:`subscribe` / :func:`publish` — after-commit events: the write
@@ -117,7 +114,6 @@ CHAT_LINES = Registry("chat_lines")
 NAME_POLICIES = Registry("name_policy")
 RENAME_POLICIES = Registry("rename_policy")
 CONNECT = Registry("connect")
-PERIODIC = Registry("periodic")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
 _SUBSCRIBERS: dict[str, Registry] = {}
 
@@ -214,11 +210,6 @@ def on_connect(fn: Callable[[int, Any, str | None], None], priority: int = 100) 
     return CONNECT.add(fn, priority)
 
 
-def periodic(fn: Callable[[], Any], seconds: float, priority: int = 100) -> Callable:
-    """Register a job for the embedded ticker, every ``seconds``."""
-    return PERIODIC.add(fn, priority, seconds=seconds)
-
-
 def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | None], *,
                    rate: str | None = "act", login: bool = True) -> Callable:
     """Register the handler of table-socket messages of type ``kind``.
@@ -271,11 +262,12 @@ def contribute_snapshots(tables: list[Table], rows: dict[int, dict[str, Any]],
     if not tables:
         return
     for entry in SNAPSHOT_CONTRIBUTIONS:
-        if lobby and not entry.options.get("lobby"):
+        keys = entry.options.get("keys", ())
+        if lobby and not keys:
             continue
         for table_id, extra in (entry.fn(tables) or {}).items():
             if table_id in rows:
-                rows[table_id].update(extra)
+                rows[table_id].update({k: v for k, v in extra.items() if not lobby or k in keys})
 
 
 def check_seat(table: Table, user: Any, moment: str) -> None:

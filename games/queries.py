@@ -37,8 +37,10 @@ class RecentGame:
 
 def seat_result(state_result: dict, seat: int) -> str:
     """The result of a finished game from ``seat``'s side (one of the module's codes)."""
-    if state_result.get("abandoned_by") is not None:
-        return ESCAPED if state_result["abandoned_by"] == seat else ABANDONED
+    reason = state_result.get("reason") or (
+        "escape" if state_result.get("abandoned_by") is not None else "normal")
+    if reason != "normal":  # an escape, or a moderator's close or kick, a suspension
+        return ESCAPED if reason == "escape" and state_result["abandoned_by"] == seat else ABANDONED
     won = state_result.get("winner") == engine.team_of(seat)
     if state_result.get("double_clamp"):
         return DOUBLE_CLAMP_WIN if won else DOUBLE_CLAMP_LOSS
@@ -74,7 +76,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
                 table_name=g.table.name,
                 ended_at=g.ended_at,
                 seat=seat,
-                result=seat_result(g.state.get("result") or {}, seat),
+                result=seat_result(engine.upgrade(g.state).get("result") or {}, seat),
                 practice=g.practice,
                 rating_change=None if g.practice else deltas.get(g.pk, 0),
             )

@@ -42,43 +42,38 @@ def subscribe() -> None:
 class Ticker:
     """The embedded default's beat, run as a task on Daphne's own event loop.
 
-    Every ``interval`` seconds it calls ``play.sweep_due``, every 10 s
-    ``expire_presence`` and ``close_idle_tables``, and every ``leaderboard_seconds`` the leaderboard
-    recompute, and the jobs of ``lifecycle.periodic`` (first after their
-    interval), each through ``database_sync_to_async``: the database work runs
-    in Channels' sync thread and the broadcasts it makes after commit land on
-    this loop, the one the in-memory channel layer's consumers wait on. (A
-    plain thread would wake those consumers from a foreign loop and could leave
-    a page without updates.)
+    Every ``interval`` seconds it runs whichever jobs of
+    ``yuanzi_site.jobs.PERIODIC_JOBS`` (the table beat's schedule is built
+    from) are due — the due-turn sweep on every tick — each through
+    ``database_sync_to_async``: the database work runs in Channels' sync
+    thread and the broadcasts it makes after commit land on this loop, the one
+    the in-memory channel layer's consumers wait on. (A plain thread would wake
+    those consumers from a foreign loop and could leave a page without updates.)
+
+    :param intervals: per job name, an interval in seconds replacing the table's.
     """
 
-    def __init__(self, interval: float = 0.2, leaderboard_seconds: float = 60.0) -> None:
+    def __init__(self, interval: float = 0.2, intervals: dict[str, float] | None = None) -> None:
+        from importlib import import_module
+
+        from yuanzi_site.jobs import PERIODIC_JOBS, SWEEP_JOB
+
         self.interval = interval
-        self.leaderboard_seconds = leaderboard_seconds
         self.task: asyncio.Task | None = None
-        self._next_board = self._next_presence = 0.0
-        self._next_job: dict[object, float] = {}
+        self.jobs = []
+        for name, dotted, every in PERIODIC_JOBS:
+            module, _, attr = dotted.rpartition(".")
+            every = (intervals or {}).get(name, 0.0 if name == SWEEP_JOB else every)
+            self.jobs.append((name, getattr(import_module(module), attr), every))
+        self._next = {name: 0.0 for name, _, _ in self.jobs}
 
     def tick(self) -> None:
-        """One sweep (sync; called in Channels' database thread)."""
-        from accounts import leaderboard
-        from games import play, presence, tables
-
-        play.sweep_due()
+        """Run the jobs that are due (sync; called in Channels' database thread)."""
         now = time.monotonic()
-        if now >= self._next_presence:
-            presence.expire_presence()
-            tables.close_idle_tables()
-            self._next_presence = now + 10
-        if now >= self._next_board:
-            leaderboard.recompute()
-            self._next_board = now + self.leaderboard_seconds
-        from games import lifecycle
-
-        for entry in lifecycle.PERIODIC:  # other apps' jobs (e.g. fair-play signals)
-            if now >= self._next_job.setdefault(entry.fn, now + entry.options["seconds"]):
-                self._next_job[entry.fn] = now + entry.options["seconds"]
-                entry.fn()
+        for name, task, every in self.jobs:
+            if now >= self._next[name]:
+                task()  # a Celery task called directly runs here, in this thread
+                self._next[name] = now + every
 
     async def run(self) -> None:
         """Tick forever (until cancelled)."""

@@ -39,15 +39,40 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see of ``game`` (``None``: a spectator).
 
     The engine's :func:`~games.engine.view` (own hand only, counts of the others;
-    everything once the game is over) plus ``game_id``, ``players`` (per seat
-    ``user_id``, ``username``, ``level``, ``bot``, ``bot_policy``,
-    ``auto_play``), ``time_left_ms``: milliseconds
-    until the turn is due (clients' clocks are wrong, so no wall-clock instant
-    is sent); for the seat to act, ``hints`` (its ``legal_plays`` as card lists)
-    and ``can_pass``; then the keys other apps contribute
-    (``lifecycle.view_contribution``).
+    everything once the game is over) plus the site's keys, so that the page
+    computes no rule itself (docs/protocol.md):
+
+    * ``game_id``; ``players`` (per seat ``user_id``, ``username``, ``level``,
+      ``bot``, ``bot_policy``, ``auto_play``);
+    * ``time_left_ms``: milliseconds until the turn is due (clients' clocks are
+      wrong, so no wall-clock instant is sent), ``None`` when over;
+    * ``trick_kinds``: per play of ``trick.plays``, its :func:`play_kind`
+      (``None`` for a pass);
+    * for a seat in the running game, ``escape_penalty``: rating points it
+      loses by escaping now (RULES.md §7; 0 in a practice game);
+    * for the seat to act, ``hints``: its legal plays (:func:`hint`, RULES.md
+      §3), and ``can_pass``;
+
+    then the keys other apps contribute (``lifecycle.view_contribution``).
     """
     return build_view(game.pk, game.state, players_of(game), game.due_at, seat)
+
+
+def play_kind(play: engine.Play) -> dict[str, Any]:
+    """How a play is named (RULES.md §3): ``{"kind": one of engine.KINDS,
+    "rank": the rank it plays as ("3" for jokers alone and the joker atoms),
+    "jokers": jokers in it}``; the page adds the atom's suit from its cards."""
+    return {"kind": play.kind, "rank": play.rank, "jokers": play.jokers}
+
+
+def hint(play: engine.Play) -> dict[str, Any]:
+    """One legal play for the seat to act: ``play_kind`` plus ``cards`` (a
+    list, weakest first) and ``exact``. ``exact`` is true for an atom or a
+    hydrogen bomb, where these very cards are the play (suits decide, §3);
+    otherwise any ``len(cards)`` cards of ``rank`` with as many jokers make the
+    same play, so the page can tell whether a selection is this hint."""
+    return {"cards": list(play.cards), **play_kind(play),
+            "exact": play.kind in (engine.ATOM, engine.HYDROGEN)}
 
 
 def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]],
@@ -58,17 +83,23 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
         (datetime) or ``None``; ``seat``: 0–3 or ``None`` for a spectator.
     """
     v = engine.view(state, seat)
+    playing = state["status"] == engine.PLAYING
+    dao = state["dao"]
     v["game_id"] = game_id
     v["players"] = [dict(p) for p in players]
     left = None
-    if due_at is not None and state["status"] == engine.PLAYING:
+    if due_at is not None and playing:
         left = max(0, int((due_at - timezone.now()).total_seconds() * 1000))
     v["time_left_ms"] = left
-    if seat is not None and state["turn"] == seat and state["status"] == engine.PLAYING:
+    v["trick_kinds"] = [play_kind(engine.classify(cards, dao)) if cards else None
+                        for _, cards in state["trick"]["plays"]]
+    if seat is not None and playing:
+        v["escape_penalty"] = (0 if state["practice"]
+                               else engine.escape_penalty(state["stake"], state["half"]))
+    if seat is not None and state["turn"] == seat and playing:
         # the seat's own legal plays, for the hint button (derived from its own hand only)
         table = engine.table_play(state)
-        v["hints"] = [list(p.cards) for p in engine.legal_plays(state["hands"][seat], table,
-                                                                  state["dao"])]
+        v["hints"] = [hint(p) for p in engine.legal_plays(state["hands"][seat], table, dao)]
         v["can_pass"] = table is not None
     user_id = players[seat]["user_id"] if seat is not None else None
     return lifecycle.contribute_view(v, game_id, state, seat, user_id)

@@ -1,6 +1,6 @@
 """Translated strings for the browser scripts, and the result summary pages show.
 
-The page scripts (``static/js/lobby.js``, ``static/js/table.js``) get their
+The page scripts (the ES modules of ``static/js/``, through ``i18n.js``) get their
 words from a JSON blob the template embeds with ``json_script``: every string
 here goes through gettext, so ``makemessages`` finds it and the page speaks the
 visitor's language. Placeholders use Python's ``%(name)s`` form; the scripts
@@ -67,7 +67,7 @@ def lobby_strings() -> dict[str, Any]:
 
 
 def table_strings() -> dict[str, Any]:
-    """Words table.js needs (see the ``T.*`` names in it)."""
+    """Words the table page's modules need (the ``T.*`` names in static/js)."""
     return {
         "lang": _lang(),
         "seat_names": seat_names(),
@@ -121,8 +121,7 @@ def table_strings() -> dict[str, Any]:
         "seconds_left": _("%(s)s s left"),
         "select_cards": _("Select cards to play."),
         "select_one_more": _("Select one more card of this rank"),
-        "not_a_combination": _("Not a legal combination"),
-        "does_not_beat": _("does not beat the table"),
+        "cannot_play": _("These cards cannot be played now"),
         "auto_on": _("Auto-play"),
         "auto_off": _("Cancel auto-play"),
         "auto_by_timeout": _(
@@ -173,7 +172,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def card_face(card: str, dao: str | None = None) -> dict[str, Any]:
-    """How a card is drawn (the same face as ``cardEl`` in static/js/table.js):
+    """How a card is drawn (the same face as ``cardEl`` in static/js/cards.js):
     rank and suit symbol, red for ♥♦, 大王 / 小王 for the jokers."""
     if card in ("RJ", "BJ"):
         big = card == "RJ"
@@ -226,8 +225,10 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         changes.append({"name": names[i], "delta": delta,
                         "title": levels.title_for(p["level"]) if _lang() == "zh"
                         else levels.title_en_for(p["level"])})
-    abandoned_by = res.get("abandoned_by")
+    reason = res.get("reason") or "normal"
+    abandoned_by = res.get("abandoned_by") if reason == "escape" else None
     return {
+        "reason": reason,
         "names": names,
         "teams": [{"name": teams[t], "team": t,
                    "halves": [h["points"][t] for h in view["halves"]],

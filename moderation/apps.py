@@ -20,5 +20,3 @@ class ModerationConfig(AppConfig):
         lifecycle.name_policy(hooks.name_policy)
         lifecycle.socket_message("report", reports.handle_report_message, rate="chat")
         lifecycle.on_connect(fairplay.remember_address)
-        # the embedded ticker's job (production: CELERY_BEAT_SCHEDULE's moderation-fairplay)
-        lifecycle.periodic(fairplay.compute, seconds=3600)

@@ -136,7 +136,17 @@ class Site(ServerProcess):
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         })
+        self.env = child
         self._spawn([sys.executable, "manage.py", "runsite", "--port", str(self.port)], child)
+
+    def manage(self, *args: str) -> str:
+        """Run ``manage.py <args>`` on the site's database and settings (e.g.
+        ``"shell", "-c", code`` to change something server-side); returns its
+        output, raising if it fails."""
+        run = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stdout + run.stderr
+        return run.stdout
 
     def url(self, path: str = "/") -> str:
         return self.base_url + path

@@ -26,6 +26,7 @@ import time
 import pytest
 
 from tests.browser import Player, chromium_path, launch, play_to_the_end
+from tests.proxy import TcpProxy
 from tests.servers import Site, test_database_url
 
 pytestmark = pytest.mark.skipif(
@@ -135,6 +136,12 @@ def test_four_people_rated_game(site, browser):
         p.page.locator("#table-app[data-status=playing]").wait_for()
         assert p.page.locator("#stake").inner_text() == "对局分 1"
     _log(f"rated game started at {time.monotonic() - started:.1f} s")
+    # the leave-game dialog names the view's escape_penalty: max(2 × 1, 20) in the first half
+    page = people[1].page
+    page.locator("#escape-btn").click()
+    assert "扣 20 积分" in page.locator("#escape-text").inner_text()
+    page.locator("#escape-cancel").click()
+    assert not page.locator("#escape-dialog").is_visible()
 
     moves = play_to_the_end(people, log=_log)
     _log(f"game over after {moves} moves at {time.monotonic() - started:.1f} s: "
@@ -174,3 +181,80 @@ def test_four_people_rated_game(site, browser):
     for p in people:
         assert p.toasts() == [], p.name
         p.assert_clean()
+
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_modules_load_without_console_errors(site, browser, device):
+    """The lobby and the table (waiting, then a game running) as ES modules: every
+    module loads, the sockets connect, nothing is logged as an error."""
+    me = Player.open(browser, "mokuai", **device)
+    page = me.page
+    page.goto(site.base_url + "/")  # anonymous
+    page.locator("#lobby-status[data-state=open]").wait_for()
+    me.sign_up(site.base_url)
+    page.locator("#lobby-status[data-state=open]").wait_for()
+
+    me.create_table("模块桌")
+    assert page.evaluate("typeof window.YuanziTable.state") == "function"
+    me.sit(1)
+    me.add_bots()
+    me.ready()
+    page.locator("#table-app[data-status=playing]").wait_for()
+    page.locator("#hand .pcard").first.wait_for()
+    page.wait_for_function("() => document.querySelector('.seat.is-turn .seat-timer')"
+                           "?.textContent.endsWith('″')")
+    if me.wait_turn_or_over() == "turn":
+        me.take_turn()
+    page.goto(site.base_url + "/")  # the lobby lists the table being played
+    page.locator(".lobby-table[data-status=playing]").wait_for()
+    page.locator("#lobby-status[data-state=open]").wait_for()
+    assert me.toasts() == []
+    me.assert_clean()
+
+
+def test_a_closed_table_says_so_and_stops_reconnecting(site, browser):
+    """The table is closed server-side while its page is open; the connection
+    drops (cut at a TCP proxy, outside the page); the page's reconnect is closed
+    with 4404, and the page says the table is closed, links to the lobby and
+    opens no further connection."""
+    proxy = TcpProxy(site.port)
+    try:
+        me = Player.open(browser, "guanbi", viewport={"width": 1000, "height": 760})
+        sockets: list[str] = []
+        me.page.on("websocket", lambda ws: sockets.append(ws.url))
+        me.sign_up(proxy.base_url)
+        me.create_table("关门桌")
+        table_id = int(me.page.url.rstrip("/").rsplit("/", 1)[1])
+        me.sit(0)
+        opened = [u for u in sockets if "/ws/table/" in u]
+        assert len(opened) == 1
+
+        site.manage("shell", "-c", "from games.models import Table; "
+                    f"Table.objects.filter(pk={table_id}).update(closed=True)")
+        assert proxy.cut() > 0
+        page = me.page
+        page.locator("#conn-status[data-state=gone]").wait_for()
+        notice = page.locator("#closed-notice")
+        assert notice.is_visible()
+        assert "这张桌子已关闭" in notice.inner_text()
+        link = notice.locator("a#closed-lobby-link")
+        assert link.get_attribute("href") == "/" and link.inner_text() == "返回大厅"
+        # nothing left to do at a closed table
+        assert page.locator(".seat-actions button").count() == 0
+        assert not page.locator("#ready-btn").is_visible()
+        assert not page.locator("#chat-form").is_visible()
+
+        time.sleep(6)  # a reconnect would come after 1–1.5 s, then 2–2.5 s more
+        table_sockets = [u for u in sockets if "/ws/table/" in u]
+        assert len(table_sockets) == 2, table_sockets  # the first, and the one closed with 4404
+        assert page.locator("#conn-status").get_attribute("data-state") == "gone"
+        link.click()
+        page.wait_for_url(proxy.base_url + "/")
+        assert page.locator(f'.lobby-table[data-table-id="{table_id}"]').count() == 0
+        me.assert_clean()
+    finally:
+        proxy.close()

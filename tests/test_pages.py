@@ -174,7 +174,8 @@ def test_table_page_renders_waiting_table(client, owner):
     assert strings["sit"] == "坐下" and strings["pass_mark"] == "不要"
     for hook in ('id="table-app"', 'data-status="waiting"', 'id="play-btn"', 'id="pass-btn"',
                  'id="hint-btn"', 'id="ready-btn"', 'id="escape-btn"', 'id="result-panel"',
-                 'id="chat-input"', 'maxlength="200"', "js/rules.js", "js/table.js"):
+                 'id="chat-input"', 'maxlength="200"', 'id="closed-notice"',
+                 '<script type="module" src="/static/js/table.js">', '<script type="importmap">'):
         assert hook in html
 
 

@@ -1,11 +1,15 @@
 """yuanzi_site.env: typed environment helpers fail loudly on bad values."""
 
 import doctest
+import os
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from yuanzi_site import env
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_env_bool(monkeypatch):
@@ -66,3 +70,41 @@ def test_celery_app_is_loaded():
 
     assert celery_app.main == "yuanzi_site"
     assert celery_app.conf.task_always_eager == settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def test_env_choice_refuses_an_unknown_value(monkeypatch):
+    from yuanzi_site.env import env_choice
+
+    monkeypatch.delenv("X_MODE", raising=False)
+    assert env_choice("X_MODE", "ticker", ("celery", "ticker", "none")) == "ticker"
+    monkeypatch.setenv("X_MODE", "celery")
+    assert env_choice("X_MODE", "ticker", ("celery", "ticker", "none")) == "celery"
+    monkeypatch.setenv("X_MODE", "celeri")  # a typo must not silently schedule nothing
+    with pytest.raises(ImproperlyConfigured, match="X_MODE"):
+        env_choice("X_MODE", "ticker", ("celery", "ticker", "none"))
+
+
+def test_a_misspelt_scheduler_stops_the_site_at_start_up():
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GAMES_SCHEDULER": "celeri", "DJANGO_SETTINGS_MODULE":
+           "yuanzi_site.settings"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    run = subprocess.run([sys.executable, "-c", "import django; django.setup()"], env=env,
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode != 0 and "GAMES_SCHEDULER" in run.stderr
+
+
+def test_beat_and_the_ticker_run_one_table_of_jobs(settings):
+    from games.scheduler import Ticker
+    from yuanzi_site.jobs import PERIODIC_JOBS
+
+    assert {name: (job["task"], job["schedule"]) for name, job in
+            settings.CELERY_BEAT_SCHEDULE.items()} == {
+        name: (task, every) for name, task, every in PERIODIC_JOBS}
+    ticker = Ticker()
+    assert [name for name, _, _ in ticker.jobs] == [name for name, _, _ in PERIODIC_JOBS]
+    assert [f"{t.__module__}.{t.__name__}" for _, t, _ in ticker.jobs] == [
+        task for _, task, _ in PERIODIC_JOBS]

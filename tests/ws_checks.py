@@ -10,7 +10,8 @@ from games import engine
 from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
-SITE_KEYS = {"game_id", "players", "time_left_ms", "hints", "can_pass", "fairness"}
+SITE_KEYS = {"game_id", "players", "time_left_ms", "trick_kinds", "escape_penalty", "hints",
+             "can_pass", "fairness"}
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 
 
@@ -62,7 +63,8 @@ def check_frames(frames: list[dict[str, Any]], states: dict[int, dict], seat: in
             assert "server_seed" not in v.get("fairness", {})
             assert v["hand"] == (true["hands"][seat] if seat is not None else None)
             for hint in v.get("hints", []):
-                assert all(hint.count(c) <= v["hand"].count(c) for c in hint)
+                cards = hint["cards"]
+                assert all(cards.count(c) <= v["hand"].count(c) for c in cards)
         checked += 1
     return checked
 

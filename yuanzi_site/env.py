@@ -32,6 +32,21 @@ def env_str(name: str, default: str | None = None) -> str | None:
     return default if value is None else value
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """Return the variable, which must be one of ``choices``; ``default`` when unset.
+
+    :raises ImproperlyConfigured: for any other value (a typo must not run silently).
+    """
+    value = _raw(name)
+    if value is None:
+        return default
+    if value not in choices:
+        raise ImproperlyConfigured(
+            f"Environment variable {name}={value!r} must be one of {', '.join(choices)}."
+        )
+    return value
+
+
 def env_required(name: str) -> str:
     """Return the variable as a string; raise ImproperlyConfigured when unset."""
     value = _raw(name)

@@ -25,11 +25,13 @@ from django.utils.translation import gettext_lazy as _
 from yuanzi_site.env import (
     email_settings_from_url,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_required,
     env_str,
 )
+from yuanzi_site.jobs import PERIODIC_JOBS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -172,14 +174,9 @@ else:
 
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "Asia/Shanghai"
-# Beat: the due-turn sweep every second (covers lost countdown tasks and worker
-# restarts) and the leaderboard every minute (issue: clocks and leaderboard).
+# Beat: the periodic jobs of yuanzi_site/jobs.py (the embedded ticker runs the same table).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-due-turns": {"task": "games.tasks.sweep_due", "schedule": 1.0},
-    "recompute-leaderboard": {"task": "accounts.tasks.recompute_leaderboard", "schedule": 60.0},
-    # fair-play signals from the stored records (issue 10), hourly
-    "moderation-fairplay": {"task": "moderation.tasks.compute_fairplay", "schedule": 3600.0},
-    "housekeeping": {"task": "games.tasks.housekeeping", "schedule": 10.0},
+    name: {"task": task, "schedule": interval} for name, task, interval in PERIODIC_JOBS
 }
 # A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
 CELERY_TASK_ACKS_LATE = True
@@ -280,7 +277,11 @@ GAMES_BOT_DELAY_SECONDS = float(env_str("GAMES_BOT_DELAY_SECONDS", "1.0"))
 GAMES_PRESENCE_TTL_SECONDS = env_int("GAMES_PRESENCE_TTL_SECONDS", 90, minimum=5)
 # "celery" (a task per due turn + beat sweep) or "ticker" (in-process thread,
 # started by `manage.py runsite`): see games/scheduler.py.
-GAMES_SCHEDULER = env_str("GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker")
+# celery: countdown tasks + beat; ticker: the in-process ticker of `manage.py runsite`;
+# none: nothing acts on due turns (tests and benchmarks that drive the clock themselves)
+GAMES_SCHEDULER = env_choice(
+    "GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker", ("celery", "ticker", "none")
+)
 # Rate limits as (hits, window in seconds), per user.
 GAMES_ACTION_RATE = (env_int("GAMES_ACTION_RATE", 20, minimum=1), 5)
 GAMES_CHAT_RATE = (env_int("GAMES_CHAT_RATE", 5, minimum=1), 10)

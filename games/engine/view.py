@@ -9,6 +9,8 @@ over, everything: all hands as left, and the seed.
 
 from __future__ import annotations
 
+from typing import cast
+
 from .errors import ArgumentError
 from .match import OVER
 from .shapes import HalfSummary, HalfView, Result, Seat, SeatCards, State, View, seat_cards
@@ -16,7 +18,8 @@ from .upgrade import upgrade
 
 
 def _entries(entries: list[SeatCards]) -> list[SeatCards]:
-    return [seat_cards(seat, list(cards)) for seat, cards in entries]
+    # lists, as seat_cards builds them; one cast for the list (views are a hot path)
+    return cast(list[SeatCards], [[seat, list(cards)] for seat, cards in entries])
 
 
 def _half(h: HalfSummary) -> HalfView:

@@ -1,0 +1,43 @@
+/* The table chat: the log (#chat-log, the last 100 lines, kept scrolled to the
+ * bottom while the reader is there) and the form (#chat-form). Chat text is
+ * raw (docs/protocol.md) and only ever goes in as text. */
+
+import {$, clear, el} from "./dom.js";
+import {T} from "./i18n.js";
+
+const MAX_LINES = 100;
+const MAX_CHARS = 200;
+
+export function showHistory(lines) {
+  clear($("chat-log"));
+  (lines || []).forEach(addLine);
+}
+
+export function addLine(line) {
+  if (!line) return;
+  const log = $("chat-log");
+  const li = el("li", "chat-line");
+  let time = "";
+  try {
+    time = new Date(line.at).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  } catch (e) { /* an unreadable time: none shown */ }
+  li.appendChild(el("time", "chat-time", time));
+  li.appendChild(el("span", "chat-user", line.user));
+  li.appendChild(el("span", "chat-text", line.text));
+  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+  log.appendChild(li);
+  while (log.children.length > MAX_LINES) log.removeChild(log.firstChild);
+  if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+/* The form calls say(text) → true when it was sent; tooLong() for an over-long line. */
+export function wireChat({say, tooLong}) {
+  $("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    if (text.length > MAX_CHARS) { tooLong(T.chat_too_long); return; }
+    if (say(text)) input.value = "";
+  });
+}

@@ -1,0 +1,96 @@
+/* The controls under the felt: ready / stand up / log in while the table
+ * waits, and for a player in a running game the turn line, the selection's
+ * name, auto-play, clear, hint, pass, play; the leave-game button and its
+ * confirmation dialog (the penalty is the view's escape_penalty, RULES.md §7). */
+
+import {playName} from "./cards.js";
+import {$, show} from "./dom.js";
+import {T, fmt} from "./i18n.js";
+import {playerName} from "./names.js";
+import {
+  myGameSeat, mySnapshotSeat, myTurn, playing, selectedCards, selectedHint, state, tableWaiting,
+} from "./state.js";
+
+/* {ok, text}: may the selection be played now, and what is it called? The
+   server's hints decide (state.hintFor); the server checks the move again. */
+export function checkSelection(s = state) {
+  const cards = selectedCards(s);
+  if (!cards.length) return {ok: false, text: myTurn(s) ? T.select_cards : ""};
+  if (!myTurn(s)) return {ok: false, text: ""};
+  const hint = selectedHint(s);
+  return hint ? {ok: true, text: playName(hint, cards)} : {ok: false, text: T.cannot_play};
+}
+
+export function renderControls(s = state) {
+  const {table, view, me, pending} = s;
+  const mySeat = mySnapshotSeat(s);
+  const seated = mySeat !== null;
+  const waiting = tableWaiting(s) && !playing(s);
+  const player = playing(s) && myGameSeat(s) !== null;
+
+  const ready = $("ready-btn");
+  show(ready, waiting && seated);
+  if (seated) {
+    const isReady = table.seats[mySeat].ready;
+    ready.textContent = isReady ? T.unready : T.ready;
+    ready.dataset.ready = isReady ? "1" : "0";
+    ready.classList.toggle("secondary", isReady);
+  }
+  show($("stand-btn"), waiting && seated);
+  const note = $("waiting-note");
+  if (waiting) {
+    const filled = table.seats.filter((x) => x.player || x.bot).length;
+    const readyN = table.seats.filter((x) => (x.player || x.bot) && x.ready).length;
+    note.textContent = !me.id ? T.login_to_play
+      : (!seated ? T.choose_seat : fmt(T.waiting_for, {seated: filled, ready: readyN}));
+  } else {
+    note.textContent = playing(s) && myGameSeat(s) === null ? T.watching : "";
+  }
+  show($("login-link"), !me.id);
+
+  show($("play-controls"), player);
+  show($("escape-btn"), player);
+  if (!player) return;
+  const turn = myTurn(s);
+  const check = checkSelection(s);
+  $("play-btn").disabled = pending || !turn || !check.ok;
+  $("pass-btn").disabled = pending || !turn || !view.can_pass;
+  $("hint-btn").disabled = pending || !turn || !(view.hints && view.hints.length);
+  const info = $("selection-info");
+  info.textContent = check.text;
+  info.classList.toggle("bad", !!selectedCards(s).length && !check.ok && turn);
+  const auto = !!(view.players[myGameSeat(s)] && view.players[myGameSeat(s)].auto_play);
+  const autoBtn = $("auto-btn");
+  autoBtn.textContent = auto ? T.auto_off : T.auto_on;
+  autoBtn.dataset.on = auto ? "1" : "0";
+  autoBtn.classList.toggle("on", auto);
+  autoBtn.setAttribute("aria-pressed", auto ? "true" : "false");
+  const turnNote = $("turn-note");
+  turnNote.textContent = turn ? T.your_turn : fmt(T.waiting_turn, {name: playerName(view.turn, s)});
+  turnNote.classList.toggle("mine", turn);
+}
+
+/* The buttons call `commands`: ready(), stand(), play(), pass(), hint(),
+   clear(), auto(on), escape(). */
+export function wireControls(commands) {
+  $("ready-btn").addEventListener("click", () => commands.ready());
+  $("stand-btn").addEventListener("click", () => commands.stand());
+  $("play-btn").addEventListener("click", () => commands.play());
+  $("pass-btn").addEventListener("click", () => commands.pass());
+  $("hint-btn").addEventListener("click", () => commands.hint());
+  $("clear-btn").addEventListener("click", () => commands.clear());
+  $("auto-btn").addEventListener("click", (e) => commands.auto(e.currentTarget.dataset.on !== "1"));
+
+  const dialog = $("escape-dialog");
+  $("escape-btn").addEventListener("click", () => {
+    const view = state.view;
+    if (!playing()) return;
+    $("escape-text").textContent = view.practice ? T.escape_practice
+      : fmt(T.escape_rated, {points: view.escape_penalty});
+    dialog.hidden = false;
+    $("escape-cancel").focus();
+  });
+  $("escape-cancel").addEventListener("click", () => { dialog.hidden = true; });
+  $("escape-confirm").addEventListener("click", () => { dialog.hidden = true; commands.escape(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") dialog.hidden = true; });
+}

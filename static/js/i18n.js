@@ -1,0 +1,19 @@
+/* The page's words. The server renders them (games/ui.py lobby_strings /
+ * table_strings, through gettext) into a json_script blob; the entry script
+ * loads that blob once with useStrings() before drawing anything, and every
+ * module reads T. Placeholders are Python's %(name)s form, filled by fmt(). */
+
+export const T = {};
+
+/* Load the strings of the json_script element `id` into T. */
+export function useStrings(id) {
+  Object.assign(T, JSON.parse(document.getElementById(id).textContent));
+}
+
+/* "%(n)s watching" + {n: 3} → "3 watching" (a missing value: empty). */
+export function fmt(template, values) {
+  return String(template).replace(/%\((\w+)\)s/g, (_, k) =>
+    values[k] === undefined ? "" : String(values[k]));
+}
+
+export function signed(n) { return n > 0 ? "+" + n : String(n); }

@@ -1,0 +1,52 @@
+/* The bar above the felt: the table's name and spectators, and while a game
+ * is shown its half, dao (trump rank) and indicator card, each team's points
+ * this half, the points in the current trick and the stake. */
+
+import {cardEl, rankText} from "./cards.js";
+import {$, clear, el} from "./dom.js";
+import {T, fmt} from "./i18n.js";
+import {playerName, teamShort} from "./names.js";
+import {playing, state, teamOrder} from "./state.js";
+
+export function renderInfo(s = state) {
+  const {table, view} = s;
+  $("table-name").textContent = table ? table.name : "";
+  $("spectators").textContent = fmt(T.spectators, {n: table ? table.spectators : 0});
+  $("game-info").hidden = !view;
+  if (!view) return;
+  $("half-label").textContent = view.half === 2 ? T.second_half : T.first_half;
+  $("dao-rank").textContent = rankText(view.dao);
+  const ind = $("indicator-card");
+  clear(ind);
+  if (view.indicator) ind.appendChild(cardEl(view.indicator, {dao: view.dao}));
+  const indSeat = $("indicator-seat");
+  indSeat.textContent = view.indicator_seat === null || view.indicator_seat === undefined
+    ? "" : fmt(T.dealt_to, {name: playerName(view.indicator_seat, s)});
+  indSeat.title = indSeat.textContent;
+  renderScores(s);
+  const tp = $("trick-points");
+  const points = view.trick ? view.trick.points : 0;
+  tp.textContent = playing(s) ? fmt(T.trick_points, {points}) : "";
+  tp.classList.toggle("has-points", playing(s) && points > 0);
+  $("stake").textContent = view.practice ? T.practice_short : fmt(T.stake, {stake: view.stake});
+}
+
+/* Points captured this half per team (partners' captures added), and the first half's. */
+function renderScores(s) {
+  const view = s.view;
+  const cap = view.captured || [0, 0, 0, 0];
+  const pts = [cap[0] + cap[2], cap[1] + cap[3]];
+  const scores = $("scores");
+  clear(scores);
+  teamOrder(s).forEach((t) => {
+    const box = el("span", "score team-" + t);
+    box.dataset.team = t;
+    box.appendChild(el("span", "score-label", teamShort(t, s)));
+    box.appendChild(el("strong", "score-points", playing(s) ? pts[t] : ""));
+    if (view.halves && view.halves.length && (view.half === 2 || !playing(s))) {
+      box.appendChild(el("span", "score-last",
+        fmt(T.first_half_points, {points: view.halves[0].points[t]})));
+    }
+    scores.appendChild(box);
+  });
+}

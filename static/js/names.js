@@ -1,0 +1,40 @@
+/* What the table page calls people, seats and teams, in the page's language:
+ * a seat's occupant, a game's player (for results), a team, a level's title.
+ * Selectors over the store (state.js), text from the page strings (i18n.js). */
+
+import {T} from "./i18n.js";
+import {mySide, playing, state, teamOf} from "./state.js";
+
+export function titleOf(level, s = state) {
+  const lv = s.levels[level] || s.levels[0];
+  return T.lang === "en" ? lv.title_en : lv.title;
+}
+
+/* Who sits in seat i now: the game's player while a game is shown, else the table's. */
+export function seatName(i, s = state) {
+  if (playing(s) && s.view.players && s.view.players[i]) {
+    return s.view.players[i].bot ? T.bot : s.view.players[i].username;
+  }
+  const seat = s.table.seats[i];
+  if (seat.player) return seat.player.username;
+  return seat.bot ? T.bot : T.empty_seat;
+}
+
+/* The name of the shown game's player in seat i, whatever the seats hold now. */
+export function playerName(i, s = state) {
+  const p = s.view && s.view.players && s.view.players[i];
+  if (!p) return T.seat_names[i];
+  return p.bot ? T.bot + " (" + T.seat_names[i] + ")" : p.username;
+}
+
+/* "xiaoming · ahua": the two players of team 0 (seats 0, 2) or 1 (seats 1, 3). */
+export function teamLabel(team, s = state) {
+  return playerName(team, s) + " · " + playerName(team + 2, s);
+}
+
+/* 我方 / 对方 for a player, else 南北 / 东西. */
+export function teamShort(team, s = state) {
+  const mine = mySide(s);
+  if (mine === null) return team === 0 ? T.team_ns : T.team_ew;
+  return teamOf(mine) === team ? T.us : T.them;
+}

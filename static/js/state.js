@@ -1,0 +1,232 @@
+/* The table page's store and its selectors.
+ *
+ * `state` holds everything the page knows: the latest table snapshot and game
+ * view the server sent (docs/protocol.md), who "me" is (boot data), the
+ * connection's state, the selection in the hand and the page's own flags.
+ * Only the functions of this module change it; the selectors are pure
+ * functions of it, and the render modules draw from them. No DOM here.
+ *
+ * Players are recognised by user id (view.players[i].user_id, a snapshot
+ * seat's player.id, me.id), never by name.
+ */
+
+import {isJoker} from "./cards.js";
+
+export const state = {
+  table: null,          // the table snapshot: seats, owner, status, game_id …
+  view: null,           // this user's view of the current game, or null
+  me: {id: null, username: null},
+  levels: [],           // [{title, title_en}] by level
+  conn: "connecting",   // socket.js states: connecting | open | closed | gone
+  selected: [],         // indices into displayHand()
+  hintIndex: -1,        // the hint last put in the selection
+  handKey: null,        // the hand the selection belongs to
+  pending: false,       // a move was sent, no answer yet
+  viewAt: 0,            // performance.now() when the view arrived (the clock counts from it)
+  dismissedResult: null, // game_id whose result panel the user closed
+  standAsked: false,    // this page asked to stand up (no "you were stood up" notice)
+  autoAsked: null,      // game_id in which this page switched 托管 on itself
+  autoByServer: null,   // game_id in which the server put my seat on 托管 (timeouts)
+};
+
+export function init(boot) {
+  state.table = boot.table;
+  state.me = boot.me;
+  state.levels = boot.levels;
+  acceptView(boot.view);
+}
+
+// --- selectors ------------------------------------------------------------------
+
+export function playing(s = state) { return !!(s.view && s.view.status === "playing"); }
+
+export function tableWaiting(s = state) { return !s.table || s.table.status === "waiting"; }
+
+export function closed(s = state) { return s.conn === "gone"; }
+
+/* "playing" | "over" | "waiting": what the page shows (#table-app[data-status]). */
+export function pageStatus(s = state) {
+  if (playing(s)) return "playing";
+  return s.view && s.view.status === "over" ? "over" : "waiting";
+}
+
+/* My seat at the table (snapshot), or null. */
+export function mySnapshotSeat(s = state) {
+  if (!s.me.id || !s.table) return null;
+  const i = s.table.seats.findIndex((seat) => seat.player && seat.player.id === s.me.id);
+  return i < 0 ? null : i;
+}
+
+/* My seat in the game shown (null for a spectator). */
+export function myGameSeat(s = state) {
+  return s.view && s.view.seat !== null && s.view.seat !== undefined ? s.view.seat : null;
+}
+
+export function isOwner(s = state) {
+  return !!(s.me.id && s.table && s.table.owner_id === s.me.id);
+}
+
+/* The seat drawn at the bottom: mine, else South (2). */
+export function baseSeat(s = state) {
+  let seat = myGameSeat(s);
+  if (seat === null || (s.view && s.view.status !== "playing" && mySnapshotSeat(s) !== null)) {
+    const t = mySnapshotSeat(s);
+    if (t !== null) seat = t;
+  }
+  return seat === null ? 2 : seat;
+}
+
+/* Where each seat is drawn. Play goes counterclockwise (RULES.md §2): the
+   下家 (s+3)%4 sits on the right. */
+export function positions(s = state) {
+  const b = baseSeat(s);
+  return {bottom: b, right: (b + 3) % 4, top: (b + 2) % 4, left: (b + 1) % 4};
+}
+
+/* Partners sit opposite: seats 0, 2 are team 0 (N–S), 1, 3 team 1 (docs/protocol.md). */
+export function teamOf(seat) { return seat % 2; }
+
+/* The seat whose side "us" is: my seat in the game, else my seat at the table. */
+export function mySide(s = state) {
+  const mine = myGameSeat(s);
+  return mine === null ? mySnapshotSeat(s) : mine;
+}
+
+/* Teams in display order: 我方 first, else North–South first. */
+export function teamOrder(s = state) {
+  const mine = mySide(s);
+  return mine !== null && teamOf(mine) === 1 ? [1, 0] : [0, 1];
+}
+
+/* Is my seat on 托管 in view v? */
+export function autoIn(v) {
+  if (!v || v.seat === null || v.seat === undefined || !v.players || !v.players[v.seat]) return false;
+  return !!v.players[v.seat].auto_play;
+}
+
+/* I played the game shown, it is over, and the table no longer seats me: the
+   server stood me up (an escape, or no connection when the game ended). */
+export function stoodUp(s = state) {
+  return !!(s.me.id && s.view && s.view.status === "over" && myGameSeat(s) !== null &&
+            tableWaiting(s) && mySnapshotSeat(s) === null && !s.standAsked);
+}
+
+export function myTurn(s = state) {
+  return playing(s) && myGameSeat(s) !== null && s.view.turn === myGameSeat(s);
+}
+
+/* My hand as shown, strongest on the left (the view's hand is weakest first). */
+export function displayHand(s = state) {
+  return playing(s) && s.view.hand ? s.view.hand.slice().reverse() : [];
+}
+
+export function selectedCards(s = state) {
+  const hand = displayHand(s);
+  return s.selected.map((i) => hand[i]);
+}
+
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.slice().sort(), y = b.slice().sort();
+  return x.every((c, i) => c === y[i]);
+}
+
+/* The hint (the view's legal play, docs/protocol.md) that `cards` are, or null
+   when they are no legal play now. A hint marked `exact` is those very cards
+   (an atom, a hydrogen bomb); any other stands for every set of as many cards
+   of its rank with as many jokers, as the server says. */
+export function hintFor(cards, hints) {
+  if (!cards.length || !hints) return null;
+  const jokers = cards.filter(isJoker).length;
+  const plain = cards.filter((c) => !isJoker(c));
+  return hints.find((h) => h.exact && sameCards(h.cards, cards)) ||
+    hints.find((h) => !h.exact && h.cards.length === cards.length && h.jokers === jokers &&
+                      plain.every((c) => c[0] === h.rank)) ||
+    null;
+}
+
+/* The selection's hint, when it is my turn and the selection is a legal play. */
+export function selectedHint(s = state) {
+  return myTurn(s) ? hintFor(selectedCards(s), s.view.hints) : null;
+}
+
+// --- changes ---------------------------------------------------------------------
+
+export function setTable(table) { state.table = table; }
+
+export function setConn(conn) { state.conn = conn; }
+
+export function setPending(on) { state.pending = on; }
+
+/* Take a game view from the server, unless it is older than the one shown.
+   Returns the view it replaced ({old}), or null when `v` was not taken. */
+export function acceptView(v) {
+  if (!v) return null;
+  const old = state.view;
+  if (old && v.game_id === old.game_id && v.seq < old.seq) return null; // stale
+  state.view = v;
+  state.viewAt = performance.now();
+  const key = (v.hand || []).join(",") + "|" + v.game_id;
+  if (!old || v.game_id !== old.game_id || key !== state.handKey || !playing()) {
+    state.selected = [];
+    state.hintIndex = -1;
+    state.handKey = key;
+  }
+  return {old};
+}
+
+/* Follow my seat's 托管 from view `old` to the current one. Returns true when
+   the server has just switched it on without this page asking: two turns in a
+   row lost to the clock (RULES.md §8). */
+export function trackAuto(old) {
+  const v = state.view;
+  const was = !!(old && old.game_id === v.game_id && autoIn(old));
+  if (!autoIn(v)) {
+    if (state.autoAsked === v.game_id) state.autoAsked = null;
+    if (state.autoByServer === v.game_id) state.autoByServer = null;
+    return false;
+  }
+  if (!was && old && old.game_id === v.game_id && state.autoAsked !== v.game_id &&
+      v.status === "playing") {
+    state.autoByServer = v.game_id;
+    return true;
+  }
+  return false;
+}
+
+export function toggleCard(idx) {
+  const at = state.selected.indexOf(idx);
+  if (at >= 0) state.selected.splice(at, 1); else state.selected.push(idx);
+  state.hintIndex = -1;
+}
+
+/* Add the first unselected card of `indices` (a rank group's "select one more"). */
+export function selectOneMore(indices) {
+  const next = indices.find((i) => !state.selected.includes(i));
+  if (next !== undefined) state.selected.push(next);
+  state.hintIndex = -1;
+}
+
+/* Put the next hint in the selection (cycling). */
+export function selectNextHint() {
+  const hints = state.view && state.view.hints;
+  if (!hints || !hints.length) return;
+  state.hintIndex = (state.hintIndex + 1) % hints.length;
+  const hand = displayHand();
+  state.selected = [];
+  hints[state.hintIndex].cards.forEach((c) => {
+    const i = hand.findIndex((h, k) => h === c && !state.selected.includes(k));
+    if (i >= 0) state.selected.push(i);
+  });
+}
+
+export function clearSelection() {
+  state.selected = [];
+  state.hintIndex = -1;
+}
+
+export function markStandAsked(on) { state.standAsked = on; }
+
+export function markAutoAsked() { if (state.view) state.autoAsked = state.view.game_id; }
+
+export function dismissResult() { if (state.view) state.dismissedResult = state.view.game_id; }

@@ -1,0 +1,125 @@
+"""The table page decides nothing by rules: it reads the view's hints
+(games/seatview.py ``hint``). This checks that its one judgement on them,
+``hintFor`` in static/js/state.js ("which hint is this selection, if any?"),
+agrees with the engine (RULES.md §3): for random hands, table plays and
+selections from the hand, a selection matches a hint exactly when the engine
+would accept it as a play now, and the matched hint names the same play
+(kind, rank, jokers). Runs the page's own module under Node.js.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from games.engine import beats, classify, legal_plays
+from games.engine.cards import DISTINCT_CARDS, RANKS, SHOE
+from games.seatview import hint
+
+STATE_JS = Path(__file__).resolve().parent.parent / "static" / "js" / "state.js"
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+# the static/js files are ES modules served as .js, which Node reads as CommonJS
+# unless told otherwise
+_JS = r"""
+const {hintFor} = await import(process.argv[1]);
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = cases.map((c) => {
+  const h = hintFor(c.selection, c.hints);
+  return h === null ? null : [h.kind, h.rank, h.jokers];
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _hand(rng: random.Random) -> list[str]:
+    """10–30 cards from the shoe, often heavy in one or two ranks and jokers."""
+    shoe = list(SHOE)
+    rng.shuffle(shoe)
+    hand = shoe[: rng.randint(10, 30)]
+    for rank in rng.sample(RANKS, 2):
+        pool = [c for c in SHOE if c[0] == rank or c[1] == "J"]
+        hand += rng.sample(pool, rng.randint(0, 9))
+    hand = [c for c in hand if hand.count(c) <= 3]  # at most three copies (three decks)
+    return hand
+
+
+def _table_play(rng: random.Random, dao: str):
+    """A play on the table, or None (a lead)."""
+    if rng.random() < 0.25:
+        return None
+    while True:
+        shoe = list(SHOE)
+        rank = rng.choice(RANKS)
+        pool = [c for c in shoe if c[0] == rank] + ["RJ", "BJ"] * 3
+        rng.shuffle(pool)
+        cards = pool[: rng.choice([1, 1, 2, 2, 3, 3, 4, 5, 6, 8])]
+        if rng.random() < 0.1:
+            cards = [rng.choice(DISTINCT_CARDS)] * 3
+        try:
+            play = classify(cards, dao)
+        except ValueError:
+            continue
+        if play is not None:
+            return play
+
+
+def _selections(rng: random.Random, hand: list[str], hints: list[dict]) -> list[list[str]]:
+    """Picks a person might make: the hints themselves, the same ranks with other
+    suits, one rank's cards with jokers, and random handfuls."""
+    out = [h["cards"] for h in hints[:6]]
+    jokers = [c for c in hand if c[1] == "J"]
+    for _ in range(12):
+        rank = rng.choice(RANKS)
+        same = [c for c in hand if c[0] == rank and c[1] != "J"]
+        rng.shuffle(same)
+        pick = same[: rng.randint(1, max(1, len(same)))]
+        pick += rng.sample(jokers, rng.randint(0, min(2, len(jokers))))
+        if pick:
+            out.append(pick)
+    for _ in range(4):
+        out.append(rng.sample(hand, rng.randint(1, min(4, len(hand)))))
+    return out
+
+
+def _legal(selection: list[str], table, dao: str):
+    try:
+        play = classify(selection, dao)
+    except ValueError:
+        return None
+    if play is None or (table is not None and not beats(play, table)):
+        return None
+    return play
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+def test_a_selection_matches_a_hint_exactly_when_the_engine_accepts_it():
+    rng = random.Random(20261201)
+    cases, expected = [], []
+    while len(cases) < 6000:
+        dao = rng.choice(RANKS)
+        hand = _hand(rng)
+        table = _table_play(rng, dao)
+        hints = [hint(p) for p in legal_plays(hand, table, dao)]
+        for selection in _selections(rng, hand, hints):
+            play = _legal(selection, table, dao)
+            cases.append({"selection": selection, "hints": hints})
+            expected.append(None if play is None else [play.kind, play.rank, play.jokers])
+    run = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
+         f"(async () => {{ {_JS} }})()", str(STATE_JS)],
+        input=json.dumps(cases), capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    bad = [(c["selection"], e, g) for c, e, g in zip(cases, expected, got, strict=True) if e != g]
+    assert not bad, f"{len(bad)} of {len(cases)} disagree, e.g. {bad[:3]}"
+    legal = [e for e in expected if e is not None]
+    # the cases reach every kind, and both verdicts
+    assert {e[0] for e in legal} == {"single", "pair", "triple", "bomb", "atom", "hydrogen"}
+    assert len(legal) > 1000 and len(cases) - len(legal) > 1000

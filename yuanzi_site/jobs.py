@@ -1,0 +1,20 @@
+"""The site's periodic jobs, one table for both ways to run (DESIGN.md "Time,
+bots, departures"): Celery beat's schedule is built from it in settings, and
+the embedded ticker (``games.scheduler.Ticker``) runs the same tasks in
+process. Pure data: settings import it.
+
+Each entry: (name, dotted Celery task, interval in seconds). The embedded
+ticker runs the due-turn sweep on every tick (0.2 s) instead of every second,
+because eager Celery has no countdown tasks to time turns exactly.
+"""
+
+from __future__ import annotations
+
+PERIODIC_JOBS: tuple[tuple[str, str, float], ...] = (
+    ("sweep-due-turns", "games.tasks.sweep_due", 1.0),
+    ("housekeeping", "games.tasks.housekeeping", 10.0),
+    ("recompute-leaderboard", "accounts.tasks.recompute_leaderboard", 60.0),
+    # fair-play signals of every pair, from the stored records (issue 10)
+    ("moderation-fairplay", "moderation.tasks.compute_fairplay", 3600.0),
+)
+SWEEP_JOB = "sweep-due-turns"
