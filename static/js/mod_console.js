@@ -26,12 +26,13 @@ async function refresh() {
   for (const t of tables) {
     const row = body.insertRow();
     cell(row, `${t.name} (${t.owner})`, `/mod/tables/${t.id}/`);
-    cell(row, t.status);
-    cell(row, t.seats.map((s) => (s.player ? s.player.username : s.bot ? "🤖" : "—")).join(" · "));
+    cell(row, table.dataset[t.status] || t.status);
+    cell(row, t.seats.map((s) => (s.player ? s.player.username : s.bot ? table.dataset.bot : "—"))
+      .join(" · "));
     cell(row, t.wager ?? "");
     cell(row, String(t.spectators));
     cell(row, t.running);
-    cell(row, "👁", `/tables/${t.id}/`);
+    cell(row, table.dataset.watch, `/tables/${t.id}/`);
   }
 }
 

@@ -21,10 +21,12 @@ import {addLine, showHistory, wireChat} from "./chat.js";
 import {startClock, tick} from "./clock.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
 import {$} from "./dom.js";
+import {newSeed, renderFairness} from "./fairness.js";
 import {renderHand, renderSelection, wireHand} from "./hand.js";
 import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
 import {renderNotices, toast} from "./notices.js";
+import {markModerators, wireReport} from "./report.js";
 import {renderResult, wireResult} from "./result.js";
 import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
@@ -47,6 +49,8 @@ function render() {
   renderHand();
   renderControls();
   renderResult();
+  if (state.table) markModerators(state.table);
+  renderFairness(state.view);
   tick();
 }
 
@@ -91,6 +95,9 @@ function onMessage(msg) {
     case "chat":
       addLine(msg.line);
       break;
+    case "reported":
+      toast($("report-dialog").dataset.sent, "info", 5000);
+      break;
     case "error":
       sock.settle();
       toast(msg.message || T.error);
@@ -126,7 +133,8 @@ function move(msg) {
 
 function toggleReady() {
   const seat = store.mySnapshotSeat();
-  send({type: "ready", ready: !(seat !== null && state.table.seats[seat].ready)});
+  // a fresh seed of this player's own goes into the next deal (docs/fairness.md)
+  send({type: "ready", ready: !(seat !== null && state.table.seats[seat].ready), seed: newSeed()});
 }
 
 wireSeats({
@@ -161,6 +169,7 @@ wireResult({
   close: () => { store.dismissResult(); renderResult(); },
 });
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
+wireReport({send, table: () => state.table, meId: boot.me.id});
 
 // tab back after sleeping: ask for the current view at once
 document.addEventListener("visibilitychange", () => {
