@@ -414,3 +414,24 @@ def test_moderators_are_badged_in_chat_and_snapshots(mod, owner):
 
 def test_engine_is_untouched_by_moderation():
     assert "moderation" not in engine.__dict__
+
+
+def test_the_admin_registers_every_model_with_money_and_ratings_read_only(django_user_model):
+    from django.apps import apps
+    from django.contrib import admin
+
+    missing = [m.__name__ for m in apps.get_models()
+               if m._meta.app_label in ("games", "accounts", "shop", "moderation")
+               and m not in admin.site._registry]
+    assert not missing, missing
+    root = django_user_model.objects.create_superuser(username="root", password="x")
+    client = _client(root)
+    for model, ma in admin.site._registry.items():
+        if model._meta.app_label not in ("games", "accounts", "shop", "moderation"):
+            continue
+        url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
+        assert client.get(url).status_code == 200, url
+        assert ma.list_display != ("__str__",), model
+    from accounts.admin import ProfileAdmin
+
+    assert {"coins", "rating_points"} <= set(ProfileAdmin.readonly_fields)
