@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from accounts.models import GemCap, LeaderboardEntry, Profile, RatingEntry
+from games.admin import ViewOnlyAdmin
 
 
 @admin.register(Profile)
@@ -47,21 +48,12 @@ class RatingEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(LeaderboardEntry)
-class LeaderboardEntryAdmin(admin.ModelAdmin):
+class LeaderboardEntryAdmin(ViewOnlyAdmin):
     """The ranking as last recomputed, view only."""
 
     list_display = ("rank", "user", "rating_points", "games_won", "computed_at")
     search_fields = ("user__username",)
     list_select_related = ("user",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(GemCap)

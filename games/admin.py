@@ -12,7 +12,10 @@ from django.http import HttpRequest
 from games.models import ChatMessage, Game, GameEvent, GameSeat, Presence, Seat, Table
 
 
-class _ViewOnly(admin.ModelAdmin):
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Listed and searchable, never added, changed or deleted here (logs,
+    computed rows, money: they change only through their own modules)."""
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -47,7 +50,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(_ViewOnly):
+class SeatAdmin(ViewOnlyAdmin):
     list_display = ("table", "index", "user", "is_bot", "bot_policy", "ready")
     list_filter = ("is_bot", "ready")
     search_fields = ("user__username", "table__name")
@@ -64,7 +67,7 @@ class GameSeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(_ViewOnly):
+class GameAdmin(ViewOnlyAdmin):
     """Games, view only (their state and rating effects come from the finisher)."""
 
     list_display = ("id", "table", "status", "practice", "end_reason", "seq", "started_at",
@@ -75,14 +78,14 @@ class GameAdmin(_ViewOnly):
 
 
 @admin.register(GameSeat)
-class GameSeatAdmin(_ViewOnly):
+class GameSeatAdmin(ViewOnlyAdmin):
     list_display = ("game", "index", "username", "level", "bot", "auto_play", "timeouts")
     list_filter = ("auto_play", "bot")
     search_fields = ("username", "=game__id")
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(_ViewOnly):
+class GameEventAdmin(ViewOnlyAdmin):
     list_display = ("game", "seq", "seat", "by", "created_at")
     list_filter = ("by",)
     search_fields = ("=game__id",)
@@ -99,6 +102,6 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Presence)
-class PresenceAdmin(_ViewOnly):
+class PresenceAdmin(ViewOnlyAdmin):
     list_display = ("channel_name", "table", "user", "last_seen")
     search_fields = ("user__username",)

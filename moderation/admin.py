@@ -4,11 +4,9 @@ words are listed with filters and search (issue 10)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
+from games.admin import ViewOnlyAdmin
 from moderation.models import (
     AuditEntry,
     BlockedWord,
@@ -19,19 +17,8 @@ from moderation.models import (
 )
 
 
-class _ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(AuditEntry)
-class AuditEntryAdmin(_ReadOnly):
+class AuditEntryAdmin(ViewOnlyAdmin):
     """The audit log, view only."""
 
     list_display = ("created_at", "moderator_name", "action", "target_name", "table_name",
@@ -72,7 +59,7 @@ class BlockedWordAdmin(admin.ModelAdmin):
 
 
 @admin.register(PairSignal)
-class PairSignalAdmin(_ReadOnly):
+class PairSignalAdmin(ViewOnlyAdmin):
     """Fair-play measures per pair, computed by the beat task."""
 
     list_display = ("user_a", "user_b", "games", "as_partners", "as_opponents", "opp_win_rate",
@@ -81,7 +68,7 @@ class PairSignalAdmin(_ReadOnly):
 
 
 @admin.register(ConnectionAddress)
-class ConnectionAddressAdmin(_ReadOnly):
+class ConnectionAddressAdmin(ViewOnlyAdmin):
     """Keyed address hashes per user and table (never the address)."""
 
     list_display = ("user", "table", "address_hash", "seen_at")

@@ -27,14 +27,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def mod(django_user_model):
-    """A moderator (in the moderators group; not staff, not superuser)."""
-    user = django_user_model.objects.create_user(username="laoli")
-    roles.add(user)
-    return user
-
-
-@pytest.fixture
 def game():
     """A rated game of four running at a table."""
     return start_game(make_players(4))
@@ -435,3 +427,30 @@ def test_the_admin_registers_every_model_with_money_and_ratings_read_only(django
     from accounts.admin import ProfileAdmin
 
     assert {"coins", "rating_points"} <= set(ProfileAdmin.readonly_fields)
+
+
+def test_blocked_words_are_edited_in_the_console_and_audited(mod, owner):
+    c = _client(mod)
+    c.post("/mod/settings/", {"form": "add", "word": "Spam", "reason": "广告"})
+    assert list(BlockedWord.objects.values_list("word", flat=True)) == ["spam"]
+    table = tables.create_table(owner)
+    assert chat.chat(table.pk, owner, "buy SPAM now").text == "buy SPAM now"
+    from games import queries
+
+    assert queries.chat_history(table.pk)[-1]["text"] == "buy ＊＊＊＊ now"
+    c.post("/mod/settings/", {"form": "remove", "word": "spam", "reason": "误伤"})
+    assert not BlockedWord.objects.exists()
+    assert queries.chat_history(table.pk)[-1]["text"] == "buy SPAM now"
+    c.post("/mod/settings/", {"form": "add", "word": "x", "reason": ""})  # no reason: refused
+    assert not BlockedWord.objects.exists()
+    rows = list(AuditEntry.objects.order_by("pk").values_list("action", "after"))
+    assert rows == [("words", {"words": ["spam"]}), ("words", {"words": []})]
+
+
+def test_unmute_is_audited_and_ends_the_mute(mod, owner, outsider):
+    table = tables.create_table(owner)
+    actions.mute(mod, "outsider", "1", "d", "a")
+    actions.lift(mod, "outsider", Sanction.MUTE, "b")
+    chat.chat(table.pk, outsider, "free")
+    assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["mute", "unmute"]
+    assert "mute_until" in AuditEntry.objects.get(action="unmute").before

@@ -18,13 +18,17 @@ from django.utils import timezone
 from accounts.models import Profile, RatingEntry
 from games import tables
 from games.models import ChatMessage, Game, Table
-from moderation import actions, reports, roles
+from moderation import actions, reports
 from moderation.models import AuditEntry, Report, Sanction
+from tests import test_consumers
 from tests.test_consumers import _open, _start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
+# the same four players, table and socket bookkeeping as tests/test_consumers.py
+rival, players, table, socks = (test_consumers.rival, test_consumers.players,
+                                test_consumers.table, test_consumers.socks)
 
 
 @pytest.fixture(autouse=True)
@@ -32,39 +36,6 @@ def _site(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": f"mod-{uuid.uuid4()}"}}
     settings.GAMES_SCHEDULER = "none"
-
-
-@pytest.fixture
-def mod(django_user_model):
-    user = django_user_model.objects.create_user(username="laoli")
-    roles.add(user)
-    return user
-
-
-@pytest.fixture
-def rival(django_user_model):
-    return django_user_model.objects.create_user(username="rival")
-
-
-@pytest.fixture
-def players(owner, opponent, partner, rival):
-    return [owner, opponent, partner, rival]
-
-
-@pytest.fixture
-def table(owner):
-    return tables.create_table(owner, "直播桌")
-
-
-@pytest.fixture
-async def socks():
-    opened = []
-    yield opened
-    for s in opened:
-        try:
-            await s.comm.disconnect()
-        except Exception:  # closed by the server
-            pass
 
 
 async def _seated_game(table, players, socks, watcher=None):

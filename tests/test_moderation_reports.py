@@ -12,18 +12,11 @@ from django.test import Client
 from games import chat, play, tables
 from games.errors import Refused
 from games.models import Game
-from moderation import reports, roles
+from moderation import reports
 from moderation.models import AuditEntry, Report
 from tests.helpers import make_players, start_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def mod(django_user_model):
-    user = django_user_model.objects.create_user(username="laoli")
-    roles.add(user)
-    return user
 
 
 def _client(user) -> Client:
