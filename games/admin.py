@@ -1,5 +1,5 @@
 """Games in the admin (issue 10 "Also"): tables, seats, games and their logs,
-chat and presence, listed with filters and search. Game state, records and
+and chat, listed with filters and search. Game state, records and
 event logs are read only: they change only through ``games.play``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import ChatMessage, Game, GameEvent, GameSeat, Presence, Seat, Table
+from games.models import ChatMessage, Game, GameEvent, GameSeat, SchedulerHeartbeat, Seat, Table
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -101,7 +101,8 @@ class ChatMessageAdmin(admin.ModelAdmin):
     readonly_fields = ("table", "user", "text")
 
 
-@admin.register(Presence)
-class PresenceAdmin(ViewOnlyAdmin):
-    list_display = ("channel_name", "table", "user", "last_seen")
-    search_fields = ("user__username",)
+@admin.register(SchedulerHeartbeat)
+class SchedulerHeartbeatAdmin(ViewOnlyAdmin):
+    """When the scheduler last ran (an outage pauses turn clocks, RULES.md §12)."""
+
+    list_display = ("name", "at")

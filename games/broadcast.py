@@ -5,18 +5,30 @@ Subscribes to the write side's after-commit events (``games.lifecycle``; see
 write module imports this transport. Group names come from here only.
 A game change goes out as one ``game.update`` per player, to that user's own
 group at the table (only that user's connections are in it), and one
-``game.spectate`` with the seat-less view to the whole table (which players'
-connections drop): no message in the channel layer carries a hand to any
-connection but its owner's.
+``game.spectate`` with the seat-less view to the table's watchers' group
+(connections of users not seated there; players' consumers leave it): no
+message in the channel layer carries a hand to any connection but its owner's.
+
+Sending costs no thread (issue 12): inside Daphne the sends are handed to the
+serving event loop, where one queue per loop keeps them in order, and the
+caller (Channels' single database thread) does not wait for them; elsewhere (a
+Celery worker, a shell) they run on one long-lived background loop, so the
+Redis layer keeps its connection pool instead of opening one per message
+(``async_to_sync`` there made a thread, a loop and a pool per call).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
+import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+
+log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -36,21 +48,115 @@ def person_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def watch_group(table_id: int) -> str:
+    """Group of the table's connections that get the seat-less game view (everyone
+    but the users seated there)."""
+    return f"table-{table_id}-watch"
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
     _send_all([(group, message)])
 
 
+async def _send_batch(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    # distinct groups at once: with Redis each send is a network round trip
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+
+_queues: dict[asyncio.AbstractEventLoop, asyncio.Queue] = {}
+
+
+def _enqueue(layer, messages) -> None:
+    """On the serving loop: queue a batch; one drain task per loop sends in order."""
+    loop = asyncio.get_running_loop()
+    queue = _queues.get(loop)
+    if queue is None:
+        queue = _queues[loop] = asyncio.Queue()
+        loop.create_task(_drain(queue))
+    queue.put_nowait((layer, messages))
+
+
+async def _drain(queue: asyncio.Queue) -> None:
+    while True:
+        layer, messages = await queue.get()
+        try:
+            await _send_batch(layer, messages)
+        except Exception:  # one failed send must not stop every later one
+            log.exception("broadcast failed")
+
+
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """Daphne's event loop when called from Channels' sync thread, else ``None``."""
+    from asgiref.sync import SyncToAsync
+
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+_background: tuple[int, asyncio.AbstractEventLoop] | None = None
+_background_lock = threading.Lock()
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    """One event loop thread per process (made after a fork, if any) for sends
+    from code that runs outside Daphne."""
+    global _background
+    with _background_lock:
+        if _background is None or _background[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcast-loop",
+                             daemon=True).start()
+            _background = (os.getpid(), loop)
+        return _background[1]
+
+
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send group messages to distinct groups at once, in one hop to the event
-    loop (with Redis, each send is a network round trip)."""
+    """Send group messages, in order with every earlier call from this process."""
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = _serving_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_enqueue, layer, messages)
+    else:
+        asyncio.run_coroutine_threadsafe(_send_batch(layer, messages),
+                                         _background_loop()).result(timeout=30)
 
-    async def send() -> None:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
-    async_to_sync(send)()
+_soon: dict[asyncio.AbstractEventLoop, set[int]] = {}
+
+
+def table_changed_soon(table_id: int) -> None:
+    """From async code on the serving loop: send the table's snapshot and lobby
+    row once ``GAMES_SNAPSHOT_DEBOUNCE_SECONDS`` from now, however many
+    connects and disconnects come meanwhile (a reconnect storm makes one
+    snapshot per table, not one per connection)."""
+    loop = asyncio.get_running_loop()
+    pending = _soon.get(loop)
+    if pending is None:
+        pending = _soon[loop] = set()
+    if not pending:
+        loop.call_later(settings.GAMES_SNAPSHOT_DEBOUNCE_SECONDS,
+                        lambda: loop.create_task(_flush(loop)))
+    pending.add(table_id)
+
+
+async def _flush(loop: asyncio.AbstractEventLoop) -> None:
+    from channels.db import database_sync_to_async
+
+    tables = sorted(_soon.pop(loop, set()))
+
+    def send() -> None:
+        for table_id in tables:
+            table_changed(table_id)
+
+    try:
+        await database_sync_to_async(send)()
+    except Exception:
+        log.exception("table snapshot broadcast failed")
 
 
 def table_changed(table_id: int) -> dict[str, Any] | None:
@@ -83,7 +189,7 @@ def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
 def game_changed(game_id: int, table_id: int, state: dict[str, Any],
                  players: list[dict[str, Any]], due_at) -> None:
     """Send a game's new views: each player's seat view to that user's group,
-    the seat-less view to the table (``lifecycle`` event ``game_changed``)."""
+    the seat-less view to the table's watchers (``lifecycle`` event ``game_changed``)."""
     from games.seatview import build_view
 
     views = {
@@ -95,7 +201,7 @@ def game_changed(game_id: int, table_id: int, state: dict[str, Any],
         (user_group(table_id, user_id), {"type": "game.update", "view": view})
         for user_id, view in views.items()
     ]
-    messages.append((table_group(table_id), {"type": "game.spectate", "view": spectator}))
+    messages.append((watch_group(table_id), {"type": "game.spectate", "view": spectator}))
     _send_all(messages)
 
 

@@ -7,8 +7,13 @@ streams the lobby's table list. No rules and no game state live here.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -17,20 +22,20 @@ from django.utils.translation import gettext_noop
 
 from games import broadcast, lifecycle, presence, queries, ratelimit, snapshots
 from games.errors import Refused
-from games.models import Table
 from games.seatview import current_view
+
+#: a text frame longer than this (characters) is refused unread
+MAX_FRAME = 8192
 
 
 def _connect(channel_name: str, table_id: int, user,
              address: str | None = None) -> dict[str, Any] | None:
-    if not Table.objects.filter(pk=table_id, closed=False).exists():
-        return None
     presence.touch_presence(channel_name, table_id, user)
-    lifecycle.connected(table_id, user, address)
-    # online flags and spectator count changed: tell the table, and greet with the same picture
-    table = broadcast.table_changed(table_id)
+    table = snapshots.table_snapshot(table_id)  # the greeting; the table hears of it soon
     if table is None:
+        presence.drop_presence(channel_name, table_id, user)
         return None
+    lifecycle.connected(table_id, user, address)
     return {
         "table": table,
         "view": current_view(table_id, user),
@@ -38,9 +43,19 @@ def _connect(channel_name: str, table_id: int, user,
     }
 
 
-def _disconnect(channel_name: str, table_id: int) -> None:
-    presence.drop_presence(channel_name)
-    broadcast.table_changed(table_id)
+def _ref(content: dict[str, Any]) -> Any:
+    """The client's ``ref``, if it is one we echo: a string of at most 64
+    characters or an integer."""
+    ref = content.get("ref")
+    if isinstance(ref, str) and len(ref) <= 64:
+        return ref
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return ref
+    return None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many actions.")),
@@ -50,17 +65,13 @@ _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many 
 def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
     """Carry out one client message; returns a direct reply or ``None``.
 
-    ``ping`` and ``sync`` are answered here; every other type goes to its
-    handler in ``lifecycle.SOCKET_MESSAGES`` (``games.handlers`` and other apps).
+    ``ping`` and ``sync`` are answered by the consumer itself (no database
+    thread); every other type goes to its handler in
+    ``lifecycle.SOCKET_MESSAGES`` (``games.handlers`` and other apps).
 
     :raises Refused: for anything refused (sent back as ``error``).
     """
     kind = msg.get("type")
-    if kind == "ping":
-        presence.touch_presence(channel_name, table_id, user)
-        return {"type": "pong"}
-    if kind == "sync":
-        return {"type": "game", "view": current_view(table_id, user)}
     entry = lifecycle.SOCKET_MESSAGES.get(kind)
     if entry is None:
         raise Refused("bad_message", _("Unknown message type."))
@@ -75,35 +86,99 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
 
 
 class _JsonSocket(AsyncJsonWebsocketConsumer):
-    """JSON frames in and out; a frame that is not JSON text reaches ``receive_json``
-    as ``None`` (a malformed message, answered with an error) instead of raising."""
+    """JSON frames in and out. A frame that is not a JSON text of at most
+    ``MAX_FRAME`` characters (binary, empty, too long, too deeply nested,
+    ``NaN``/``Infinity``) reaches ``receive_json`` as ``None`` — a malformed
+    message, answered with an error — instead of raising, and the connection's
+    clean-up (:meth:`cleanup`) runs however the consumer ends."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await asyncio.shield(self.cleanup())
+
+    async def cleanup(self) -> None:
+        """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
+
+    async def disconnect(self, code: int) -> None:
+        await self.cleanup()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels (4.2+) runs close_old_connections in the database thread
+        # before every handler: a hop to that one thread for each frame relayed
+        # to a client, queued behind everyone's moves (issue 12's profile).
+        # Every database call here goes through database_sync_to_async, which
+        # closes old connections itself, so the relays skip it.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
         # the base class raises ValueError on a binary or empty frame, which
         # would kill the consumer and drop the connection
-        content = await self.decode_json(text_data) if text_data else None
+        ok = text_data and len(text_data) <= MAX_FRAME
+        content = await self.decode_json(text_data) if ok else None
         await self.receive_json(content, **kwargs)
 
-    async def decode_json(self, text_data: str) -> Any:
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
         try:
-            return await super().decode_json(text_data)
-        except ValueError:
+            return json.loads(text_data, parse_constant=_reject_constant)
+        except (ValueError, RecursionError):  # RecursionError: nested ~1,000 deep
             return None
 
 
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved: :meth:`take` is
+    ``False`` when none is left (per connection, in its consumer; no I/O)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = float(burst), time.monotonic()
+        self.dropped = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.dropped += 1
+        return False
+
+
 class TableConsumer(_JsonSocket):
-    """``/ws/table/<id>/``: one table's seats, game views and chat."""
+    """``/ws/table/<id>/``: one table's seats, game views and chat.
+
+    Groups: the table's (snapshots, chat), the user's own at the table (their
+    seat's views), the person's (notices), and — while the user is not seated
+    there — the watchers' (the seat-less view), so a player's connection is
+    never sent the spectator view it would drop. ``ping`` and ``sync`` share a
+    token bucket (``GAMES_PING_RATE``/s, bursts of ``GAMES_PING_BURST``): the
+    excess is dropped unanswered and counted in ``bucket.dropped``. A ping
+    refreshes presence at most every third of its TTL. Connects and
+    disconnects reach the table as one debounced snapshot
+    (:func:`games.broadcast.table_changed_soon`).
+    """
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope["user"]
-        self.groups_joined = [broadcast.table_group(self.table_id)]
+        self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
+        # in the watchers' group until the greeting shows this user seated, so
+        # no move between reading the greeting and joining goes unseen
+        self.watching = True
+        self.groups_joined = [broadcast.table_group(self.table_id),
+                              broadcast.watch_group(self.table_id)]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
             self.groups_joined.append(broadcast.person_group(self.user.pk))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
+                               for g in self.groups_joined))
         address = (self.scope.get("client") or [None])[0]
         hello = await database_sync_to_async(_connect)(self.channel_name, self.table_id, self.user,
                                                         address)
@@ -114,20 +189,39 @@ class TableConsumer(_JsonSocket):
             await self._leave_groups()
             await self.close(code=4404)
             return
+        self.touched = time.monotonic()
+        await self._watch(hello["table"])
+        broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
         await self.send_json({"type": "table", "table": hello["table"]})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
             await self.send_json({"type": "game", "view": hello["view"]})
 
-    async def _leave_groups(self) -> None:
-        for group in self.groups_joined:
+    async def _watch(self, table: dict[str, Any]) -> None:
+        """Be in the watchers' group exactly while this user is not seated."""
+        seated = self.user.is_authenticated and any(
+            s["player"] and s["player"]["id"] == self.user.pk for s in table["seats"])
+        group = broadcast.watch_group(self.table_id)
+        if not seated and not self.watching:
+            self.watching = True
+            self.groups_joined.append(group)
+            await self.channel_layer.group_add(group, self.channel_name)
+        elif seated and self.watching:
+            self.watching = False
+            self.groups_joined.remove(group)
             await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
 
-    async def disconnect(self, code: int) -> None:
+    async def _leave_groups(self) -> None:
+        groups, self.groups_joined = self.groups_joined, []
+        await asyncio.gather(*(self.channel_layer.group_discard(g, self.channel_name)
+                               for g in groups))
+
+    async def cleanup(self) -> None:
         if getattr(self, "groups_joined", None):
             await self._leave_groups()
-            await database_sync_to_async(_disconnect)(self.channel_name, self.table_id)
+            await database_sync_to_async(presence.drop_presence)(
+                self.channel_name, self.table_id, self.user)
+            broadcast.table_changed_soon(self.table_id)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
@@ -135,19 +229,34 @@ class TableConsumer(_JsonSocket):
                 {"type": "error", "reason": "bad_message", "message": _("Malformed message.")}
             )
             return
+        kind = content["type"]
+        if kind in ("ping", "sync"):
+            if not self.bucket.take():
+                return  # over the limit: dropped, for this connection only
+            if kind == "ping":
+                await self.send_json({"type": "pong"})
+                if time.monotonic() - self.touched > settings.GAMES_PRESENCE_TTL_SECONDS / 3:
+                    self.touched = time.monotonic()
+                    await sync_to_async(presence.touch_presence, thread_sensitive=False)(
+                        self.channel_name, self.table_id, self.user)
+            else:
+                view = await database_sync_to_async(current_view)(self.table_id, self.user)
+                await self.send_json({"type": "game", "view": view})
+            return
         try:
             reply = await database_sync_to_async(_handle)(
                 self.channel_name, self.table_id, self.user, content
             )
         except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
-                     "ref": content.get("ref")}
+                     "ref": _ref(content)}
         if reply is not None:
             await self.send_json(reply)
 
     # --- channel-layer events ---
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        await self._watch(event["table"])
         await self.send_json({"type": "table", "table": event["table"]})
 
     async def game_update(self, event: dict[str, Any]) -> None:
@@ -155,7 +264,8 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "game", "view": event["view"]})
 
     async def game_spectate(self, event: dict[str, Any]) -> None:
-        # the seat-less view, for everyone at the table who does not play this game
+        # the seat-less view; a player's connection can still hold one sent
+        # before it left the watchers' group: their own view comes as game_update
         view = event["view"]
         if self.user.is_authenticated and any(
             p["user_id"] == self.user.pk for p in view["players"]
@@ -185,19 +295,25 @@ class TableConsumer(_JsonSocket):
 
 
 class LobbyConsumer(_JsonSocket):
-    """``/ws/lobby/``: every open table, then each change as it happens."""
+    """``/ws/lobby/``: every open table, then each change as it happens. Any
+    message is answered with ``pong`` (token bucket as at a table)."""
 
     async def connect(self) -> None:
+        self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
+        self.groups_joined = [broadcast.LOBBY_GROUP]
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         rows = await database_sync_to_async(snapshots.lobby_rows)()
         await self.send_json({"type": "tables", "tables": rows})
 
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+    async def cleanup(self) -> None:
+        groups, self.groups_joined = getattr(self, "groups_joined", []), []
+        for g in groups:
+            await self.channel_layer.group_discard(g, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await self.send_json({"type": "pong"})
+        if self.bucket.take():
+            await self.send_json({"type": "pong"})
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "table", "table": event["table"]})

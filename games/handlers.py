@@ -70,10 +70,19 @@ def _chat(ctx: SocketContext, msg: dict) -> None:
     chat.chat(ctx.table_id, ctx.user, text if isinstance(text, str) else "")
 
 
+#: the most cards one play can hold (a whole 41-card hand)
+MAX_CARDS = 41
+
+
 def _move(ctx: SocketContext, msg: dict) -> None:
     action: dict[str, Any] = {"type": msg["type"]}
     if msg["type"] == "play":
-        action["cards"] = msg.get("cards")
+        cards = msg.get("cards")
+        # a string is not a list of one card ("7S" is refused, not read as ["7S"])
+        if not isinstance(cards, list) or len(cards) > MAX_CARDS or not all(
+                isinstance(c, str) for c in cards):
+            raise Refused("bad_card", _("That is not a card."))
+        action["cards"] = cards
     play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
 
 

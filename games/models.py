@@ -43,7 +43,7 @@ class Seat(models.Model):
     """One of a table's four seats (0 = North … 3 = West, RULES.md §2).
 
     Empty, a user, or a bot; ``ready`` marks a player ready for the next game
-    (bots are always ready). Whether a user is online comes from ``Presence``.
+    (bots are always ready). Whether a user is online comes from :mod:`games.presence`.
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -186,18 +186,13 @@ class ChatMessage(models.Model):
         ordering = ["created_at"]
 
 
-class Presence(models.Model):
-    """One open websocket connection, kept alive by heartbeats.
+class SchedulerHeartbeat(models.Model):
+    """When the scheduler (the embedded ticker, or Celery beat's sweep) last ran:
+    one row, ``name="scheduler"`` (RULES.md §12 "The site's own outage").
 
-    A killed process sends no disconnect, so presence expires: a row whose
-    ``last_seen`` is older than ``GAMES_PRESENCE_TTL_SECONDS`` counts for nothing.
+    A heartbeat older than ``GAMES_OUTAGE_SECONDS`` means the site was down;
+    :mod:`games.clock` gives running games back the time they had left then.
     """
 
-    channel_name = models.CharField(max_length=200, unique=True)
-    table = models.ForeignKey(
-        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="presences"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    last_seen = models.DateTimeField(db_index=True)
+    name = models.CharField(max_length=20, unique=True)
+    at = models.DateTimeField()

@@ -29,11 +29,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, fairness, lifecycle
+from games import engine, fairness, lifecycle, presence, seatview
 from games.errors import REASONS, Refused
-from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
-from games.presence import online_cutoff
-from games.seatview import players_of, seat_of, seat_rows
+from games.models import Game, GameEvent, GameSeat, Seat, Table
+from games.seatview import seat_of, seat_rows
 
 log = logging.getLogger(__name__)
 
@@ -236,10 +235,7 @@ def _saved(game: Game) -> None:
 
 def _announce(game: Game) -> None:
     """After commit: every client its view, the next due action scheduled."""
-    lifecycle.publish(
-        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
-        players=players_of(game), due_at=game.due_at,
-    )
+    seatview.publish_game(game)
     if game.state["status"] == engine.OVER:
         lifecycle.publish("table_changed", table_id=game.table_id)
 
@@ -302,9 +298,7 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
     seats = Seat.objects.filter(table=table, is_bot=False)
     seats.update(ready=False)
     # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
-    online = Presence.objects.filter(
-        table_id=table.pk, last_seen__gte=online_cutoff(), user__isnull=False
-    ).values_list("user_id", flat=True)
+    online = presence.online_users(table.pk)
     gone = set(seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
     if departed is not None and rows[departed].user_id is not None:
         gone.add(rows[departed].user_id)
@@ -321,26 +315,34 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
     """Act for the seat to move if its turn is due (DESIGN.md "Time, bots").
 
     "If the game is still at ``seq`` and its turn is due, act for that seat",
-    in this fixed order: a bot or a 托管 seat plays its policy; else the
+    in this fixed order: a bot or a 托管 seat plays its policy (decided from
+    its ``bot_view`` before the row lock, applied with the seq check); else the
     turn-timeout hooks are asked and the first that extends the turn wins (the
     定时器); else the RULES.md §8 timeout action (a random single on a lead, a
     pass otherwise), and after two such turns in a row the seat goes on 托管.
     Idempotent: callers may race (countdown task, sweep, ticker) and it acts
-    once, under the game's row lock and the seq check.
+    once, under the game's row lock and the seq check. Before all of these
+    comes the site's own outage (:func:`games.clock.resume_if_down`, RULES.md
+    §12): after one, every frozen clock gets its time back and nothing acts.
 
     :returns: ``True`` if it acted.
     """
+    from games import clock
+
+    clock.resume_if_down()
+    # a bot's (or 托管 seat's) move is decided before the row lock, so no table
+    # waits on another's bot; it is applied below only if the game is still there
+    decided = _bot_move(Game.objects.filter(pk=game_id).first(), seq)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.PLAYING or game.due_at is None:
-            return False
-        if (seq is not None and game.seq != seq) or game.due_at > timezone.now():
+        if not _due(game, seq):
             return False
         seat = game.state["turn"]
         row = seat_rows(game)[seat]
         if row.is_bot or row.auto_play:
-            rng = random.Random(f"{game.state['seed']}:{game.seq}")
-            action = engine.heuristic_policy(engine.view(game.state, seat), rng)
+            if decided is None or decided[0] != (game.seq, seat):
+                decided = _bot_move(game, game.seq)  # it moved meanwhile: decide again
+            action = decided[1]
             by = "bot" if row.is_bot else "auto"
         else:
             for entry in lifecycle.TURN_TIMEOUT:
@@ -360,11 +362,52 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
         return True
 
 
+def _due(game: Game | None, seq: int | None) -> bool:
+    return (game is not None and game.status == Game.PLAYING and game.due_at is not None
+            and (seq is None or game.seq == seq) and game.due_at <= timezone.now())
+
+
+def bot_policy_of(row: GameSeat) -> str:
+    """The policy that plays a seat: a bot seat's level; 托管 plays the expert
+    (issue 11: a player's seat should not play worse than its player)."""
+    return row.bot or "expert"
+
+
+def _bot_move(game: Game | None, seq: int | None) -> tuple[tuple[int, int], dict] | None:
+    """If ``game`` is due at ``seq`` with a bot or 托管 seat to act, that seat's
+    policy's action from its ``bot_view`` (what a player there may know, RULES.md
+    §12), as ``((seq, seat), action)``; else ``None``. Reads only: no lock.
+
+    The random source is seeded by the game's seed and seq, so a retry decides
+    the same; the expert searches within ``GAMES_BOT_BUDGET_MS``.
+    """
+    if not _due(game, seq):
+        return None
+    seat = game.state["turn"]
+    row = seat_rows(game)[seat]
+    if not (row.is_bot or row.auto_play):
+        return None
+    policy = bot_policy_of(row)
+    rng = random.Random(f"{game.state['seed']}:{game.seq}")
+    bot_view = engine.bot_view(game.state, seat)
+    if policy == "expert":
+        action = engine.expert_policy(bot_view, rng, budget_ms=settings.GAMES_BOT_BUDGET_MS)
+    else:
+        action = engine.POLICIES[policy](bot_view, rng)
+    return (game.seq, seat), action
+
+
 def sweep_due(limit: int = 100) -> int:
     """Act on every game whose turn is due (the beat sweep and the ticker).
 
+    The scheduler's heartbeat is written first (:func:`games.clock.beat`,
+    which resumes frozen clocks after an outage).
+
     :returns: how many games were acted on.
     """
+    from games import clock
+
+    clock.beat()
     now = timezone.now()
     due = list(
         Game.objects.filter(status=Game.PLAYING, due_at__lte=now)

@@ -1,35 +1,195 @@
-"""Presence: one row per open connection, refreshed by heartbeats that expire
-(DESIGN.md "Time, bots, departures": a killed process sends no disconnect).
+"""Presence: who is connected to which table, from heartbeats that expire
+(DESIGN.md "Time, bots, departures": a killed process sends no disconnect;
+DESIGN.md "Load": heartbeats stay off the database).
 
-Owns ``Presence`` rows and the online cutoff every reader uses.
+One entry per open connection — ``(channel name, user id or None)`` under its
+table, stamped with the time of its last heartbeat (epoch seconds). Entries
+older than :func:`online_cutoff` count for nothing and :func:`expire_presence`
+drops them. Two stores, chosen by the settings:
+
+* Redis (``REDIS_URL`` set: every process shares it): one sorted set per table,
+  ``<prefix>:presence:t:<id>``, members ``"<channel>|<user id or 0>"`` scored
+  by the heartbeat time, and an index ``<prefix>:presence:tables`` of tables
+  with entries, scored by their newest heartbeat;
+* process memory (the embedded default: one process holds every connection).
+
+Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
+:func:`spectator_count`, :func:`watched_tables`.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+import threading
+import time
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
 from games import lifecycle
-from games.models import Presence
+
+Entry = tuple[str, int | None]  # (channel name, user id or None)
 
 
-def touch_presence(channel_name: str, table_id: int | None, user) -> None:
-    """Record or refresh one connection's heartbeat."""
-    Presence.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={
-            "table_id": table_id,
-            "user": user if getattr(user, "is_authenticated", False) else None,
-            "last_seen": timezone.now(),
-        },
-    )
+def online_cutoff() -> datetime:
+    """Heartbeats older than this no longer count (a killed process sends no goodbye)."""
+    return timezone.now() - timedelta(seconds=settings.GAMES_PRESENCE_TTL_SECONDS)
 
 
-def drop_presence(channel_name: str) -> None:
+def _cutoff_ts() -> float:
+    return time.time() - settings.GAMES_PRESENCE_TTL_SECONDS
+
+
+class _MemoryStore:
+    """Entries in this process's memory (one process: the embedded default)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.tables: dict[int, dict[str, tuple[int | None, float]]] = {}
+
+    def touch(self, table_id: int, channel: str, user_id: int | None, at: float) -> None:
+        with self.lock:
+            self.tables.setdefault(table_id, {})[channel] = (user_id, at)
+
+    def drop(self, table_id: int, channel: str, user_id: int | None) -> None:
+        with self.lock:
+            entries = self.tables.get(table_id)
+            if entries is not None:
+                entries.pop(channel, None)
+                if not entries:
+                    del self.tables[table_id]
+
+    def live_many(self, table_ids, cutoff: float) -> dict[int, list[Entry]]:
+        with self.lock:
+            return {t: [(c, u) for c, (u, at) in self.tables.get(t, {}).items() if at >= cutoff]
+                    for t in table_ids}
+
+    def watched(self, cutoff: float) -> set[int]:
+        with self.lock:
+            return {t for t, e in self.tables.items() if any(at >= cutoff for _, at in e.values())}
+
+    def expire(self, cutoff: float) -> dict[int, list[int | None]]:
+        gone: dict[int, list[int | None]] = {}
+        with self.lock:
+            for t, entries in list(self.tables.items()):
+                stale = [c for c, (_, at) in entries.items() if at < cutoff]
+                if stale:
+                    gone[t] = [entries.pop(c)[0] for c in stale]
+                if not entries:
+                    del self.tables[t]
+        return gone
+
+    def clear(self) -> None:
+        with self.lock:
+            self.tables.clear()
+
+
+class _RedisStore:
+    """Entries in Redis sorted sets, shared by every process (production)."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        import redis
+
+        self.redis = redis.Redis.from_url(url)
+        self.prefix = f"{prefix}:presence"
+        self.index = f"{self.prefix}:tables"
+
+    def _key(self, table_id: int) -> str:
+        return f"{self.prefix}:t:{table_id}"
+
+    def touch(self, table_id: int, channel: str, user_id: int | None, at: float) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self._key(table_id), {f"{channel}|{user_id or 0}": at})
+        pipe.zadd(self.index, {str(table_id): at}, gt=True)  # GT adds new members too
+        pipe.execute()
+
+    def drop(self, table_id: int, channel: str, user_id: int | None) -> None:
+        self.redis.zrem(self._key(table_id), f"{channel}|{user_id or 0}")
+
+    def live_many(self, table_ids, cutoff: float) -> dict[int, list[Entry]]:
+        table_ids = list(table_ids)
+        pipe = self.redis.pipeline(transaction=False)
+        for t in table_ids:
+            pipe.zrangebyscore(self._key(t), cutoff, "+inf")
+        out = {}
+        for t, members in zip(table_ids, pipe.execute(), strict=True):
+            entries = []
+            for m in members:
+                channel, user = m.decode().rsplit("|", 1)
+                entries.append((channel, int(user) or None))
+            out[t] = entries
+        return out
+
+    def watched(self, cutoff: float) -> set[int]:
+        return {int(t) for t in self.redis.zrangebyscore(self.index, cutoff, "+inf")}
+
+    def expire(self, cutoff: float) -> dict[int, list[int | None]]:
+        gone = {}
+        for t in self.redis.zrange(self.index, 0, -1):
+            key = self._key(int(t))
+            stale = self.redis.zrangebyscore(key, "-inf", f"({cutoff}")
+            if stale:
+                self.redis.zrem(key, *stale)  # a member touched meanwhile is lost: it pings again
+                gone[int(t)] = [int(m.decode().rsplit("|", 1)[1]) or None for m in stale]
+        self.redis.zremrangebyscore(self.index, "-inf", f"({cutoff}")
+        return gone
+
+    def clear(self) -> None:
+        keys = list(self.redis.scan_iter(f"{self.prefix}:*"))
+        if keys:
+            self.redis.delete(*keys)
+
+
+_store: _MemoryStore | _RedisStore | None = None
+_store_lock = threading.Lock()
+
+
+def store() -> _MemoryStore | _RedisStore:
+    """The configured store (made once per process)."""
+    global _store
+    with _store_lock:
+        if _store is None:
+            url = getattr(settings, "REDIS_URL", None)
+            _store = (_RedisStore(url, settings.REDIS_PREFIX) if url else _MemoryStore())
+        return _store
+
+
+def touch_presence(channel_name: str, table_id: int, user, at: float | None = None) -> None:
+    """Record or refresh one connection's heartbeat (``at``: epoch seconds, now by default)."""
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    store().touch(table_id, channel_name, user_id, time.time() if at is None else at)
+
+
+def drop_presence(channel_name: str, table_id: int, user) -> None:
     """Forget a closed connection."""
-    Presence.objects.filter(channel_name=channel_name).delete()
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    store().drop(table_id, channel_name, user_id)
+
+
+def live(table_id: int) -> list[Entry]:
+    """The connections at ``table_id`` whose heartbeats still count."""
+    return store().live_many([table_id], _cutoff_ts())[table_id]
+
+
+def live_many(table_ids) -> dict[int, list[Entry]]:
+    """:func:`live` for several tables in one round trip."""
+    return store().live_many(table_ids, _cutoff_ts())
+
+
+def online_users(table_id: int) -> set[int]:
+    """Ids of the users with a live connection at ``table_id``."""
+    return {u for _, u in live(table_id) if u is not None}
+
+
+def spectator_count(entries: list[Entry], seated: set[int]) -> int:
+    """How many of ``entries`` are not a seated user's connection (spectators,
+    anonymous ones each counted)."""
+    return sum(1 for _, u in entries if u is None or u not in seated)
+
+
+def watched_tables() -> set[int]:
+    """Tables with at least one live connection."""
+    return store().watched(_cutoff_ts())
 
 
 def expire_presence() -> int:
@@ -40,20 +200,19 @@ def expire_presence() -> int:
 
     :returns: how many connections were forgotten.
     """
-    cutoff = online_cutoff()
-    stale = Presence.objects.filter(last_seen__lt=cutoff)
-    tables = set(stale.exclude(table=None).values_list("table_id", flat=True))
-    users = set(stale.exclude(user=None).values_list("user_id", flat=True))
-    count, _ = stale.delete()
-    gone = users - set(Presence.objects.filter(user_id__in=users, last_seen__gte=cutoff)
-                       .values_list("user_id", flat=True))
-    for table_id in tables:
+    cutoff = _cutoff_ts()
+    gone = store().expire(cutoff)
+    users = {u for entries in gone.values() for u in entries if u is not None}
+    if users:
+        still = {u for entries in live_many(watched_tables()).values() for _, u in entries}
+        users -= still
+    for table_id in gone:
         lifecycle.publish("table_changed", table_id=table_id)
-    if gone:
-        lifecycle.publish("presence_expired", user_ids=sorted(gone))
-    return count
+    if users:
+        lifecycle.publish("presence_expired", user_ids=sorted(users))
+    return sum(len(entries) for entries in gone.values())
 
 
-def online_cutoff():
-    """Heartbeats older than this no longer count (a killed process sends no goodbye)."""
-    return timezone.now() - timedelta(seconds=settings.GAMES_PRESENCE_TTL_SECONDS)
+def clear() -> None:
+    """Forget every entry (tests: one test's connections must not outlive it)."""
+    store().clear()

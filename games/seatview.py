@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import engine, lifecycle
+from games import engine, heartbeat, lifecycle
 from games.models import Game, GameSeat, Table
 
 
@@ -46,6 +46,8 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
       ``bot``, ``bot_policy``, ``auto_play``);
     * ``time_left_ms``: milliseconds until the turn is due (clients' clocks are
       wrong, so no wall-clock instant is sent), ``None`` when over;
+      ``clock_paused``: the site is down (RULES.md §12), so ``time_left_ms``
+      is what the turn had left then and does not run;
     * ``trick_kinds``: per play of ``trick.plays``, its :func:`play_kind`
       (``None`` for a pass);
     * for a seat in the running game, ``escape_penalty``: rating points it
@@ -87,10 +89,12 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
     dao = state["dao"]
     v["game_id"] = game_id
     v["players"] = [dict(p) for p in players]
-    left = None
+    left, paused = None, None
     if due_at is not None and playing:
-        left = max(0, int((due_at - timezone.now()).total_seconds() * 1000))
+        paused = heartbeat.paused_since()  # the site is down: the clock stands still
+        left = max(0, int((due_at - (paused or timezone.now())).total_seconds() * 1000))
     v["time_left_ms"] = left
+    v["clock_paused"] = paused is not None
     v["trick_kinds"] = [play_kind(engine.classify(cards, dao)) if cards else None
                         for _, cards in state["trick"]["plays"]]
     if seat is not None and playing:
@@ -103,6 +107,15 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
         v["can_pass"] = table is not None
     user_id = players[seat]["user_id"] if seat is not None else None
     return lifecycle.contribute_view(v, game_id, state, seat, user_id)
+
+
+def publish_game(game: Game) -> None:
+    """Publish ``game_changed`` for ``game`` as it is now (``lifecycle``: after
+    commit every client gets its view and the next due action is scheduled)."""
+    lifecycle.publish(
+        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
+        players=players_of(game), due_at=game.due_at,
+    )
 
 
 def current_view(table_id: int, user) -> dict[str, Any] | None:

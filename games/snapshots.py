@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
-
 from accounts import levels
-from games import lifecycle
-from games.models import Presence, Table
-from games.presence import online_cutoff
+from games import lifecycle, presence
+from games.models import Table
 
 
 def _player(user) -> dict[str, Any]:
@@ -37,11 +34,10 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     if table is None:
         return None
     seats = list(table.seats.select_related("user__profile").order_by("index"))
-    cutoff = online_cutoff()
-    live = Presence.objects.filter(table_id=table_id, last_seen__gte=cutoff)
-    online_users = set(live.exclude(user=None).values_list("user_id", flat=True))
+    live = presence.live(table_id)  # presence, not the database (DESIGN.md "Load")
+    online_users = {u for _, u in live if u is not None}
     seated = {s.user_id for s in seats if s.user_id}
-    spectators = live.exclude(user_id__in=seated).values("channel_name").count()
+    spectators = presence.spectator_count(live, seated)
     snap = {
         "id": table.pk,
         "name": table.name,
@@ -80,25 +76,24 @@ def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
 
 def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
     """Every open table's lobby row, newest first (a bounded number of queries)."""
-    cutoff = online_cutoff()
     tables = list(
         Table.objects.filter(closed=False)
         .select_related("owner")
-        .annotate(watchers=Count("presences", filter=Q(presences__last_seen__gte=cutoff)))
-        .order_by("-created_at", "-pk")  # Meta.ordering is not applied to GROUP BY queries
+        .order_by("-created_at", "-pk")
         .prefetch_related("seats__user__profile")[:limit]
     )
+    live = presence.live_many([t.pk for t in tables])  # one round trip for them all
     rows: dict[int, dict[str, Any]] = {}
     for t in tables:
         seats = sorted(t.seats.all(), key=lambda s: s.index)
-        seated = sum(1 for s in seats if s.user_id)
+        seated = {s.user_id for s in seats if s.user_id}
         rows[t.pk] = (
             {
                 "id": t.pk,
                 "name": t.name,
                 "owner": t.owner.username,
                 "status": t.status,
-                "spectators": max(0, t.watchers - seated),
+                "spectators": presence.spectator_count(live[t.pk], seated),
                 "seats": [
                     {"index": s.index, "player": _player(s.user) if s.user_id else None,
                      "bot": s.is_bot, "ready": s.ready}

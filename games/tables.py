@@ -22,10 +22,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import lifecycle, play
+from games import lifecycle, play, presence
 from games.errors import Refused
 from games.models import Game, Seat, Table
-from games.presence import online_cutoff
 
 NAME_MAX_LENGTH = 40
 BOT_POLICIES = ("beginner", "normal", "expert")
@@ -306,7 +305,7 @@ def close_idle_tables() -> int:
     def idle(qs):
         return (qs.filter(closed=False, status=Table.WAITING, created_at__lt=cutoff)
                 .exclude(seats__user__isnull=False)
-                .exclude(presences__last_seen__gte=online_cutoff())
+                .exclude(pk__in=list(presence.watched_tables()))
                 .exclude(games__ended_at__gte=cutoff))
 
     closed = 0

@@ -28,10 +28,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile
-from games import lifecycle, play, tables
+from games import lifecycle, play, presence, tables
 from games.errors import Refused
-from games.models import Game, Presence, Seat, Table
-from games.presence import online_cutoff
+from games.models import Game, Seat, Table
 from moderation import hooks, roles
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Sanction
 from shop import ledger
@@ -167,8 +166,7 @@ def close_table(moderator, table_id: Any, reason: Any) -> AuditEntry:
         message = _("A moderator closed table “%(table)s”: %(reason)s") % {
             "table": table.name, "reason": reason}
         notice = _notice("moderator_close", message, table_id=table.pk, reason=reason)
-        here = set(Presence.objects.filter(table=table, last_seen__gte=online_cutoff())
-                   .exclude(user=None).values_list("user_id", flat=True))
+        here = presence.online_users(table.pk)
         for uid in seated:
             if uid not in here:  # those at the table hear it with table_closed
                 lifecycle.notify(uid, "moderator_close", message, notice["params"])

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from games import presence
 from games.errors import Refused
-from games.models import Presence
-from games.presence import online_cutoff
+from games.models import Seat
 from moderation import roles, wordfilter
 from moderation.models import Sanction
 
@@ -47,17 +48,16 @@ def moderators_at(tables: list) -> dict[int, dict[str, Any]]:
     """Snapshot contribution: ``{"moderators": [{"id", "username"}]}`` of the
     moderators seated at or watching each table (two queries for all tables)."""
     ids = [t.pk for t in tables]
-    present = set(Presence.objects.filter(table_id__in=ids, last_seen__gte=online_cutoff())
-                  .exclude(user=None).values_list("table_id", "user_id", "user__username"))
-    from games.models import Seat
-
+    present = {(t, uid) for t, entries in presence.live_many(ids).items()
+               for _, uid in entries if uid is not None}
     present |= set(Seat.objects.filter(table_id__in=ids).exclude(user=None)
-                   .values_list("table_id", "user_id", "user__username"))
-    mods = roles.moderator_ids({uid for _, uid, _ in present})
+                   .values_list("table_id", "user_id"))
+    mods = dict(get_user_model().objects.filter(
+        pk__in={uid for _, uid in present}, groups__name=roles.GROUP).values_list("pk", "username"))
     out: dict[int, dict[str, Any]] = {t: {"moderators": []} for t in ids}
-    for table_id, uid, name in sorted(present):
+    for table_id, uid in sorted(present):
         if uid in mods:
-            out[table_id]["moderators"].append({"id": uid, "username": name})
+            out[table_id]["moderators"].append({"id": uid, "username": mods[uid]})
     return out
 
 

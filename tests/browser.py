@@ -138,12 +138,15 @@ class Player:
         page.locator(f'.seat[data-seat="{seat}"] button.sit').click()
         page.locator(f'.seat.is-me[data-seat="{seat}"]').wait_for()
 
-    def add_bots(self) -> int:
-        """As the owner, put a bot in every empty seat, one click each."""
+    def add_bots(self, level: str | None = None) -> int:
+        """As the owner, put a bot in every empty seat, one click each, at
+        ``level`` (the seat's level picker) or the default."""
         page = self.page
         added = 0
         while page.locator(".seat button.add-bot").count():
             before = page.locator(".seat.is-bot").count()
+            if level is not None:
+                page.locator(".seat select.bot-level").first.select_option(level)
             page.locator(".seat button.add-bot").first.click()
             page.wait_for_function(
                 "n => document.querySelectorAll('.seat.is-bot').length > n", arg=before

@@ -39,6 +39,15 @@ def _no_rate_limits(request):
         settings.ACCOUNT_RATE_LIMITS = False
         # hashing test users' passwords with PBKDF2 cost seconds per test
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # presence lives outside the database (process memory or Redis): no
+        # test's connections may outlive it
+        from games import clock, presence
+
+        presence.clear()
+        clock.forget()
+        # tests move clocks by hand and sweep when they like: a pause between two
+        # sweeps is no outage here (tests/test_outage.py sets its own)
+        settings.GAMES_OUTAGE_SECONDS = 3600
 
 
 @pytest.fixture(autouse=True)

@@ -74,8 +74,9 @@ def test_new_user_plays_practice_game_to_result(site, browser):
 
     me.create_table("练习桌")
     me.sit(0)
-    assert me.add_bots() == 3
+    assert me.add_bots(level="expert") == 3
     assert me.page.locator(".seat.is-bot").count() == 3
+    assert me.page.locator(".seat.is-bot").first.inner_text().count("高手") == 1  # its level
     me.ready()
     me.page.locator("#table-app[data-status=playing]").wait_for()
     assert me.page.locator("#hand .pcard").count() in (40, 41)

@@ -515,6 +515,8 @@ async def test_seat_rules_through_the_socket(table, owner, partner, socks):
     theirs = await _open(table.pk, partner, seat=2)
     socks.extend([mine, theirs])
     await mine.send({"type": "sit", "seat": 0})
+    # two consumers' messages reach the database thread in no set order: wait
+    await theirs.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["player"])
     await theirs.send({"type": "sit", "seat": 0})
     assert (await theirs.error())["reason"] == "seat_taken"
     await theirs.send({"type": "add_bot", "seat": 1})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import uuid
 from datetime import timedelta
 
@@ -22,9 +23,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
-from games import engine, play, seatview, tables
+from games import engine, play, presence, seatview, tables
 from games.errors import Refused
-from games.models import Game, GameEvent, GameSeat, Presence, Seat, Table
+from games.models import Game, GameEvent, GameSeat, Seat, Table
 from tests.helpers import (
     force_due,
     fresh,
@@ -334,10 +335,8 @@ def test_leaving_a_practice_game_changes_no_points():
 
 
 def _presence(game: Game, user, seconds_ago: float) -> None:
-    Presence.objects.create(
-        channel_name=f"test!{uuid.uuid4()}", table_id=game.table_id, user=user,
-        last_seen=timezone.now() - timedelta(seconds=seconds_ago),
-    )
+    presence.touch_presence(f"test!{uuid.uuid4()}", game.table_id, user,
+                            at=time.time() - seconds_ago)
 
 
 @pytest.mark.django_db

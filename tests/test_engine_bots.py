@@ -1,23 +1,39 @@
-"""Bots: policies that see only a seat's view (RULES.md §3–§4). Pure Python."""
+"""Bots: policies that see only what their seat may know (RULES.md §3–§4, §12).
+
+Pure Python, no Django (run with ``-p no:django``): ``bot_view``, every level's
+legality in generated games, and the expert's worked situations.
+"""
 
 from __future__ import annotations
 
 import copy
 import json
 import random
+import re
+from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.engine import (
+    BOT_POLICIES,
     POLICIES,
+    SHOE,
     IllegalAction,
     apply,
+    beginner_policy,
+    bot_view,
+    cards_points,
     classify,
+    expert_policy,
     heuristic_policy,
     legal_plays,
     new_game,
     random_policy,
+    sort_hand,
     table_play,
+    to_record,
     view,
 )
 
@@ -109,3 +125,266 @@ def test_heuristic_leads_and_follows_legally_on_hand_built_positions():
     assert heuristic_policy(view(s, 1), random.Random(0)) == {"type": "pass"}
     with pytest.raises(IllegalAction):
         apply(s, 1, {"type": "play", "cards": ["4D"]})
+
+
+# --- bot_view (RULES.md §12) -------------------------------------------------------------
+
+CARD_TOKEN = re.compile(r'"([3-9TJQKA2][SHCD]|RJ|BJ)"')
+
+
+def _game_states(seed, policy=heuristic_policy, rng_seed=0):
+    """Every state of one whole game played by ``policy`` from bot views."""
+    s = new_game(seed)
+    rng = random.Random(rng_seed)
+    states = [s]
+    while s["status"] == "playing":
+        seat = s["turn"]
+        s, _ = apply(s, seat, policy(bot_view(s, seat), rng))
+        states.append(s)
+    return states
+
+
+def test_bot_view_is_the_view_plus_this_halfs_history_as_in_the_record():
+    """``history`` is this half's plays and passes as ``[seat, cards]``, exactly the
+    §11 record's ``actions`` of that half up to now; the rest equals ``view``."""
+    states = _game_states("bv-history")
+    record = to_record(states[-1])
+    assert len(record["halves"]) >= 1
+    checked = 0
+    for s in states[:-1]:
+        seat = s["turn"]
+        bv = bot_view(s, seat)
+        plain = view(s, seat)
+        assert {k: v for k, v in bv.items() if k != "history"} == plain
+        assert "history" not in plain
+        actions = record["halves"][s["half"] - 1]["actions"]
+        assert bv["history"] == actions[: len(bv["history"])]
+        assert len(bv["history"]) == len(s["actions"])
+        assert all(cards == [] or cards for _seat, cards in bv["history"])
+        checked += 1
+    assert checked > 50
+    with pytest.raises(ValueError):
+        bot_view(states[0], None)
+
+
+def test_bot_view_holds_no_other_seats_cards():
+    """Every card a bot_view names is in the seat's own hand, was played this half
+    (history, trick), or is a face-up indicator (RULES.md §2, §12)."""
+    for s in _game_states("bv-secret")[:-1:5]:
+        for seat in range(4):
+            bv = bot_view(s, seat)
+            assert "hands" not in bv and "seed" not in bv
+            dump = json.dumps(bv)
+            assert s["seed"] not in dump
+            played = Counter(c for _seat, cards in s["actions"] for c in cards)
+            allowed = Counter(s["hands"][seat]) + played
+            shown = Counter(CARD_TOKEN.findall(json.dumps(
+                {k: v for k, v in bv.items() if k not in ("history", "trick")})))
+            for card, n in shown.items():
+                if card == s["indicator"] or card in {h["indicator"] for h in s["halves"]}:
+                    continue
+                assert n <= allowed[card], (seat, card)
+            hist = Counter(c for _seat, cards in bv["history"] for c in cards)
+            assert hist == played
+
+
+def _swap_hidden(s, seat, rng):
+    """The same state with some cards exchanged between the two other live seats
+    that ``seat`` cannot see (their counts kept)."""
+    others = [x for x in range(4) if x != seat and s["hands"][x]]
+    t = copy.deepcopy(s)
+    if len(others) < 2:
+        return t
+    x, y = rng.sample(others, 2)
+    n = min(len(t["hands"][x]), len(t["hands"][y]), 5)
+    hx, hy = t["hands"][x], t["hands"][y]
+    for _ in range(n):
+        i, j = rng.randrange(len(hx)), rng.randrange(len(hy))
+        hx[i], hy[j] = hy[j], hx[i]
+    t["hands"][x] = sort_hand(hx, t["dao"])
+    t["hands"][y] = sort_hand(hy, t["dao"])
+    return t
+
+
+SPLITS = settings(max_examples=12, deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow])
+
+
+@SPLITS
+@given(seed_n=st.integers(0, 10**6), at=st.integers(0, 150), swap_seed=st.integers(0, 10**6))
+def test_hidden_split_changes_no_bot_view_and_no_bot_action(seed_n, at, swap_seed):
+    """§12: states differing only in how the hidden cards are split between the
+    other seats give equal bot_views, and every policy (the expert with a small
+    search budget) chooses the same action for them from the same rng seed."""
+    states = _game_states(f"split-{seed_n}")
+    s = states[min(at, len(states) - 2)]
+    seat = s["turn"]
+    t = _swap_hidden(s, seat, random.Random(swap_seed))
+    bv_s, bv_t = bot_view(s, seat), bot_view(t, seat)
+    assert bv_s == bv_t
+    for name, policy in POLICIES.items():
+        kw = {"budget_ms": 5.0} if name == "expert" else {}
+        a = policy(copy.deepcopy(bv_s), random.Random(7), **kw)
+        b = policy(copy.deepcopy(bv_t), random.Random(7), **kw)
+        assert a == b, name
+
+
+# --- every policy, legal in generated games -----------------------------------------------
+
+LEGAL = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+NAMES = sorted(POLICIES)
+
+
+@LEGAL
+@given(seed_n=st.integers(0, 10**9), seats=st.lists(st.sampled_from(NAMES), min_size=4,
+                                                    max_size=4), rng_seed=st.integers(0, 999))
+def test_every_policy_returns_only_legal_actions(seed_n, seats, rng_seed):
+    """In whole generated games, each seat's policy (the expert with its search off)
+    returns an action the rules accept, from its bot_view alone, and never raises."""
+    s = new_game(f"legal-{seed_n}")
+    rng = random.Random(rng_seed)
+    n = 0
+    while s["status"] == "playing":
+        seat = s["turn"]
+        bv = json.loads(json.dumps(bot_view(s, seat)))
+        kw = {"budget_ms": 0.0} if seats[seat] == "expert" else {}
+        action = POLICIES[seats[seat]](bv, rng, **kw)
+        _check_legal(s, seat, action)
+        s, _ = apply(s, seat, action)
+        n += 1
+        assert n < 2000
+
+
+def test_expert_search_returns_legal_actions_in_endgames():
+    """With its endgame search on (a small budget), the expert still only plays
+    legal actions, over whole games against the normal bot."""
+    for i in range(3):
+        s = new_game(f"search-{i}")
+        rng = random.Random(i)
+        while s["status"] == "playing":
+            seat = s["turn"]
+            bv = bot_view(s, seat)
+            if seat % 2 == i % 2:
+                action = expert_policy(bv, rng, budget_ms=3.0)
+            else:
+                action = heuristic_policy(bv, rng)
+            _check_legal(s, seat, action)
+            s, _ = apply(s, seat, action)
+
+
+def test_policy_names_and_levels():
+    """The site's levels are names of POLICIES; ``heuristic`` is ``normal``."""
+    assert set(BOT_POLICIES) == {"beginner", "normal", "expert"}
+    assert set(BOT_POLICIES) <= set(POLICIES)
+    assert POLICIES["heuristic"] is POLICIES["normal"] is heuristic_policy
+    assert POLICIES["expert"] is expert_policy
+    assert POLICIES["beginner"] is beginner_policy
+
+
+# --- the expert's worked situations ---------------------------------------------------------
+
+
+def situation(hands, turn, *, dao="4", plays=(), finish_order=()):
+    """A hand-built state for ``turn`` to act. ``hands``: per seat a space-separated
+    string (``""`` = out) or a number of cards to deal from what the shoe has left
+    (a fixed shuffle; no card more than 3 times in all). ``plays``: this trick so
+    far as ``(seat, "cards")``, ``""`` a pass (also this half's history)."""
+    s = new_game("situation")
+    trick_plays = [[seat, cards.split()] for seat, cards in plays]
+    rest = Counter(SHOE)
+    rest.subtract(c for h in hands if isinstance(h, str) for c in h.split())
+    rest.subtract(c for p in trick_plays for c in p[1])
+    assert min(rest.values()) >= 0, "a card more than 3 times"
+    pool = list(rest.elements())
+    random.Random(0).shuffle(pool)
+    dealt = []
+    for h in hands:
+        if isinstance(h, int):
+            dealt.append(" ".join(pool[:h]))
+            del pool[:h]
+        else:
+            dealt.append(h)
+    hands = dealt
+    last = next(([p[0], p[1]] for p in reversed(trick_plays) if p[1]), None)
+    passes = 0
+    for p in reversed(trick_plays):
+        if p[1]:
+            break
+        passes += 1
+    pts = sum(cards_points(p[1]) for p in trick_plays)
+    s.update(
+        hands=[sort_hand(h.split(), dao) for h in hands], turn=turn, dao=dao,
+        leader=trick_plays[0][0] if trick_plays else turn,
+        trick={"leader": trick_plays[0][0] if trick_plays else turn, "plays": trick_plays,
+               "last": last, "passes": passes,
+               "points": pts},
+        finish_order=list(finish_order), actions=[list(p) for p in trick_plays],
+        captured=[0, 0, 0, 0],
+    )
+    return s
+
+
+def expert(s):
+    action = expert_policy(bot_view(s, s["turn"]), random.Random(0), budget_ms=0.0)
+    apply(s, s["turn"], action)  # legal
+    return action
+
+
+FILLER = 30
+
+
+def test_expert_goes_out_when_it_can():
+    """Following a pair of 5s with the last two 7s in hand: plays them and is out;
+    leading with one bomb left: plays it."""
+    s = situation(["7S 7H", FILLER, FILLER, FILLER], 0, plays=[(1, "5S 5H")])
+    assert sorted(expert(s)["cards"]) == ["7H", "7S"]
+    s = situation(["8S 8H 8C 8D", FILLER, FILLER, FILLER], 0)
+    assert sorted(expert(s)["cards"]) == ["8C", "8D", "8H", "8S"]
+
+
+def test_expert_does_not_beat_a_winning_partner_needlessly():
+    """Partner (seat 2) leads a single 9, the opponent between passed: the expert
+    passes, though a single ace (a whole group) would beat it."""
+    hand = "AS 6D 6C 7S 7H 8D 8C 8H JD JC QS QH 3C 3D"
+    s = situation([hand, FILLER, FILLER, FILLER], 0, plays=[(2, "9S"), (1, "")])
+    assert expert(s) == {"type": "pass"}
+
+
+def test_expert_bombs_an_opponent_who_would_otherwise_go_out():
+    """The opponent in seat 1 leads a pair of kings and keeps two cards; nothing but
+    a bomb beats the kings: the expert bombs (its six 8s) rather than let the pair
+    win and the opponent lead its last two. The same lead from an opponent with a
+    full hand is let go: the bomb is kept for a better use."""
+    hand = "8S 8S 8H 8H 8C 8D 3S 7H 9C JS QH 6D 6C"
+    s = situation([hand, "QS QH", FILLER, FILLER], 0, plays=[(1, "KS KH")])
+    action = expert(s)
+    assert action["type"] == "play" and classify(action["cards"], "4").kind == "bomb"
+    assert {c[0] for c in action["cards"]} == {"8"}
+    s = situation([hand, FILLER, FILLER, FILLER], 0, plays=[(1, "KS KH")])
+    assert expert(s) == {"type": "pass"}
+
+
+def test_expert_feeds_points_to_its_partners_trick():
+    """Partner (seat 2) plays a pair of queens; no opponent can beat a pair (one card
+    each): the expert adds its pair of kings (20 points) to the trick."""
+    hand = "KS KH 6D 6C 7S 8H 9D JC"
+    s = situation([hand, "3C", "QD QC 9S 9H 8C", "3H"], 0, plays=[(2, "QD QC"), (1, "")])
+    assert sorted(expert(s)["cards"]) == ["KH", "KS"]
+
+
+def test_expert_takes_the_lead_back_after_its_partner_goes_out():
+    """Partner (seat 2) went out on a single 8 and the opponent after it passed; if
+    the expert passes too, 接风 gives the lead to seat 1, an opponent: it beats
+    the 8 cheaply, with its lone 9, instead."""
+    hand = "9S 6D 6C 7S 7H JD JC QS QH AS AH"
+    s = situation([hand, FILLER, "", FILLER], 0, plays=[(2, "8S"), (1, "")],
+                  finish_order=[2])
+    assert expert(s)["cards"] == ["9S"]
+
+
+def test_expert_leads_low_for_a_nearly_out_partner():
+    """Partner holds one card: the expert leads its lowest single."""
+    hand = "5D 6D 6C 7S 7H JD JC QS QH AS AH"
+    s = situation([hand, FILLER, "KS", FILLER], 0)
+    action = expert(s)
+    assert len(action["cards"]) == 1 and action["cards"][0][0] in "56"

@@ -277,7 +277,8 @@ def test_views_are_fresh_data(seed_n, rng_seed, stops, ending):
 
 
 MODULES = ["__init__", "errors", "shapes", "upgrade", "cards", "combos", "deal", "moves",
-           "levels", "match", "view", "record", "bots"]
+           "levels", "match", "view", "record", "bots", "expert", "endgame", "policies",
+           "duplicate"]
 
 
 def test_engine_doctests():

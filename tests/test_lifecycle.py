@@ -6,6 +6,7 @@ policies and the per-user notice frame; one seat per person (RULES.md §12)."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import timedelta
 
@@ -19,7 +20,7 @@ from django.utils import timezone
 from accounts.models import Profile, RatingEntry
 from games import chat, engine, lifecycle, play, presence, seatview, snapshots, tables
 from games.errors import Refused, register_reasons
-from games.models import ChatMessage, Game, GameEvent, Presence, Seat, Table
+from games.models import ChatMessage, Game, GameEvent, Seat, Table
 from tests.helpers import force_due, fresh, make_players, seat_row, start_game
 from yuanzi_site.asgi import application
 
@@ -242,8 +243,7 @@ def test_expired_presence_stands_a_player_up_from_a_waiting_seat(
     user = make_players(1, prefix="gone")[0]
     table = tables.create_table(user)
     tables.sit(table.pk, user, 0)
-    presence.touch_presence("chan-1", table.pk, user)
-    Presence.objects.update(last_seen=timezone.now() - timedelta(hours=1))
+    presence.touch_presence("chan-1", table.pk, user, at=time.time() - 3600)
     with django_capture_on_commit_callbacks(execute=True):
         presence.expire_presence()
     assert not Seat.objects.filter(user=user).exists()

@@ -18,6 +18,7 @@ import json
 import os
 import random
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -52,8 +53,10 @@ class Daphne(ServerProcess):
 
     def __init__(self, env: dict[str, str]) -> None:
         self.port = free_port()
-        self._spawn([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                     "yuanzi_site.asgi:application"], env)
+        # as docs/deploy.md runs it: a listen backlog for storms, a patient handshake
+        self._spawn([sys.executable, "-m", "daphne", "-e",
+                     f"tcp:port={self.port}:interface=127.0.0.1:backlog=1024",
+                     "--websocket_connect_timeout", "30", "yuanzi_site.asgi:application"], env)
 
     def url(self, path: str) -> str:
         return f"ws://127.0.0.1:{self.port}{path}"
@@ -107,12 +110,12 @@ class Player:
         self.view: dict[str, Any] | None = None
         self.ws = None
 
-    async def connect(self) -> Player:
+    async def connect(self, timeout: float = TIMEOUT) -> Player:
         from websockets.asyncio.client import connect
 
         headers = {"Cookie": self.cookie} if self.cookie else {}
         self.ws = await connect(self.url, origin=ORIGIN, additional_headers=headers,
-                                open_timeout=TIMEOUT)
+                                open_timeout=timeout)
         return self
 
     async def recv(self) -> dict[str, Any]:
@@ -287,12 +290,50 @@ def test_an_idle_connection_survives_past_the_redis_socket_timeout(daphnes, owne
     assert asyncio.run(idle()) == "pong"
 
 
-def test_the_redis_channel_layer_has_no_read_timeout():
+def test_the_redis_channel_layer_has_no_read_timeout_and_a_waiting_pool():
     from channels.layers import get_channel_layer
-    from channels_redis.utils import create_pool
+    from channels_redis.core import RedisChannelLayer
+    from redis.asyncio import BlockingConnectionPool
 
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisChannelLayer"
-    for host in layer.hosts:
-        pool = create_pool(host)
+    assert isinstance(layer, RedisChannelLayer)
+    for index in range(len(layer.hosts)):
+        pool = layer.create_pool(index)
         assert pool.connection_class(**pool.connection_kwargs).socket_timeout is None
+        # a storm waits for one of a bounded number of connections (issue 12)
+        assert isinstance(pool, BlockingConnectionPool) and pool.max_connections <= 100
+
+
+def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes,
+                                                                          django_user_model):
+    """After a deploy every client reconnects at once (issue 12: at 500 sockets the
+    handshakes failed with HTTP 500, MaxConnectionsError in channels_redis's
+    group_add). 60 tables × 4 logged-in players + 60 spectators, all at once."""
+    a, b = daphnes(2)
+    clients = []
+    for t in range(60):
+        users = [django_user_model.objects.create_user(username=f"storm{t}x{s}")
+                 for s in range(4)]
+        table = tables.create_table(users[0], f"storm {t}")
+        path = f"/ws/table/{table.pk}/"
+        for s, user in enumerate(users):
+            clients.append(Player((a if s % 2 else b).url(path), _cookie(user), s))
+        clients.append(Player((a if t % 2 else b).url(path), None, None))
+
+    async def storm() -> list:
+        async def one(p: Player):
+            try:
+                await p.connect(timeout=60)  # a storm queues; Daphne waits 30 s
+                return (await p.until(lambda m: m["type"] == "chat_history"))["type"]
+            except Exception as e:  # noqa: BLE001 — reported below
+                return repr(e)
+        try:
+            return await asyncio.gather(*(one(p) for p in clients))
+        finally:
+            await asyncio.gather(*(p.close() for p in clients), return_exceptions=True)
+
+    started = time.monotonic()
+    results = asyncio.run(storm())
+    print(f"{len(results)} sockets connected in {time.monotonic() - started:.1f} s")
+    failed = [r for r in results if r != "chat_history"]
+    assert not failed, f"{len(failed)} of {len(results)} refused: {failed[:3]}"

@@ -103,7 +103,7 @@ async def test_the_ticker_moves_bots_and_its_broadcasts_reach_consumers_on_its_l
         game = await sync_to_async(play_human_turn)(game)
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.group_add(broadcast.table_group(game.table_id), channel)
+    await layer.group_add(broadcast.watch_group(game.table_id), channel)
     ticker = Ticker(interval=0.05)
     ticker.start(asyncio.get_running_loop())
     try:

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import tables
+from games import presence, tables
 from games.errors import Refused
-from games.models import Presence, Table
+from games.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_idle_tables_close_and_busy_ones_stay(owner, partner, settings):
         _age(t, 20)
     _age(young, 5)
     tables.sit(seated.pk, partner, 1)
-    Presence.objects.create(channel_name="c1", table=watched, last_seen=timezone.now())
+    presence.touch_presence("c1", watched.pk, None)
     assert tables.close_idle_tables() == 1
     assert set(Table.objects.filter(closed=True).values_list("pk", flat=True)) == {idle.pk}
     assert tables.close_idle_tables() == 0

@@ -10,8 +10,8 @@ from games import engine
 from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
-SITE_KEYS = {"game_id", "players", "time_left_ms", "trick_kinds", "escape_penalty", "hints",
-             "can_pass", "fairness"}
+SITE_KEYS = {"game_id", "players", "time_left_ms", "clock_paused", "trick_kinds",
+             "escape_penalty", "hints", "can_pass", "fairness"}
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 
 

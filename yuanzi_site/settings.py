@@ -32,6 +32,7 @@ from yuanzi_site.env import (
     env_str,
 )
 from yuanzi_site.jobs import PERIODIC_JOBS
+from yuanzi_site.settings_layers import memory_channel_layer, redis_channel_layer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,15 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "1
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when YUANZI_PRODUCTION=1.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Origins (scheme://host[:port]) a websocket handshake may come from, besides
+# the request's own (yuanzi_site/origins.py); production: the public https origin
+SITE_ORIGINS = env_list(
+    "SITE_ORIGINS",
+    CSRF_TRUSTED_ORIGINS if PRODUCTION else ["http://localhost", "http://127.0.0.1"],
+)
+# Addresses of the reverse proxy whose X-Forwarded-For is believed (with
+# Daphne's --proxy-headers; yuanzi_site/proxy.py); from anyone else it is ignored
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 
 # --- Applications ----------------------------------------------------------
 
@@ -139,33 +149,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: cache, channel layer, Celery -----------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+# prefix of every Redis key the site writes (cache, channel layer, presence)
+REDIS_PREFIX = env_str("REDIS_PREFIX", "yuanzi")
 
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "yuanzi",
+            "KEY_PREFIX": REDIS_PREFIX,
         }
     }
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # socket_timeout None: redis-py 8 defaults to a 5 s read timeout,
-                # which kills channels_redis's blocking receive (BZPOPMIN, 5 s)
-                # and with it every websocket idle for 5 s (close code 1011).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                "prefix": "yuanzi",
-            },
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=REDIS_PREFIX)}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # capacity: frames queued per connection before the layer drops them
+    # (silently; the default 100 lost frames at a table of 400 spectators)
+    CHANNEL_LAYERS = {"default": memory_channel_layer()}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     # Embedded default: tasks run in the calling process (countdowns are ignored;
@@ -275,10 +278,22 @@ GAMES_BOT_DELAY_SECONDS = float(env_str("GAMES_BOT_DELAY_SECONDS", "1.0"))
 # 90 s: a tab hidden for minutes has its timers (our 10 s ping) throttled to once a
 # minute by the browser; it is still there and must not be stood up.
 GAMES_PRESENCE_TTL_SECONDS = env_int("GAMES_PRESENCE_TTL_SECONDS", 90, minimum=5)
+# ping and sync per connection: a token bucket of this many a second, bursts of
+# GAMES_PING_BURST; the excess is dropped (and counted) for that connection only
+GAMES_PING_RATE = float(env_str("GAMES_PING_RATE", "2"))
+GAMES_PING_BURST = env_int("GAMES_PING_BURST", 5, minimum=1)
+# a table's snapshot after connects/disconnects waits this long, so a storm of
+# them makes one broadcast per table
+GAMES_SNAPSHOT_DEBOUNCE_SECONDS = float(env_str("GAMES_SNAPSHOT_DEBOUNCE_SECONDS", "0.25"))
+# the scheduler's heartbeat older than this: the site counts as down and turn
+# clocks pause (RULES.md §12); the ticker beats 5×/s, Celery beat every second
+GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
 # "celery" (a task per due turn + beat sweep) or "ticker" (in-process thread,
 # started by `manage.py runsite`): see games/scheduler.py.
 # celery: countdown tasks + beat; ticker: the in-process ticker of `manage.py runsite`;
 # none: nothing acts on due turns (tests and benchmarks that drive the clock themselves)
+# the expert bot's endgame search budget per move, milliseconds (issue 11: at most 50)
+GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 GAMES_SCHEDULER = env_choice(
     "GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker", ("celery", "ticker", "none")
 )

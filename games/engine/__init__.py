@@ -11,15 +11,17 @@ Public contract (RULES.md §10) and the rest of the engine's API::
     apply(state, seat, action) -> (State, [Event]), raises IllegalAction
     abandon(state, reason, seat=None) -> (State, [Event])   # escape, moderators (§7, §12)
     view(state, seat | None) -> View             # what that seat may see (fresh data)
+    bot_view(state, seat) -> BotView             # view + this half's history (§12), bots only
     upgrade(state) / upgrade_record(record)      # stored data at the current version
     replay / to_record / from_record             # §11 game records (docs/record.md)
-    POLICIES["random" | "heuristic"](view, rng) -> Action
+    POLICIES[name](bot_view, rng) -> Action      # random, beginner, normal (heuristic), expert
+    expert_policy(bot_view, rng, budget_ms=40) -> Action   # 高手, search budget in ms
 
 Every error it raises is an :class:`EngineError` (a ``ValueError``) with a
 ``reason`` code. The data shapes are in :mod:`games.engine.shapes`.
 """
 
-from .bots import POLICIES, Policy, heuristic_policy, random_policy
+from .bots import Policy, beginner_policy, heuristic_policy, random_policy
 from .cards import SHOE, card_points, cards_points, parse_card, parse_cards, sort_hand
 from .combos import ATOM, BOMB, HYDROGEN, KINDS, PAIR, SINGLE, TRIPLE, Play, beats, classify
 from .deal import Deal, dao_rank, deal_half, first_dealt_seat, next_seat, partner, team_of
@@ -31,6 +33,7 @@ from .errors import (
     IllegalAction,
     RecordError,
 )
+from .expert import expert_policy
 from .levels import LEVELS, escape_penalty, game_stake, level_for, points_to_next
 from .match import (
     OVER,
@@ -45,12 +48,14 @@ from .match import (
     to_act,
 )
 from .moves import legal_plays
+from .policies import POLICIES
 from .record import from_record, record_actions, replay, to_record
 from .shapes import (
     BOT_POLICIES,
     END_REASONS,
     Action,
     BotPolicy,
+    BotView,
     EndReason,
     Event,
     Record,
@@ -59,17 +64,18 @@ from .shapes import (
     View,
 )
 from .upgrade import RECORD_VERSION, STATE_VERSION, bot_policy, upgrade, upgrade_record
-from .view import view
+from .view import bot_view, view
 
 __all__ = [
     "ATOM", "BOMB", "BOT_POLICIES", "END_REASONS", "HYDROGEN", "KINDS", "LEVELS", "OVER", "PAIR",
-    "PLAYING", "POLICIES", "REASONS", "RECORD_VERSION", "SHOE", "SINGLE", "STATE_VERSION",
-    "TRIPLE", "Action", "ArgumentError", "BotPolicy", "CardError", "Deal", "EndReason",
+    "PLAYING", "POLICIES", "REASONS", "RECORD_VERSION", "SHOE", "SINGLE", "STATE_VERSION", "TRIPLE",
+    "Action", "ArgumentError", "BotPolicy", "BotView", "CardError", "Deal", "EndReason",
     "EngineError", "Event", "IllegalAction", "Play", "Policy", "Record", "RecordError", "Result",
-    "State", "View", "abandon", "apply", "beats", "bot_policy", "card_points", "cards_points",
-    "classify", "dao_rank", "deal_half", "escape_penalty", "first_dealt_seat", "from_record",
-    "game_stake", "game_totals", "heuristic_policy", "legal_plays", "level_for", "new_game",
-    "next_seat", "parse_card", "parse_cards", "partner", "points_to_next", "random_policy",
-    "record_actions", "replay", "settle_half", "sort_hand", "table_play", "team_of",
-    "timeout_action", "to_act", "to_record", "upgrade", "upgrade_record", "view",
+    "State", "View", "abandon", "apply", "beats", "beginner_policy", "bot_policy", "bot_view",
+    "card_points", "cards_points", "classify", "dao_rank", "deal_half", "escape_penalty",
+    "expert_policy", "first_dealt_seat", "from_record", "game_stake", "game_totals",
+    "heuristic_policy", "legal_plays", "level_for", "new_game", "next_seat", "parse_card",
+    "parse_cards", "partner", "points_to_next", "random_policy", "record_actions", "replay",
+    "settle_half", "sort_hand", "table_play", "team_of", "timeout_action", "to_act", "to_record",
+    "upgrade", "upgrade_record", "view",
 ]

@@ -1,13 +1,23 @@
-"""Bots: engine policies that choose an action from a seat's view (RULES.md §3–§4).
+"""Bots: engine policies that choose an action from a seat's view (RULES.md §3–§4, §12).
 
-A policy is ``choose(view, rng) -> action``: it sees exactly what a human in
-that seat sees (:func:`games.engine.view.view`), so a bot cannot cheat.
+A policy is ``choose(bot_view, rng) -> action``: it sees exactly what a player
+in that seat may know (:func:`games.engine.view.bot_view`: the seat's view plus
+this half's ``history``), so a bot cannot cheat. The policies of this module
+read only the plain :func:`games.engine.view.view` part, so they accept either.
 
-- :func:`random_policy` plays a uniformly random legal action (for fuzzing).
-- :func:`heuristic_policy` plays like a sensible human: leads its weakest whole
-  group, beats with the cheapest play that works, keeps bombs, atoms, jokers and
-  dao cards for need, does not overtake its partner without reason, and feeds
-  point cards to a trick its partner is winning.
+Levels (by name in :data:`games.engine.policies.POLICIES`, as the site and
+``botmatch`` use them; the site's levels are :data:`~games.engine.shapes.BOT_POLICIES`):
+
+- ``random``: :func:`random_policy`, a uniformly random legal action (fuzzing).
+- ``beginner`` (新手): :func:`beginner_policy`, legal but loose: beats whatever
+  it can with the cheapest play, often passes at random, ignores its partner.
+- ``normal`` (普通), alias ``heuristic``: :func:`heuristic_policy` plays like a
+  sensible casual player: leads its weakest whole group, beats with the cheapest
+  play that works, keeps bombs, atoms, jokers and dao cards for need, does not
+  overtake its partner without reason, and feeds point cards to a trick its
+  partner is winning.
+- ``expert`` (高手): :func:`games.engine.expert.expert_policy` (hand plan, card
+  memory, partner play, racing, endgame search; see that module).
 """
 
 from __future__ import annotations
@@ -133,4 +143,29 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
     return {"type": "pass"}
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy, "heuristic": heuristic_policy}
+def beginner_policy(view: View, rng: random.Random) -> Action:
+    """新手: legal but loose (RULES.md §3–§4).
+
+    Goes out when one play empties its hand. Leading, it plays the lowest
+    single, pair or triple of a random rank it holds (splitting groups freely).
+    Following, it passes one time in four at random; otherwise it beats the
+    table with the cheapest play (weakest first, bombs last), partner or not,
+    and passes when nothing beats. ``rng`` drives its random choices.
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
+    """
+    hand = _hand(view)
+    dao = view["dao"]
+    table = _table(view)
+    plays = legal_plays(hand, table, dao)
+    for p in plays:
+        if p.size == len(hand):
+            return _as_action(p)
+    if table is None:
+        small = [p for p in plays if p.kind not in (BOMB, ATOM, HYDROGEN) and not p.jokers]
+        pool = small or plays
+        rank = rng.choice(sorted({p.rank for p in pool}))
+        return _as_action(next(p for p in pool if p.rank == rank))
+    if not plays or rng.random() < 0.25:
+        return {"type": "pass"}
+    return _as_action(plays[0])

@@ -220,6 +220,17 @@ class View(TypedDict):
     seed: NotRequired[str]
 
 
+class BotView(View):
+    """What a bot in one seat may know: :func:`~games.engine.bot_view` (RULES.md §12).
+
+    The seat's :class:`View` plus ``history``: every action of the current half
+    in order as ``[seat, cards]`` (``[]`` a pass), as the §11 record's ``actions``.
+    Never sent to a client.
+    """
+
+    history: list[SeatCards]
+
+
 # --- events -----------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from typing import cast
 
 from .errors import ArgumentError
 from .match import OVER
-from .shapes import HalfSummary, HalfView, Result, Seat, SeatCards, State, View, seat_cards
+from .shapes import BotView, HalfSummary, HalfView, Result, Seat, SeatCards, State, View, seat_cards
 from .upgrade import upgrade
 
 
@@ -90,4 +90,25 @@ def view(state: State, seat: Seat | None) -> View:
     if state["status"] == OVER:
         out["hands"] = [list(h) for h in state["hands"]]
         out["seed"] = state["seed"]
+    return out
+
+
+def bot_view(state: State, seat: Seat) -> BotView:
+    """What a bot in ``seat`` may know (RULES.md §12): :func:`view` plus ``history``.
+
+    ``history`` is every action of the current half in order as ``[seat, cards]``,
+    a pass being ``[seat, []]`` (the shape of the §11 record's ``actions``): an
+    attentive player remembers every play. It holds no card that was not played
+    face up, so a bot still sees only its own hand and the counts of the others.
+    Fresh data, like :func:`view`. Only bots get it: clients' views never carry
+    ``history``.
+
+    :returns: a :class:`~games.engine.shapes.BotView`.
+    :raises ArgumentError: ``bad_seat`` for a seat outside 0–3 (a spectator has no bot).
+    """
+    if seat is None or isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+        raise ArgumentError("bad_seat", f"a bot plays a seat 0–3, not {seat!r}")
+    state = upgrade(state)
+    out = cast(BotView, view(state, seat))
+    out["history"] = _entries(state["actions"])
     return out

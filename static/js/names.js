@@ -10,21 +10,28 @@ export function titleOf(level, s = state) {
   return T.lang === "en" ? lv.title_en : lv.title;
 }
 
+/* "机器人 · 高手": a bot with its level (bot_policy of the snapshot or the view). */
+export function botName(policy) {
+  const level = policy && T.bot_levels && T.bot_levels[policy];
+  return level ? T.bot + " · " + level : T.bot;
+}
+
 /* Who sits in seat i now: the game's player while a game is shown, else the table's. */
 export function seatName(i, s = state) {
   if (playing(s) && s.view.players && s.view.players[i]) {
-    return s.view.players[i].bot ? T.bot : s.view.players[i].username;
+    const p = s.view.players[i];
+    return p.bot ? botName(p.bot_policy) : p.username;
   }
   const seat = s.table.seats[i];
   if (seat.player) return seat.player.username;
-  return seat.bot ? T.bot : T.empty_seat;
+  return seat.bot ? botName(seat.bot_policy) : T.empty_seat;
 }
 
 /* The name of the shown game's player in seat i, whatever the seats hold now. */
 export function playerName(i, s = state) {
   const p = s.view && s.view.players && s.view.players[i];
   if (!p) return T.seat_names[i];
-  return p.bot ? T.bot + " (" + T.seat_names[i] + ")" : p.username;
+  return p.bot ? botName(p.bot_policy) + " (" + T.seat_names[i] + ")" : p.username;
 }
 
 /* "xiaoming · ahua": the two players of team 0 (seats 0, 2) or 1 (seats 1, 3). */

@@ -17,10 +17,15 @@ export function wireSeats(commands) {
     if (!b) return;
     const i = Number(b.dataset.seat);
     if (b.classList.contains("sit")) commands.sit(i);
-    else if (b.classList.contains("add-bot")) commands.addBot(i);
+    else if (b.classList.contains("add-bot")) {
+      const level = b.parentElement.querySelector("select.bot-level");
+      commands.addBot(i, level ? level.value : "normal");
+    }
     else if (b.classList.contains("remove-bot")) commands.removeBot(i);
   });
 }
+
+let botLevel = "normal";  // the owner's last pick survives the seats' redraws
 
 function seatButton(cls, text, i) {
   const b = el("button", cls, text);
@@ -125,7 +130,19 @@ function seatActions(seat, i, s) {
   const actions = el("div", "seat-actions");
   if (!seat.player && !seat.bot) {
     if (s.me.id !== null) actions.appendChild(seatButton("sit small", T.sit, i));
-    if (isOwner(s)) actions.appendChild(seatButton("add-bot small secondary", T.add_bot, i));
+    if (isOwner(s)) {
+      const level = el("select", "bot-level small");
+      level.setAttribute("aria-label", T.bot_level);
+      for (const code of ["beginner", "normal", "expert"]) {
+        const option = el("option", "", T.bot_levels[code]);
+        option.value = code;
+        if (code === botLevel) option.selected = true;
+        level.appendChild(option);
+      }
+      level.addEventListener("change", () => { botLevel = level.value; });
+      actions.appendChild(level);
+      actions.appendChild(seatButton("add-bot small secondary", T.add_bot, i));
+    }
   } else if (seat.bot && isOwner(s)) {
     actions.appendChild(seatButton("remove-bot small secondary", T.remove_bot, i));
   }

@@ -23,7 +23,7 @@ function nothing() {}
 
 export function openSocket(path, {
   onMessage, onState = nothing, onPending = nothing, onStuck = nothing,
-  pingMs = 10000, pendingMs = 5000,
+  pingMs = 5000, pendingMs = 5000,  // the table pings every 5 s (docs/protocol.md)
 } = {}) {
   let ws = null;
   let backoff = FIRST_BACKOFF_MS;

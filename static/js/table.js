@@ -139,7 +139,7 @@ function toggleReady() {
 
 wireSeats({
   sit: (seat) => { store.markStandAsked(false); send({type: "sit", seat}); },
-  addBot: (seat) => send({type: "add_bot", seat}),
+  addBot: (seat, bot = "normal") => send({type: "add_bot", seat, bot}),
   removeBot: (seat) => send({type: "remove_bot", seat}),
 });
 wireHand({

@@ -24,6 +24,21 @@ from games.scheduler import Ticker
 ASGI_APP = "yuanzi_site.asgi:application"
 
 
+#: seconds a websocket handshake may wait for the application (Daphne's default,
+#: 5, dropped connections that queued behind a storm of others)
+CONNECT_TIMEOUT = 30
+#: the listen backlog: Twisted's default, 50, refused connections in a reconnect
+#: storm (every client of a restarted process at once); the kernel caps it at
+#: net.core.somaxconn (4096 on current Linux)
+BACKLOG = 1024
+
+
+def endpoint(host: str, port: int, backlog: int = BACKLOG) -> str:
+    """Daphne's ``-e`` endpoint string for ``host:port`` with ``backlog``."""
+    interface = host.replace(":", r"\:")  # Twisted endpoint syntax escapes colons
+    return f"tcp:port={port}:interface={interface}:backlog={backlog}"
+
+
 def serve(host: str, port: int, verbosity: int = 1, ticker: Ticker | None = None) -> None:
     """Run Daphne in this process on ``host:port`` until it is stopped (blocks);
     ``ticker`` starts on Daphne's event loop once it runs."""
@@ -34,7 +49,8 @@ def serve(host: str, port: int, verbosity: int = 1, ticker: Ticker | None = None
     if ticker is not None:
         reactor.callWhenRunning(ticker.start, twisted_loop)
     CommandLineInterface().run(
-        ["-b", host, "-p", str(port), "-v", str(min(max(verbosity, 0), 3)), ASGI_APP]
+        ["-e", endpoint(host, port), "--websocket_connect_timeout", str(CONNECT_TIMEOUT),
+         "-v", str(min(max(verbosity, 0), 3)), ASGI_APP]
     )
 
 

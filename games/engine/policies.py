@@ -1,0 +1,24 @@
+"""Every bot policy by name: :data:`POLICIES` (RULES.md §12; issue 11's levels).
+
+Each is ``choose(bot_view, rng) -> action`` (:data:`~games.engine.bots.Policy`).
+The simple ones live in :mod:`games.engine.bots`, the expert in
+:mod:`games.engine.expert` (which plays its search's play-outs with the normal
+bot, so this registry sits above both).
+"""
+
+from __future__ import annotations
+
+from .bots import Policy, beginner_policy, heuristic_policy, random_policy
+from .expert import expert_policy
+
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    "beginner": beginner_policy,
+    "normal": heuristic_policy,
+    "heuristic": heuristic_policy,
+    "expert": expert_policy,
+}
+"""The bots by name, each ``(bot_view, rng) -> action``: the site's levels
+``beginner``, ``normal``, ``expert`` (:data:`~games.engine.shapes.BOT_POLICIES`),
+``heuristic`` (the old name of ``normal``, kept for existing callers) and
+``random``."""

@@ -1,0 +1,99 @@
+"""Bot levels at the site (issue 11): a bot seat's level is stored with the game
+and in its §11 record; bots and 托管 move through ``play.run_due`` with the
+policy of their level (托管: the expert), decided from ``bot_view`` outside the
+row lock and applied with the seq check (RULES.md §12)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import engine, play, tables
+from games.errors import Refused
+from games.models import Game, GameEvent
+from tests.helpers import force_due, fresh, make_players, seat_row
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_clock(settings):
+    settings.GAMES_SCHEDULER = "none"
+    settings.GAMES_BOT_BUDGET_MS = 5
+
+
+def _practice(levels=("beginner", "normal", "expert")) -> Game:
+    (human,) = make_players(1, prefix="h")
+    table = tables.create_table(human)
+    tables.sit(table.pk, human, 0)
+    for seat, level in enumerate(levels, start=1):
+        tables.add_bot(table.pk, human, seat, level)
+    tables.set_ready(table.pk, human)
+    return Game.objects.get(table=table)
+
+
+def test_bot_levels_are_kept_with_the_game_and_its_record():
+    game = _practice()
+    assert [seat_row(game, s).bot for s in range(4)] == ["", "beginner", "normal", "expert"]
+    assert game.state["bots"] == [None, "beginner", "normal", "expert"]
+    play.end_game(game.pk, "moderator_close")
+    assert fresh(game).record["bots"] == [None, "beginner", "normal", "expert"]
+
+
+def test_an_unknown_bot_level_is_refused(owner):
+    table = tables.create_table(owner)
+    with pytest.raises(Refused) as refused:
+        tables.add_bot(table.pk, owner, 1, "grandmaster")
+    assert refused.value.reason == "bad_bot"
+    assert not table.seats.filter(is_bot=True).exists()
+
+
+def _drive_to_a_bot_turn(game: Game) -> Game:
+    while engine.to_act(fresh(game).state) == 0:  # the human: a timeout plays for them
+        game = fresh(game)
+        force_due(game)
+        play.run_due(game.pk, game.seq)
+    return fresh(game)
+
+
+@pytest.mark.parametrize("rounds", [6])
+def test_each_bot_plays_its_own_level_from_its_bot_view(rounds):
+    game = _practice()
+    for _ in range(rounds):
+        game = _drive_to_a_bot_turn(game)
+        if game.status != Game.PLAYING:
+            break
+        seat = game.state["turn"]
+        policy = seat_row(game, seat).bot
+        rng = random.Random(f"{game.state['seed']}:{game.seq}")
+        view = engine.bot_view(game.state, seat)
+        expected = (engine.expert_policy(view, rng, budget_ms=5) if policy == "expert"
+                    else engine.POLICIES[policy](view, rng))
+        force_due(game)
+        assert play.run_due(game.pk, game.seq) is True
+        event = GameEvent.objects.get(game=game, seq=game.seq + 1)
+        assert (event.seat, event.by) == (seat, "bot")
+        assert event.action.get("cards", []) == expected.get("cards", [])
+
+
+def test_auto_play_seats_play_the_expert_and_a_stale_seq_acts_for_nobody():
+    users = make_players(4, prefix="a")
+    table = tables.create_table(users[0])
+    for i, u in enumerate(users):
+        tables.sit(table.pk, u, i)
+    for u in users:
+        tables.set_ready(table.pk, u)
+    game = Game.objects.get(table=table)
+    seat = game.state["turn"]
+    play.set_auto_play(game.pk, seat_row(game, seat).user, True)
+    game = fresh(game)
+    assert play.bot_policy_of(seat_row(game, seat)) == "expert"
+    force_due(game)
+    assert play.run_due(game.pk, game.seq + 5) is False  # not at that seq: nothing acts
+    rng = random.Random(f"{game.state['seed']}:{game.seq}")
+    expected = engine.expert_policy(engine.bot_view(game.state, seat), rng, budget_ms=5)
+    assert play.run_due(game.pk, game.seq) is True
+    event = GameEvent.objects.get(game=game, seq=game.seq + 1)
+    assert (event.seat, event.by, event.action.get("cards", [])) == (
+        seat, "auto", expected.get("cards", []))

@@ -1,0 +1,91 @@
+"""The site's channel layers: Channels' in-memory layer without its per-message
+full scan, and channels_redis's layer with a bounded, waiting connection pool.
+
+In memory (the embedded default): Channels' ``InMemoryChannelLayer`` runs
+``_clean_expired`` — a walk over every channel's queue and every group's
+members — on each ``receive`` and each ``group_send``, and starts a task per
+recipient of a ``group_send``. With 500 connections that walk dominated a
+move's cost (the profile of ``bench/load.py``). :class:`FastInMemoryChannelLayer`
+cleans at most once a second (messages expire after 60 s, so a second late is
+nothing) and delivers a group message with plain ``put_nowait``.
+
+Redis: why ``group_add`` ran out of connections (issue 12): channels_redis gives each
+event loop one redis-py ``ConnectionPool`` per host, and every command in
+flight holds one of its connections until the reply. A reconnect storm puts
+hundreds of consumers' ``group_add`` (two commands each: ZADD, EXPIRE) in
+flight at once, so the pool needs one connection per concurrent consumer;
+redis-py 8's pool stops at ``max_connections`` (default 100) and raises
+``MaxConnectionsError`` at once, which Daphne turned into HTTP 500 handshakes.
+Raising the limit only moves the cliff (and opens hundreds of sockets to
+Redis per process).
+
+Here the pool is redis-py's ``BlockingConnectionPool``: at most
+``max_connections`` sockets per process, and a command that finds none free
+waits (up to ``timeout`` seconds) for one; ``group_add`` sends its two
+commands in one pipelined round trip. So a storm queues briefly instead of
+failing, on a few dozen connections.
+
+Configured by :func:`yuanzi_site.settings_layers.redis_channel_layer`; host
+entries take ``address`` plus any pool keyword (``max_connections``,
+``timeout``, ``socket_timeout``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from copy import deepcopy
+
+from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
+from redis import asyncio as aioredis
+
+
+class FastInMemoryChannelLayer(InMemoryChannelLayer):
+    """``InMemoryChannelLayer`` with expiry swept at most once a second and
+    group sends without a task per member (same semantics otherwise)."""
+
+    clean_interval = 1.0
+    _cleaned_at = 0.0
+
+    def _clean_expired(self) -> None:
+        now = time.monotonic()
+        if now - self._cleaned_at >= self.clean_interval:
+            self._cleaned_at = now
+            super()._clean_expired()
+
+    async def group_send(self, group: str, message: dict) -> None:
+        """Send ``message`` to every channel in ``group``; a full channel loses
+        this message only (as the base class does)."""
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        expires = time.time() + self.expiry
+        for channel in list(self.groups.get(group, {})):
+            queue = self.channels.get(channel)
+            if queue is None:
+                queue = self.channels[channel] = asyncio.Queue(
+                    maxsize=self.get_capacity(channel))
+            try:
+                queue.put_nowait((expires, deepcopy(message)))
+            except asyncio.QueueFull:
+                pass  # ChannelFull for a group member is ignored by the base class too
+
+
+class PooledRedisChannelLayer(RedisChannelLayer):
+    """A ``RedisChannelLayer`` whose per-loop pools block instead of failing."""
+
+    def create_pool(self, index: int) -> aioredis.ConnectionPool:
+        host = dict(self.hosts[index])
+        address = host.pop("address")
+        return aioredis.BlockingConnectionPool.from_url(address, **host)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        """Add ``channel`` to ``group`` (ZADD + EXPIRE, one round trip)."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        key = self._group_key(group)
+        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
+        pipe.zadd(key, {channel: time.time()})
+        pipe.expire(key, self.group_expiry)
+        await pipe.execute()
