@@ -20,3 +20,4 @@ class ModerationConfig(AppConfig):
         lifecycle.name_policy(hooks.name_policy)
         lifecycle.socket_message("report", reports.handle_report_message, rate="chat")
         lifecycle.on_connect(fairplay.remember_address)
+        lifecycle.on_game_end(fairplay.on_game_end, priority=90)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -43,6 +44,7 @@ from shop.models import CoinEntry
 
 MIN_GAMES = 20
 SD_LIMIT = 3.0
+ADDRESS_SECONDS = 6 * 3600  # how long a connect's address is kept for its table's game
 MEASURES = ("opp_win_rate", "coin_flow", "pass_rate", "as_partners_share")
 
 
@@ -51,14 +53,33 @@ def address_hash(address: str) -> str:
     return hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256).hexdigest()
 
 
+def _address_key(table_id: int, user_id: int) -> str:
+    return f"moderation:address:{table_id}:{user_id}"
+
+
 def remember_address(table_id: int, user, address: str | None) -> None:
-    """``lifecycle.on_connect`` hook: keep the hash of the address a logged-in
+    """``lifecycle.on_connect`` hook: note the hash of the address a logged-in
     user connected to a table from (the trusted proxy's, as Daphne's
-    ``--proxy-headers`` puts it in the scope)."""
+    ``--proxy-headers`` puts it in the scope). Only the cache is written here —
+    a connect storm must not become a storm of database writes (DESIGN.md
+    "Load"); :func:`keep_addresses` stores it when a game at that table ends."""
     if not address or not getattr(user, "is_authenticated", False):
         return
-    ConnectionAddress.objects.update_or_create(
-        user=user, table_id=table_id, address_hash=address_hash(address))
+    cache.set(_address_key(table_id, user.pk), address_hash(address), ADDRESS_SECONDS)
+
+
+def keep_addresses(table_id: int, user_ids) -> None:
+    """Store the noted address hashes of ``user_ids`` at ``table_id``."""
+    for uid in user_ids:
+        h = cache.get(_address_key(table_id, uid))
+        if h:
+            ConnectionAddress.objects.get_or_create(user_id=uid, table_id=table_id,
+                                                    address_hash=h)
+
+
+def on_game_end(end) -> None:
+    """Game-end hook: keep the players' address hashes of this table."""
+    keep_addresses(end.game.table_id, [r.user_id for r in end.seats if r.user_id])
 
 
 @dataclass
