@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -37,6 +36,7 @@ if str(ROOT) not in sys.path:
 
 from bench.engine import pin_one_core  # noqa: E402
 from games.engine import POLICIES, BotView, apply, bot_view, new_game  # noqa: E402
+from games.engine.duplicate import percentile  # noqa: E402
 from games.engine.expert import DEFAULT_BUDGET_MS, SEARCH_CARDS, expert_policy  # noqa: E402
 from games.engine.shapes import Action  # noqa: E402
 
@@ -61,12 +61,6 @@ def positions(games: int) -> list[BotView]:
             action = POLICIES[name](bv, rng, **budget)  # type: ignore[call-arg]
             s, _ = apply(s, seat, action)
     return out
-
-
-def percentile(xs: list[float], p: float) -> float:
-    """Nearest-rank ``p``-th percentile (0–100) of ``xs``."""
-    s = sorted(xs)
-    return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
 
 
 def time_policy(

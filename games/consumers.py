@@ -11,6 +11,7 @@ import asyncio
 import json
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
@@ -250,6 +251,8 @@ class TableConsumer(_JsonSocket):
         except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": _ref(content)}
+            if e.params:
+                reply["params"] = e.params
         if reply is not None:
             await self.send_json(reply)
 
@@ -295,15 +298,21 @@ class TableConsumer(_JsonSocket):
 
 
 class LobbyConsumer(_JsonSocket):
-    """``/ws/lobby/``: every open table, then each change as it happens. Any
-    message is answered with ``pong`` (token bucket as at a table)."""
+    """``/ws/lobby/``: every open table, then each change as it happens; with
+    lobby filters in the query string (``/ws/lobby/?wager=40``,
+    ``lifecycle.lobby_filter``) only the tables they keep. Any message is
+    answered with ``pong`` (token bucket as at a table)."""
 
     async def connect(self) -> None:
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.groups_joined = [broadcast.LOBBY_GROUP]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.filters = lifecycle.lobby_filters({k: v[-1] for k, v in query.items()})
+        self.shown: set[int] = set()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        rows = await database_sync_to_async(snapshots.lobby_rows)()
+        rows = await database_sync_to_async(snapshots.lobby_rows)(filters=self.filters)
+        self.shown = {row["id"] for row in rows}
         await self.send_json({"type": "tables", "tables": rows})
 
     async def cleanup(self) -> None:
@@ -316,7 +325,14 @@ class LobbyConsumer(_JsonSocket):
             await self.send_json({"type": "pong"})
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "table", "table": event["table"]})
+        row = event["table"]
+        if all(match(row, value) for _query, match, value in self.filters):
+            self.shown.add(row["id"])
+            await self.send_json({"type": "table", "table": row})
+        elif row["id"] in self.shown:  # it left this client's filter: off its list
+            self.shown.discard(row["id"])
+            await self.send_json({"type": "table_closed", "id": row["id"]})
 
     async def lobby_closed(self, event: dict[str, Any]) -> None:
+        self.shown.discard(event["id"])
         await self.send_json({"type": "table_closed", "id": event["id"]})

@@ -24,17 +24,20 @@ def register_reasons(codes: dict[str, str]) -> None:
 
 
 class Refused(ValueError):
-    """A request the rules or the table refuse; ``reason`` is a registered code.
+    """A request the rules or the table refuse; ``reason`` is a registered code,
+    ``params`` the figures its message names (e.g. ``{"needed": 4000}``; sent
+    in the ``error`` frame or ``notice`` when not empty).
 
     :raises ValueError: (at construction) for an unregistered code, so a new
         code cannot reach a client undocumented.
     """
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str, params: dict | None = None) -> None:
         if reason not in REASONS:
             raise ValueError(f"unregistered reason code {reason!r}")
         super().__init__(message)
         self.reason = reason
+        self.params = dict(params or {})
 
 
 register_reasons({

@@ -14,14 +14,23 @@ in ascending ``priority`` (ties: registration order), never in
   (under the game's row lock) before the RULES.md §8 timeout action; the first
   to return a duration extends the turn by it instead (the 定时器).
 - :func:`seat_policy` — ``policy(table, user, moment) -> None`` with
-  ``moment`` ``"sit"`` or ``"start"``; raising :class:`~games.errors.Refused`
-  refuses the seat, or before a game starts stands that player up (they get a
-  ``notice`` with the reason).
+  ``moment`` ``"sit"``, ``"start"`` (the fourth ready), ``"game_end"`` (in the
+  finisher, after the game-end hooks) or ``"bot"`` (adding a bot; ``user``
+  ``None``); raising :class:`~games.errors.Refused` refuses the seat or the
+  bot, or at a start or a game's end stands that player up (they get a
+  ``notice`` with the reason and its ``params``).
 - :func:`view_contribution` — ``fn(game_id, state, seat, user_id) -> dict``:
   keys added to that seat's game view (``seat`` ``None``: a spectator).
+- :func:`recent_game_contribution` — ``fn(user_id, seats) -> {game_id:
+  dict}`` with ``seats`` ``{game_id: seat}``: keys added to a player's recent
+  games (``games.queries.RecentGame.extra``, the profile page); batched.
 - :func:`snapshot_contribution` — ``fn(tables) -> {table_id: dict}``: keys
   added to table snapshots, and to lobby rows for the keys registered in
   ``lobby``; batched so the lobby's 200 rows cost one query per app.
+- :func:`lobby_filter` — a lobby query parameter (``?wager=40``) with
+  ``parse(text) -> value | None``, ``query(tables, value) -> tables`` (a
+  ``Table`` queryset, so the lobby filters in the database) and
+  ``match(row, value) -> bool`` (for the rows the lobby socket streams).
 - :func:`socket_message` — ``handler(ctx: SocketContext, msg: dict) -> dict |
   None`` for a table-socket message type, with its own validation and reason
   codes (raise ``Refused``); the reply, if any, goes back to that connection.
@@ -109,12 +118,14 @@ TURN_TIMEOUT = Registry("turn_timeout")
 SEAT_POLICIES = Registry("seat_policy")
 VIEW_CONTRIBUTIONS = Registry("view")
 SNAPSHOT_CONTRIBUTIONS = Registry("snapshot")
+RECENT_GAME_CONTRIBUTIONS = Registry("recent_game")
 CHAT_POLICIES = Registry("chat_policy")
 CHAT_LINES = Registry("chat_lines")
 NAME_POLICIES = Registry("name_policy")
 RENAME_POLICIES = Registry("rename_policy")
 CONNECT = Registry("connect")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
+LOBBY_FILTERS: dict[str, LobbyFilter] = {}
 _SUBSCRIBERS: dict[str, Registry] = {}
 
 
@@ -184,6 +195,12 @@ def snapshot_contribution(
     return SNAPSHOT_CONTRIBUTIONS.add(fn, priority, lobby=bool(lobby), keys=tuple(lobby))
 
 
+def recent_game_contribution(fn: Callable[[int, dict[int, int]], dict[int, dict[str, Any]]],
+                             priority: int = 100) -> Callable:
+    """Register a contribution to players' recent games (see the module docstring)."""
+    return RECENT_GAME_CONTRIBUTIONS.add(fn, priority)
+
+
 def chat_policy(policy: Callable[[int, Any, str], str], priority: int) -> Callable:
     """Register a chat policy (see the module docstring)."""
     return CHAT_POLICIES.add(policy, priority)
@@ -224,6 +241,57 @@ def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | No
         raise ValueError(f"socket message type {kind!r} is already handled")
     SOCKET_MESSAGES[kind] = (handler, rate, login)
     return handler
+
+
+@dataclass(frozen=True)
+class LobbyFilter:
+    """A registered lobby filter (see :func:`lobby_filter`)."""
+
+    key: str
+    parse: Callable[[str], Any]
+    query: Callable[..., Any]
+    match: Callable[[dict[str, Any], Any], bool]
+    label: Any = ""
+    choices: tuple[tuple[str, Any], ...] = ()
+
+
+def lobby_filter(key: str, parse: Callable[[str], Any], query: Callable[..., Any],
+                 match: Callable[[dict[str, Any], Any], bool], *, label: Any = "",
+                 choices: tuple[tuple[str, Any], ...] = ()) -> None:
+    """Register the lobby filter named by the query parameter ``key``.
+
+    :param parse: ``text -> value``, or ``None`` for text that is no value
+        (the filter is then not applied).
+    :param query: ``(tables, value) -> tables`` on a ``Table`` queryset.
+    :param match: ``(lobby row, value) -> bool``, the same test on a row.
+    :param label, choices: for the lobby page's filter form: its label and
+        ``(text, label)`` options (``text`` as ``parse`` reads it).
+    :raises ValueError: if another app already owns ``key``.
+    """
+    known = LOBBY_FILTERS.get(key)
+    if known is not None and known.parse is not parse:
+        raise ValueError(f"lobby filter {key!r} is already registered")
+    LOBBY_FILTERS[key] = LobbyFilter(key, parse, query, match, label, tuple(choices))
+
+
+def lobby_filters(params: Any) -> list[tuple[Callable[..., Any], Callable[..., bool], Any]]:
+    """The filters a request asks for: ``params`` maps query parameters to text
+    (a ``QueryDict`` or a dict); returns ``[(query, match, value)]`` for each
+    registered key present with a value that parses."""
+    chosen = []
+    for f in LOBBY_FILTERS.values():
+        text = params.get(f.key)
+        value = f.parse(text) if isinstance(text, str) else None
+        if value is not None:
+            chosen.append((f.query, f.match, value))
+    return chosen
+
+
+def lobby_filter_form(params: Any) -> list[dict[str, Any]]:
+    """The lobby page's filter form: per registered filter with choices
+    ``{"key", "label", "choices": [(text, label)], "current": text or ""}``."""
+    return [{"key": f.key, "label": f.label, "choices": list(f.choices),
+             "current": params.get(f.key) or ""} for f in LOBBY_FILTERS.values() if f.choices]
 
 
 # --- after-commit events ------------------------------------------------------------
@@ -268,6 +336,17 @@ def contribute_snapshots(tables: list[Table], rows: dict[int, dict[str, Any]],
         for table_id, extra in (entry.fn(tables) or {}).items():
             if table_id in rows:
                 rows[table_id].update({k: v for k, v in extra.items() if not lobby or k in keys})
+
+
+def contribute_recent_games(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """``{game_id: extra keys}`` from every recent-game contribution, for
+    ``user_id``'s games ``seats`` (``{game_id: the seat they played}``)."""
+    extra: dict[int, dict[str, Any]] = {game_id: {} for game_id in seats}
+    for entry in RECENT_GAME_CONTRIBUTIONS:
+        for game_id, keys in (entry.fn(user_id, seats) or {}).items():
+            if game_id in extra:
+                extra[game_id].update(keys)
+    return extra
 
 
 def check_seat(table: Table, user: Any, moment: str) -> None:

@@ -283,6 +283,9 @@ def finish(game: Game, reason: str | None = None) -> bool:
     game.end_reason, game.record = reason, engine.to_record(game.state)
     game.save(update_fields=["settled", "end_reason", "record"])
     rows = seat_rows(game)
+    # the table before any hook locks profiles (lock order Game → Table → Profile):
+    # _reset_table needs it after them, and a table-then-profile writer must not cross us
+    Table.objects.select_for_update().filter(pk=game.table_id).first()
     end = lifecycle.GameEnd(game=game, reason=reason, result=result, seats=rows,
                             record=game.record)
     for entry in lifecycle.GAME_END:
@@ -307,7 +310,8 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
             lifecycle.check_seat(table, seat.user, "game_end")
         except Refused as e:
             gone.add(seat.user_id)
-            lifecycle.notify(seat.user_id, e.reason, str(e), {"table_id": table.pk})
+            lifecycle.notify(seat.user_id, e.reason, str(e),
+                             {**e.params, "table_id": table.pk, "table": table.name})
     seats.filter(user_id__in=gone).update(user=None)
 
 

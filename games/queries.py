@@ -8,7 +8,7 @@ the rating-point change from the ledger (``accounts.models.RatingEntry``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +33,8 @@ class RecentGame:
     result: str  # one of WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED
     practice: bool
     rating_change: int | None  # None for a practice game
+    # keys other apps add (lifecycle.recent_game_contribution), e.g. shop's coin_change
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def seat_result(state_result: dict, seat: int) -> str:
@@ -49,7 +51,8 @@ def seat_result(state_result: dict, seat: int) -> str:
 
 def recent_games(user, limit: int = 10) -> list[RecentGame]:
     """The last ``limit`` finished games ``user`` played in, newest first (2
-    queries; the ``GameSeat`` (user, game) index serves the first)."""
+    queries, plus one per recent-game contribution; the ``GameSeat`` (user, game)
+    index serves the first)."""
     if user is None or not getattr(user, "is_authenticated", True) or user.pk is None:
         return []
     seats = list(
@@ -66,6 +69,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
         user=user, game_id__in=[g.pk for g in games]
     ).values_list("game_id", "delta"):
         deltas[game_id] = deltas.get(game_id, 0) + delta
+    extra = lifecycle.contribute_recent_games(user.pk, seat_by_game)
     out = []
     for g in games:
         seat = seat_by_game[g.pk]
@@ -79,6 +83,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
                 result=seat_result(engine.upgrade(g.state).get("result") or {}, seat),
                 practice=g.practice,
                 rating_change=None if g.practice else deltas.get(g.pk, 0),
+                extra=extra[g.pk],
             )
         )
     return out

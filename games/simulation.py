@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import POLICIES, apply, new_game, to_act, view
+from .engine import POLICIES, apply, bot_view, new_game, to_act
 
 State = dict[str, Any]
 Policy = Callable[[dict[str, Any], random.Random], dict[str, Any]]
@@ -84,7 +84,8 @@ def play_game(seed: str | int, policies: Sequence[PolicySpec]) -> State:
 
     :param seed: the game seed (deals every half; see :func:`game_seed`).
     :param policies: four policies for seats ``(N, E, S, W)``: names of
-        :data:`games.engine.POLICIES` or ``choose(view, rng) -> action`` callables.
+        :data:`games.engine.POLICIES` or ``choose(bot_view, rng) -> action``
+        callables (RULES.md §12: what the seat may know).
         Seat ``k``'s rng is ``random.Random(f"{seed}:bot:{k}")``.
     :returns: the engine state with ``status == "over"``; ``state["result"]``
         holds ``winner`` (team 0 = N–S, 1 = E–W) and ``double_clamp``, and
@@ -102,7 +103,7 @@ def play_game(seed: str | int, policies: Sequence[PolicySpec]) -> State:
         seat = to_act(state)
         if seat is None:
             return state
-        action = chooser[seat](view(state, seat), rngs[seat])
+        action = chooser[seat](bot_view(state, seat), rngs[seat])
         state, _events = apply(state, seat, action)
     raise RuntimeError(f"game {seed!r} did not end within {MAX_ACTIONS} actions")
 

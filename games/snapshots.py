@@ -74,10 +74,17 @@ def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def lobby_rows(limit: int = 200) -> list[dict[str, Any]]:
-    """Every open table's lobby row, newest first (a bounded number of queries)."""
+def lobby_rows(limit: int = 200, filters=()) -> list[dict[str, Any]]:
+    """Every open table's lobby row, newest first (a bounded number of queries).
+
+    :param filters: ``lifecycle.lobby_filters(request params)``: only the
+        tables every filter's query keeps (filtered in the database).
+    """
+    found = Table.objects.filter(closed=False)
+    for query, _match, value in filters:
+        found = query(found, value)
     tables = list(
-        Table.objects.filter(closed=False)
+        found
         .select_related("owner")
         .order_by("-created_at", "-pk")
         .prefetch_related("seats__user__profile")[:limit]

@@ -158,15 +158,18 @@ def stand(table_id: int, user) -> None:
         lifecycle.publish("table_changed", table_id=table_id)
 
 
-def stand_up(table: Table, user_ids: list[int], code: str, message: str) -> int:
+def stand_up(table: Table, user_ids: list[int], code: str, message: str,
+             params: dict[str, Any] | None = None) -> int:
     """Stand ``user_ids`` up from ``table`` (locked by the caller, no game
-    running), each told why by a ``notice`` with ``code``/``message``.
+    running), each told why by a ``notice`` with ``code``/``message`` and
+    ``params`` (``table_id`` and ``table`` added).
 
     :returns: how many were stood up.
     """
     count = Seat.objects.filter(table=table, user_id__in=user_ids).update(user=None, ready=False)
     for uid in user_ids:
-        lifecycle.notify(uid, code, message, {"table_id": table.pk, "table": table.name})
+        lifecycle.notify(uid, code, message,
+                         {**(params or {}), "table_id": table.pk, "table": table.name})
     if count:
         lifecycle.publish("table_changed", table_id=table.pk)
     return count
@@ -264,7 +267,7 @@ def _maybe_start(table: Table) -> Game | None:
                 refused.append((s.user_id, e))
     if refused:
         for uid, e in refused:
-            stand_up(table, [uid], e.reason, str(e))
+            stand_up(table, [uid], e.reason, str(e), e.params)
         return None
     return play.start_game(table, seats)
 

@@ -221,11 +221,13 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
             "points": h["points"],
         })
     changes = []
+    coins = view.get("coin_changes")  # a wager game's, once over (shop.wagers)
     for i, p in enumerate(players):
         if p["bot"]:
             continue
         delta = (res.get("rating_changes") or [0] * 4)[i]
         changes.append({"name": names[i], "delta": delta,
+                        "coins": coins[i] if coins else None,
                         "title": levels.title_for(p["level"]) if _lang() == "zh"
                         else levels.title_en_for(p["level"])})
     reason = res.get("reason") or "normal"
@@ -245,6 +247,7 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
         "penalty": -(res.get("rating_changes") or [0] * 4)[abandoned_by]
         if abandoned_by is not None else 0,
         "stake": res.get("stake"),
+        "wager": view.get("wager"),
         "practice": view["practice"],
         "changes": changes,
         "hands": [{"name": names[i],

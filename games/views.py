@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
-from games import fairness, ratelimit, snapshots, tables, ui
+from accounts.models import Profile
+from games import fairness, lifecycle, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -44,11 +45,15 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Home page at ``/``: every open table, live-updated by ``static/js/lobby.js``."""
+    """Home page at ``/``: every open table, live-updated by ``static/js/lobby.js``;
+    query parameters of registered lobby filters (``/?wager=40``) narrow the
+    list in the database (``lifecycle.lobby_filter``)."""
     return render(
         request,
         "games/lobby.html",
-        {"tables": snapshots.lobby_rows(), "strings": ui.lobby_strings(),
+        {"tables": snapshots.lobby_rows(filters=lifecycle.lobby_filters(request.GET)),
+         "filters": lifecycle.lobby_filter_form(request.GET),
+         "strings": ui.lobby_strings(),
          "seat_names": ui.seat_names()},
     )
 
@@ -76,10 +81,12 @@ def create_table(request: HttpRequest) -> HttpResponse:
 
 
 def _me(request: HttpRequest) -> dict:
+    # coins: the viewer's own balance (a wager table shows it; never anyone else's)
     user = request.user
     if not user.is_authenticated:
         return {"id": None, "username": None}
-    return {"id": user.pk, "username": user.username}
+    coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
+    return {"id": user.pk, "username": user.username, "coins": coins}
 
 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -1,4 +1,5 @@
-"""The coins ledger in the admin: read only (DESIGN.md "Money and points")."""
+"""The shop in the admin: the ledger read only (DESIGN.md "Money and points"),
+the catalogue's prices editable, drops and wagers read only."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from shop.models import CoinEntry
+from shop.models import CoinEntry, Drop, GameWager, Item, TableWager
 
 
 @admin.register(CoinEntry)
@@ -33,3 +34,64 @@ class CoinEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Item)
+class ItemAdmin(admin.ModelAdmin):
+    """The catalogue: prices, names and descriptions are editable (issue 8:
+    admin-editable prices); the code is fixed once created (tests, the API and
+    ledger entries name items by it), and items are never deleted here."""
+
+    list_display = ("code", "name_zh", "name_en", "price", "stackable", "for_sale", "position")
+    list_editable = ("price",)
+    ordering = ("position",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("code", "stackable", "for_sale") if obj else ()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Drop)
+class DropAdmin(admin.ModelAdmin):
+    """Drops, as logged with their games (read only)."""
+
+    list_display = ("game", "user", "item_code", "cause", "lost")
+    list_filter = ("cause", "lost", "item_code")
+    raw_id_fields = ("game", "user")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """Viewable only: wagers change through ``shop.wagers`` (its rules and locks)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(TableWager)
+class TableWagerAdmin(_ReadOnly):
+    """Tables' wagers (issue 9), read only."""
+
+    list_display = ("table", "wager")
+    raw_id_fields = ("table",)
+
+
+@admin.register(GameWager)
+class GameWagerAdmin(_ReadOnly):
+    """Settled wager games: the wager and each seat's coin change, read only."""
+
+    list_display = ("game", "wager", "coin_changes")
+    raw_id_fields = ("game",)

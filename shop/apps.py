@@ -7,4 +7,8 @@ class ShopConfig(AppConfig):
     verbose_name = _("Shop")
 
     def ready(self) -> None:
-        from shop import signals  # noqa: F401  (connects the sign-up grant)
+        from shop import hooks, reasons, signals, wagers  # noqa: F401  (signals: the sign-up grant)
+
+        reasons.register()
+        hooks.register()
+        wagers.register()  # wager tables plug into the lifecycle seam (issue 9)

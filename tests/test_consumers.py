@@ -364,7 +364,8 @@ async def test_spectators_get_views_without_a_hand(table, players, outsider, soc
     assert (await watcher.error())["reason"] == "game_running"
 
     turn = game.state["turn"]
-    action = engine.heuristic_policy(seatview.view_for(game, turn), random.Random(2))
+    action = engine.heuristic_policy(await _db(seatview.view_for)(game, turn),
+                                     random.Random(2))  # contributions may query
     await _db(play.act)(game.pk, players[turn], 0, action)
     for s in (watcher, anonymous):
         v = (await s.until_seq(1))["view"]

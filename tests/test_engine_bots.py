@@ -36,6 +36,7 @@ from games.engine import (
     to_record,
     view,
 )
+from games.engine.endgame import half_value, search, state_from_view
 
 
 def play_game(seed, policies, rng_seed, check=False):
@@ -284,11 +285,12 @@ def test_policy_names_and_levels():
 # --- the expert's worked situations ---------------------------------------------------------
 
 
-def situation(hands, turn, *, dao="4", plays=(), finish_order=()):
+def situation(hands, turn, *, dao="4", plays=(), finish_order=(), captured=(0, 0, 0, 0)):
     """A hand-built state for ``turn`` to act. ``hands``: per seat a space-separated
     string (``""`` = out) or a number of cards to deal from what the shoe has left
     (a fixed shuffle; no card more than 3 times in all). ``plays``: this trick so
-    far as ``(seat, "cards")``, ``""`` a pass (also this half's history)."""
+    far as ``(seat, "cards")``, ``""`` a pass (also this half's history);
+    ``captured``: points each seat took in earlier tricks."""
     s = new_game("situation")
     trick_plays = [[seat, cards.split()] for seat, cards in plays]
     rest = Counter(SHOE)
@@ -319,7 +321,7 @@ def situation(hands, turn, *, dao="4", plays=(), finish_order=()):
                "last": last, "passes": passes,
                "points": pts},
         finish_order=list(finish_order), actions=[list(p) for p in trick_plays],
-        captured=[0, 0, 0, 0],
+        captured=list(captured),
     )
     return s
 
@@ -388,3 +390,61 @@ def test_expert_leads_low_for_a_nearly_out_partner():
     s = situation([hand, FILLER, "KS", FILLER], 0)
     action = expert(s)
     assert len(action["cards"]) == 1 and action["cards"][0][0] in "56"
+
+
+# --- the endgame search --------------------------------------------------------------------
+
+
+def test_search_state_rebuilds_the_position_from_the_bot_view():
+    """``state_from_view`` with the true hands is the same position: the seat's
+    bot_view is unchanged and every action leads to the same next state."""
+    states = _game_states("rebuild")
+    for s in states[40:-1:37]:
+        seat = s["turn"]
+        bv = bot_view(s, seat)
+        t = state_from_view(bv, s["hands"])
+        again = bot_view(t, seat)
+        for key in ("hand", "counts", "trick", "captured", "finish_order", "history", "turn",
+                    "half", "dao", "leader", "seq"):
+            assert again[key] == bv[key], key
+        action = heuristic_policy(bv, random.Random(0))
+        a, _ = apply(s, seat, action)
+        b, _ = apply(t, seat, action)
+        for key in ("hands", "trick", "captured", "finish_order", "turn", "actions"):
+            assert a[key] == b[key], key
+
+
+def test_half_value_follows_the_rules_of_the_game():
+    """§6: a double clamp or a decided game is 1 or 0 (a point margin breaks ties);
+    after a first half, first_out and points say how good it was."""
+    def half(n, end, order, points):
+        return {"half": n, "end": end, "finish_order": order, "points": points}
+
+    v = {"halves": []}
+    assert half_value(v, half(1, "A", [0, 2], [300, 0]), 0) > 1.0
+    assert half_value(v, half(1, "A", [0, 2], [300, 0]), 1) < 0.0
+    assert 0.99 < half_value(v, half(1, "B", [1, 0, 2], [250, 50]), 0) < 1.1  # 50 < 60
+    good = half_value(v, half(1, "B", [0, 1, 3], [160, 140]), 0)
+    bad = half_value(v, half(1, "B", [1, 0, 3], [160, 140]), 0)
+    assert 0.0 < bad < good < 1.0
+    first = {"halves": [{"finish_order": [1, 0, 2], "points": [150, 150]}]}
+    # team 1 went out first in half 1: it wins ties at 300 (§6)
+    assert half_value(first, half(2, "B", [0, 1, 2], [150, 150]), 1) > 0.99
+    assert half_value(first, half(2, "B", [0, 1, 2], [155, 145]), 0) > 0.99
+
+
+def test_search_finds_the_lead_that_goes_out_first():
+    """Two opponents hold one card each: leading the lone 3 lets one of them go
+    out over it, leading the pair of 2s holds (no one can follow a pair) and the
+    3 then goes out. The search, given the 3 first, picks the pair."""
+    s = situation(["2S 2H 3D", 1, 4, 1], 0, dao="9", captured=(100, 100, 50, 50))
+    bv = bot_view(s, 0)
+    unseen = Counter(SHOE)
+    unseen.subtract(bv["hand"])
+    lead_3 = {"type": "play", "cards": ["3D"]}
+    lead_pair = {"type": "play", "cards": ["2H", "2S"]}
+    for k in range(3):
+        got = search(bv, [lead_3, lead_pair], +unseen, random.Random(k), 20.0, heuristic_policy)
+        assert got == 1
+    assert search(bv, [lead_3, lead_pair], +unseen, random.Random(0), 0.0,
+                  heuristic_policy) is None  # no budget, no sample

@@ -374,14 +374,15 @@ def test_language_switch_to_english(client, owner):
     assert strings["sit"] == "Sit here" and strings["lang"] == "en"
 
 
-def test_nav_has_no_shop_link_until_the_shop_exists(client, owner):
+def test_nav_links_the_shop_and_the_link_works(client, owner):
     for logged_in in (False, True):
         if logged_in:
             client.force_login(owner)
         html = client.get(reverse("lobby")).content.decode()
         nav = html[html.index('<nav class="site-nav"'):html.index("</nav>")]
-        assert "/shop/" not in nav and "商店" not in nav
+        assert '<a href="/shop/">商店</a>' in nav  # issue 8: the shop exists now
         assert reverse("rules") in nav and reverse("leaderboard") in nav
+        assert client.get("/shop/").status_code == 200
 
 
 def test_table_strings_explain_stand_up_and_auto_play(client, owner):

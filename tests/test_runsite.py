@@ -107,9 +107,9 @@ async def test_the_ticker_moves_bots_and_its_broadcasts_reach_consumers_on_its_l
     ticker = Ticker(interval=0.05)
     ticker.start(asyncio.get_running_loop())
     try:
-        message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        message = await asyncio.wait_for(layer.receive(channel), timeout=15)
         while message["type"] != "game.spectate":
-            message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+            message = await asyncio.wait_for(layer.receive(channel), timeout=15)
     finally:
         ticker.stop()
     moved = await sync_to_async(fresh)(game)

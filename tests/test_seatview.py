@@ -4,8 +4,14 @@ seat to act's hints with their kinds, and the escape penalty (RULES.md §7)."""
 
 from __future__ import annotations
 
+import pytest
+
 from games import engine
 from games.seatview import build_view
+
+# views carry the apps' contributions (lifecycle.view_contribution), which may read
+# the database (the shop's armed timers and card counters)
+pytestmark = pytest.mark.django_db
 
 PLAYERS = [{"user_id": i + 1, "username": f"p{i}", "level": 0, "bot": False, "bot_policy": None,
             "auto_play": False} for i in range(4)]
@@ -41,6 +47,7 @@ def test_trick_kinds_name_each_play_and_null_a_pass():
         assert kinds == [{"kind": lead.kind, "rank": lead.rank, "jokers": lead.jokers}, None]
 
 
+@pytest.mark.django_db  # a finished view runs the apps' view contributions (shop.wagers reads)
 def test_escape_penalty_for_players_of_a_running_game_only():
     state = engine.new_game("escape", [0, 0, 0, 0])  # stake 1, first half
     assert {_view(state, s)["escape_penalty"] for s in range(4)} == {20}

@@ -11,7 +11,9 @@ from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
 SITE_KEYS = {"game_id", "players", "time_left_ms", "clock_paused", "trick_kinds",
-             "escape_penalty", "hints", "can_pass", "fairness"}
+             "escape_penalty", "hints", "can_pass", "fairness",
+             "wager", "coin_changes", "coins",  # contributed by shop.wagers, once over
+             "armed_timer", "card_counter", "drops"}  # shop.hooks
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 
 

@@ -312,3 +312,29 @@ GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
 MODERATION_KICK_BAN_MINUTES = env_int("MODERATION_KICK_BAN_MINUTES", 30, minimum=1)
 # Reports one player may make in an hour (issue 10).
 MODERATION_REPORTS_PER_HOUR = 5
+# --- Shop (RULES.md §8–§9, §12; issue 8) ------------------------------------------
+
+# Coin sources: the daily check-in's 7-day cycle (a day is a calendar day in
+# SHOP_DAY_TIME_ZONE; a missed day restarts it) and relief (救济金).
+SHOP_CHECKIN_REWARDS = (100, 150, 200, 300, 400, 500, 600)
+SHOP_DAY_TIME_ZONE = "Asia/Shanghai"
+SHOP_RELIEF_AMOUNT = 500
+SHOP_RELIEF_BELOW = 200  # a player under this many coins may claim relief
+SHOP_RELIEF_HOURS = 24  # once in any rolling window of this many hours
+# The inventory: slots, and the most of one item a slot holds.
+SHOP_INVENTORY_SLOTS = 24
+SHOP_STACK_MAX = 99
+# 定时器: seconds added, what its owner pays, what each other human receives.
+SHOP_TIMER_SECONDS = 90
+SHOP_TIMER_FEE = 270
+SHOP_TIMER_SHARE = 90
+# 招牌 / 金字招牌: hours a name is protected.
+SHOP_SIGN_HOURS = {"sign": 1, "gold_sign": 24}
+# Drops (rated games that ended normally): each winner's chance of an item and
+# the weights of the items; each half's first_out's gem roll ("" = nothing).
+SHOP_DROP_CHANCE = 0.2
+SHOP_DROP_WEIGHTS = {"sign": 20, "timer": 25, "card_counter": 30, "tablecloth": 10,
+                     "recorder": 30, "gold_sign": 2}
+SHOP_GEM_WEIGHTS = {"": 50, "gem_shard": 40, "gem_standard": 9, "gem_perfect": 1}
+# A seed makes drops reproducible (tests); None draws from the system's randomness.
+SHOP_DROP_SEED = None

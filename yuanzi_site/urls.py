@@ -7,6 +7,7 @@ from accounts.views import leaderboard
 
 urlpatterns = [
     path("", include("games.urls")),
+    path("", include("shop.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

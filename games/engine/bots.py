@@ -49,6 +49,20 @@ def _hand(view: View) -> list[str]:
     return hand
 
 
+def options(view: View) -> tuple[list[str], Play | None, list[Play], Action | None]:
+    """``(hand, table, plays, out)`` for the seat of ``view``: its hand, the play to
+    beat (``None`` on a lead), every legal play (:func:`legal_plays`), and the play
+    that empties the hand if there is one (going out is always right).
+
+    :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
+    """
+    hand = _hand(view)
+    table = _table(view)
+    plays = legal_plays(hand, table, view["dao"])
+    out = next((_as_action(p) for p in plays if p.size == len(hand)), None)
+    return hand, table, plays, out
+
+
 def _as_action(play: Play) -> Action:
     return {"type": "play", "cards": list(play.cards)}
 
@@ -96,13 +110,10 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
 
     :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand = _hand(view)
+    hand, table, plays, out = options(view)
+    if out is not None:
+        return out
     dao = view["dao"]
-    table = _table(view)
-    plays = legal_plays(hand, table, dao)
-    for p in plays:
-        if p.size == len(hand):
-            return _as_action(p)  # goes out
     if not plays:
         return {"type": "pass"}
     groups: Counter[str] = Counter(c[0] for c in hand if c[1] != "J")
@@ -154,13 +165,9 @@ def beginner_policy(view: View, rng: random.Random) -> Action:
 
     :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand = _hand(view)
-    dao = view["dao"]
-    table = _table(view)
-    plays = legal_plays(hand, table, dao)
-    for p in plays:
-        if p.size == len(hand):
-            return _as_action(p)
+    _, table, plays, out = options(view)
+    if out is not None:
+        return out
     if table is None:
         small = [p for p in plays if p.kind not in (BOMB, ATOM, HYDROGEN) and not p.jokers]
         pool = small or plays

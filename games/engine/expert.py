@@ -57,12 +57,11 @@ from functools import lru_cache
 from typing import Any, cast
 
 from . import endgame
-from .bots import heuristic_policy
+from .bots import heuristic_policy, options
 from .cards import BIG_JOKER, COPIES, DISTINCT_CARDS, POINTS, RANK_INDEX, SMALL_JOKER, SUITS
 from .combos import ATOM, BOMB, HYDROGEN, PAIR, SINGLE, TRIPLE, Play, atom_strength, classify
 from .deal import next_seat, partner
 from .errors import ArgumentError
-from .moves import legal_plays
 from .shapes import Action, BotView, PassAction, PlayAction, View
 
 DEFAULT_BUDGET_MS = 40.0
@@ -690,16 +689,9 @@ def expert_policy(
         legal for the view's position.
     :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
-    hand = view["hand"]
-    if hand is None:
-        raise ArgumentError("bad_seat", "a bot plays a seat: a spectator's view has no hand")
-    dao = view["dao"]
-    last = view["trick"]["last"]
-    table = None if last is None else classify(last[1], dao)
-    plays = legal_plays(hand, table, dao)
-    for p in plays:
-        if p.size == len(hand):
-            return _act(p)
+    _, _table, plays, out = options(view)
+    if out is not None:
+        return out
     if not plays:
         return PASS
     sit = Situation(view, weights or WEIGHTS)

@@ -8,6 +8,7 @@ import {T, fmt, useStrings} from "./i18n.js";
 import {openSocket} from "./socket.js";
 
 useStrings("lobby-strings");
+if ($("wager-strings")) useStrings("wager-strings"); // shop's words for the wager badge
 const list = $("lobby-tables");
 const status = $("lobby-status");
 let rows = {};   // id -> row
@@ -46,7 +47,14 @@ function rowEl(t) {
   head.appendChild(a);
   head.appendChild(el("span", "lt-status " + t.status, t.status === "playing" ? T.playing : T.waiting));
   li.appendChild(head);
-  li.appendChild(el("div", "lt-owner", fmt(T.owner, {name: t.owner})));
+  const owner = el("div", "lt-owner", fmt(T.owner, {name: t.owner}));
+  if (t.wager) { // a wager table (shop.wagers): the server's figure, as the page renders it
+    const badge = el("span", "badge wager", fmt(T.wager_badge, {wager: t.wager}));
+    badge.dataset.wager = t.wager;
+    owner.appendChild(document.createTextNode(" "));
+    owner.appendChild(badge);
+  }
+  li.appendChild(owner);
   const seats = el("ol", "lt-seats");
   t.seats.forEach((s) => seats.appendChild(seatEl(s)));
   li.appendChild(seats);
@@ -84,7 +92,8 @@ function onMessage(msg) {
   }
 }
 
-openSocket("/ws/lobby/", {
+// the page's lobby filters (?wager=40) go to the socket too: it filters on the server
+openSocket("/ws/lobby/" + location.search, {
   onMessage,
   onState: (s) => { status.dataset.state = s; status.textContent = T["conn_" + s]; },
   pingMs: 25000,

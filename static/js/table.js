@@ -32,6 +32,7 @@ import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
+import {renderWager, wireWager} from "./wager.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -51,6 +52,7 @@ function render() {
   renderResult();
   if (state.table) markModerators(state.table);
   renderFairness(state.view);
+  renderWager(); // after seats and result: it marks them
   tick();
 }
 
@@ -168,6 +170,7 @@ wireResult({
   ready: toggleReady,
   close: () => { store.dismissResult(); renderResult(); },
 });
+wireWager((wager) => send({type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
 wireReport({send, table: () => state.table, meId: boot.me.id});
 

@@ -1,0 +1,31 @@
+"""The shop's table-socket messages (docs/protocol.md "Items"), registered with
+``lifecycle.socket_message``: ``use_item`` (sign, tablecloth, card counter,
+recorder at this table) and ``reset_theme`` (the owner's free default cloth).
+The reply is ``{"type": "item_used", "result": {...}}``; refusals come back as
+``error`` frames with the reason code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import lifecycle
+from games.lifecycle import SocketContext
+from shop import items
+
+
+def _use(ctx: SocketContext, msg: dict[str, Any]) -> dict[str, Any]:
+    result = items.use(ctx.user, msg.get("slot"), msg.get("item"), msg.get("key"),
+                       table_id=ctx.table_id, game_id=msg.get("game"), name=msg.get("name"),
+                       theme=msg.get("theme"))
+    return {"type": "item_used", "result": result, "ref": msg.get("ref")}
+
+
+def _reset_theme(ctx: SocketContext, msg: dict[str, Any]) -> None:
+    items.reset_theme(ctx.user, ctx.table_id)
+
+
+def register() -> None:
+    """Register the shop's message types (``shop.hooks.register``)."""
+    lifecycle.socket_message("use_item", _use)
+    lifecycle.socket_message("reset_theme", _reset_theme)

@@ -1,0 +1,182 @@
+"""The shop's plugs into the game (DESIGN.md "The lifecycle seam"), registered
+in ``ShopConfig.ready``: the 定时器's turn-timeout hook, the views' armed
+timer, 算牌器 counts and drops, the tables' theme and name protection, and
+drops and gems at a game's end (RULES.md §8–§9, §12).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import engine, lifecycle
+from games.seatview import seat_rows
+from shop import inventory, items, itemstate, ledger
+from shop.models import Drop, InventorySlot, Item, TableDecor, TimerFiring
+
+log = logging.getLogger(__name__)
+
+DROPS_PRIORITY = 30  # after rating settlement (accounts, 10) and wagers
+
+
+# --- 定时器 (RULES.md §8, §12) ----------------------------------------------------------
+
+
+def timer_timeout(game, seat: int) -> timedelta | None:
+    """Extend the turn of ``seat`` by ``SHOP_TIMER_SECONDS`` if its player's
+    timer is armed, the game is rated, it has not fired for them in this game
+    and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
+    receives ``SHOP_TIMER_SHARE`` (one ledger transfer, in the transaction of
+    the extension, under the game's lock: the countdown and the sweep cannot
+    both fire it). In a practice game or short of coins: no extension, it
+    stays armed, the owner gets a ``notice``.
+    """
+    rows = seat_rows(game)
+    user_id = rows[seat].user_id
+    if user_id is None or not InventorySlot.objects.filter(user_id=user_id, armed=True).exists():
+        return None
+    if TimerFiring.objects.filter(game=game, user_id=user_id).exists():
+        return None
+    if game.practice:
+        lifecycle.notify(user_id, "timer_practice",
+                         _("Your timer does not work in practice games; it stays armed."))
+        return None
+    others = [r.user_id for r in rows if r.user_id and r.user_id != user_id]
+    fee = settings.SHOP_TIMER_SHARE * len(others)
+    balances = ledger.lock_balances([user_id, *others])  # ascending: the lock order
+    if balances[user_id] < fee:
+        lifecycle.notify(user_id, "timer_no_coins",
+                         _("Your timer needs %(fee)s coins to fire; it stays armed.")
+                         % {"fee": fee}, {"fee": fee})
+        return None
+    slots = inventory.locked(user_id, profile_locked=True)
+    inventory.take_one(next(s for s in slots if s.armed))
+    TimerFiring.objects.create(game=game, user_id=user_id, seq=game.seq)
+    transaction.on_commit(lambda: itemstate.forget(game.pk))  # before the extension's views
+    ledger.transfer(
+        [ledger.Leg(user_id, -fee)] + [ledger.Leg(o, settings.SHOP_TIMER_SHARE, user_id)
+                                       for o in others],
+        ledger.Reason.ITEM, game=game, table=game.table_id, item_code="timer")
+    lifecycle.notify(user_id, "timer_fired",
+                     _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
+                     % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
+                     {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee})
+    return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
+
+
+# --- views and snapshots ---------------------------------------------------------------
+
+
+def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
+              user_id: int | None) -> dict[str, Any]:
+    """Keys for one seat's view: ``armed_timer`` (the player's own timer is
+    armed), ``card_counter`` (``{card: count}`` the other three hold, while the
+    player's 算牌器 is on for this half; only in their view), and once the game
+    is over ``drops`` (``[{user_id, item, cause, lost}]``, public). Two queries
+    per game position, shared by its views (cached for half a second, and
+    dropped by the shop's own writes)."""
+    out: dict[str, Any] = {}
+    if state["status"] == engine.OVER:
+        out["drops"] = [
+            {"user_id": d.user_id, "item": d.item_code, "cause": d.cause, "lost": d.lost}
+            for d in Drop.objects.filter(game_id=game_id)]
+        return out
+    if user_id is None or seat is None:
+        return out
+    armed, counting = itemstate.item_state(game_id, state)
+    out["armed_timer"] = user_id in armed
+    if user_id in counting:
+        out["card_counter"] = items.remaining_cards(state, seat)
+    return out
+
+
+def table_keys(tables: list) -> dict[int, dict[str, Any]]:
+    """Keys for table snapshots (and lobby rows): ``theme`` (the 桌布) and
+    ``sign`` (``{"by", "item", "until"}`` while the name is protected, else
+    ``None``); one query for all ``tables``."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    out: dict[int, dict[str, Any]] = {t.pk: {"theme": "default", "sign": None} for t in tables}
+    for d in TableDecor.objects.filter(table__in=tables).select_related("sign_by"):
+        sign = None
+        if d.sign_until and d.sign_until > now:
+            sign = {"by": d.sign_by.username if d.sign_by else None, "item": d.sign_item,
+                    "until": d.sign_until.isoformat()}
+        out[d.table_id] = {"theme": d.theme, "sign": sign}
+    return out
+
+
+# --- drops and gems (RULES.md §9, §12) -----------------------------------------------
+
+
+def random_source(game) -> random.Random:
+    """The drops' random source: seeded from ``SHOP_DROP_SEED`` and the game
+    (reproducible, tests) or the system's."""
+    seed = settings.SHOP_DROP_SEED
+    return random.Random(f"{seed}:{game.pk}") if seed is not None else random.SystemRandom()
+
+
+def _pick(rng: random.Random, weights: dict[str, int]) -> str:
+    codes = sorted(weights)
+    return rng.choices(codes, [weights[c] for c in codes])[0]
+
+
+def drops(end) -> None:
+    """Each winner of a rated game that ended normally may get an item
+    (``SHOP_DROP_CHANCE``, ``SHOP_DROP_WEIGHTS``); each half's first_out rolls
+    once for a gem (``SHOP_GEM_WEIGHTS``). Every drop is a ``Drop`` row; with
+    a full inventory it is lost and the player gets a ``notice``."""
+    if not end.rated or end.reason != "normal":
+        return
+    rng = random_source(end.game)
+    winner = end.result["winner"]
+    gains: list[tuple[int, str, str]] = []
+    for row in end.seats:
+        if row.user_id and winner is not None and engine.team_of(row.index) == winner:
+            if rng.random() < settings.SHOP_DROP_CHANCE:
+                gains.append((row.user_id, _pick(rng, settings.SHOP_DROP_WEIGHTS), "win"))
+    for half in end.record["halves"]:
+        if half["finish_order"]:
+            user_id = end.seats[half["finish_order"][0]].user_id
+            gem = _pick(rng, settings.SHOP_GEM_WEIGHTS)
+            if user_id and gem:
+                gains.append((user_id, gem, "first_out"))
+    if not gains:
+        return
+    ledger.lock_balances({u for u, _c, _w in gains})  # profiles first, ascending
+    catalogue = {i.code: i for i in Item.objects.all()}
+    for user_id, code, cause in gains:
+        item = catalogue.get(code)
+        if item is None:  # a weight naming no catalogue item: a settings slip, not the game's
+            log.warning("game %s: drop %r is not in the catalogue", end.game.pk, code)
+            continue
+        slots = inventory.locked(user_id, profile_locked=True)
+        lost = inventory.plan_add(slots, item, 1) is None
+        if lost:
+            lifecycle.notify(user_id, "drop_lost",
+                             _("You won %(item)s, but your inventory is full: it is lost.")
+                             % {"item": item.name}, {"item": code})
+        else:
+            inventory.add(slots, item, 1)
+            lifecycle.notify(user_id, "drop", _("You won %(item)s.") % {"item": item.name},
+                             {"item": code})
+        Drop.objects.create(game=end.game, user_id=user_id, item_code=code, cause=cause,
+                            lost=lost)
+
+
+def register() -> None:
+    """Plug the shop into the lifecycle seam (``ShopConfig.ready``)."""
+    from shop import handlers
+
+    lifecycle.on_turn_timeout(timer_timeout, priority=10)
+    lifecycle.view_contribution(view_keys, priority=40)
+    lifecycle.snapshot_contribution(table_keys, priority=40, lobby=("sign",))
+    lifecycle.on_game_end(drops, priority=DROPS_PRIORITY)
+    handlers.register()

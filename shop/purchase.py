@@ -1,0 +1,72 @@
+"""Buying from the catalogue (RULES.md §9 "价格不菲"; issue 8).
+
+A purchase runs in one transaction: the buyer's profile locked (by
+``ledger.lock_balances``), then their slots (the lock order), every check
+made, and only then the debit and the slots written, so a refusal changes
+nothing and 50 purchases at once on one account serialise on its profile.
+
+Errors: :class:`games.errors.Refused` — ``no_item`` (unknown or not for
+sale), ``bad_quantity`` (not a whole number 1–99), ``price_changed`` (the
+price shown is not the price now), ``inventory_full`` (refused whole),
+``not_enough_coins``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.errors import Refused
+from shop import inventory, ledger
+from shop.models import CoinEntry, Item
+
+MAX_QUANTITY = 99
+
+
+def whole(value: Any) -> int | None:
+    """A whole number from a form field (``"3"``) or JSON (``3``); else ``None``."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 10:
+        return int(value.strip())
+    return None
+
+
+def buy(user, code: Any, quantity: Any, price: Any) -> CoinEntry:
+    """``user`` buys ``quantity`` of item ``code`` at the unit ``price`` they were shown.
+
+    :returns: the ledger entry of the payment (reason ``purchase``).
+    :raises Refused: see the module docstring; nothing has changed then.
+    """
+    item = Item.objects.filter(code=code, for_sale=True).first() if isinstance(code, str) else None
+    if item is None:
+        raise Refused("no_item", _("That item is not for sale."))
+    n = whole(quantity)
+    if n is None or not 1 <= n <= MAX_QUANTITY:
+        raise Refused("bad_quantity", _("Buy a whole number from 1 to 99."))
+    with transaction.atomic():
+        coins = ledger.lock_balances([user])[user.pk]
+        item = Item.objects.get(pk=item.pk)  # the price as of the lock
+        if whole(price) != item.price:
+            raise Refused("price_changed",
+                          _("The price of %(item)s is now %(price)s coins: look again.")
+                          % {"item": item.name, "price": item.price})
+        slots = inventory.locked(user.pk, profile_locked=True)
+        if inventory.plan_add(slots, item, n) is None:
+            raise Refused("inventory_full",
+                          _("Your inventory has no room for %(count)s more %(item)s.")
+                          % {"count": n, "item": item.name})
+        total = item.price * n
+        if coins < total:
+            raise Refused("not_enough_coins",
+                          _("That costs %(total)s coins; you have %(coins)s.")
+                          % {"total": total, "coins": coins})
+        entry = ledger.debit(user, total, ledger.Reason.PURCHASE, item_code=item.code,
+                             note=f"{n} × {item.price}")
+        inventory.add(slots, item, n)
+        return entry
+

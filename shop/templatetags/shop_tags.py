@@ -1,0 +1,80 @@
+"""``{% shop_panel %}``: the player's coins, check-in, relief and inventory grid,
+shown on the shop page and on one's own profile (issue 8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+
+from accounts.models import Profile
+from shop import coins, inventory
+from shop.models import Item
+
+register = template.Library()
+
+
+@register.inclusion_tag("shop/_panel.html", takes_context=True)
+def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
+    """The panel for ``user`` (the signed-in one: it has forms and buttons)."""
+    profile = Profile.objects.get(user=user)
+    return {
+        "request": context.get("request"),
+        "csrf_token": context.get("csrf_token"),
+        "coins": profile.coins,
+        "checkin": coins.check_in_status(user),
+        "relief": coins.relief_status(user, profile.coins),
+        "slots": inventory.slots_of(user.pk),
+        "strings": strings(),
+    }
+
+
+def strings() -> dict[str, str]:
+    """The inventory script's texts, translated."""
+    return {
+        "at_table": _("Use this at a table: open the table and use it there."),
+        "at_result": _("Use the recorder on a finished game: from its result, or your "
+                       "replays page."),
+        "armed": _("Timer armed: it fires the first time your turn would time out in a "
+                   "rated game."),
+        "disarmed": _("Timer disarmed."),
+        "gem": _("+%(points)s rating points."),
+        "select": _("Selected: click another slot to swap, double-click to use."),
+        "failed": _("That did not work; try again."),
+        "no_recorder": _("You have no recorder: buy one in the shop."),
+        "saved": _("Saved to your replays."),
+    }
+
+
+@register.inclusion_tag("shop/_table_items.html", takes_context=True)
+def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
+    """The table page's items panel and theme (``static/shop/table_items.js``)."""
+    from django.urls import reverse
+
+    user = context["request"].user
+    return {
+        "user": user,
+        "shop_table": {
+            "user_id": user.pk if user.is_authenticated else None,
+            "ws_path": f"/ws/table/{table_id}/",
+            "me_url": reverse("api_me"),
+            "items": {i.code: i.name for i in Item.objects.all()},
+            "strings": {
+                "done": _("Done."),
+                "none": _("You have none of that item: buy it in the shop."),
+                "protected": _("Name protected by %(by)s until %(until)s."),
+                "big_joker": _("Big joker"),
+                "small_joker": _("Small joker"),
+                "drops": _("Drops"),
+                "lost": _("lost: inventory full"),
+            },
+        },
+    }
+
+
+@register.inclusion_tag("shop/_lobby_signs.html")
+def shop_lobby_signs() -> dict[str, Any]:
+    """The lobby's 招牌 badges (``static/shop/lobby_signs.js``)."""
+    return {"shop_lobby": {"sign": _("Sign: name protected until %(until)s"),
+                           "gold": _("Gold sign: name protected until %(until)s")}}

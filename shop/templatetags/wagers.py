@@ -1,0 +1,35 @@
+"""Template tags for wager tables (``{% load wagers %}``): the ladder and the
+table page's wager strings, so that templates of other apps show wagers
+without any of them importing ``shop`` (RULES.md §12 "Wagers")."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from shop import wagers
+
+register = template.Library()
+
+
+@register.simple_tag
+def wager_ladder() -> tuple[int, ...]:
+    """The wagers a table may carry (``shop.wagers.LADDER``), in coins."""
+    return wagers.LADDER
+
+
+@register.simple_tag
+def wager_strings() -> dict[str, str]:
+    """The words of ``static/js/wager.js`` (``%(name)s`` placeholders), translated."""
+    return {
+        "no_wager": _("No wager"),
+        "wager_amount": _("Wager: %(wager)s coins"),
+        "my_coins": _("Your coins: %(coins)s"),
+        "wager_stakes": _("Stake %(stake)s: win or lose %(normal)s coins, %(double)s on a "
+                          "double clamp"),
+        "can_afford": _("can afford"),
+        "cannot_afford": _("cannot afford"),
+        "coin_changes": _("Coins"),
+        "coins_signed": _("%(coins)s coins"),
+        "wager_badge": _("Wager %(wager)s"),
+    }

@@ -1,0 +1,222 @@
+"""The shop's pages and JSON endpoints (issue 8): thin, every rule lives in
+``shop.purchase``, ``shop.coins``, ``shop.inventory`` and ``shop.items``.
+
+Form posts (buy, check-in, relief) answer with a redirect to ``/shop/`` and a
+message, or JSON when the request asks for it (``Accept: application/json``);
+the inventory's posts (use, swap, disarm) answer JSON: ``{"ok": true, ...}``
+or ``{"ok": false, "reason", "message"}`` with status 400. Anonymous JSON
+requests get 401 JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import Profile
+from games.errors import Refused
+from shop import coins, inventory, items, purchase, replays
+from shop.models import Item, Replay
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _unauthorized() -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": "login_required",
+                         "message": _("Log in first.")}, status=401)
+
+
+def _refused(e: Refused) -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+
+
+def _done(request: HttpRequest, text: str, **data: Any) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "message": text, **data})
+    messages.success(request, text)
+    return redirect("shop")
+
+
+def _failed(request: HttpRequest, e: Refused) -> HttpResponse:
+    if _wants_json(request):
+        return _refused(e)
+    messages.error(request, str(e))
+    return redirect("shop")
+
+
+def shop_page(request: HttpRequest) -> HttpResponse:
+    """``/shop/``: every item with its picture, price, effect and how many you
+    hold; your balance, inventory, check-in and relief."""
+    catalogue = list(Item.objects.all())
+    context: dict[str, Any] = {"catalogue": catalogue}
+    if request.user.is_authenticated:
+        slots = inventory.slots_of(request.user.pk)
+        held: dict[int, int] = {}
+        for s in slots:
+            if s.item_id:
+                held[s.item_id] = held.get(s.item_id, 0) + s.count
+        for item in catalogue:
+            item.held = held.get(item.pk, 0)
+    return render(request, "shop/shop.html", context)
+
+
+@require_POST
+def buy(request: HttpRequest) -> HttpResponse:
+    """``POST /shop/buy/``: fields ``item`` (code), ``quantity`` (1–99),
+    ``price`` (the unit price shown); see ``shop.purchase.buy``."""
+    if not request.user.is_authenticated:
+        return _unauthorized() if _wants_json(request) else redirect("account_login")
+    try:
+        entry = purchase.buy(request.user, request.POST.get("item"),
+                             request.POST.get("quantity"), request.POST.get("price"))
+    except Refused as e:
+        return _failed(request, e)
+    item = Item.objects.get(code=entry.item_code)
+    return _done(request, _("Bought %(count)s × %(item)s for %(total)s coins.")
+                 % {"count": purchase.whole(request.POST.get("quantity")), "item": item.name,
+                    "total": -entry.amount}, coins=entry.balance_after)
+
+
+@require_POST
+def check_in(request: HttpRequest) -> HttpResponse:
+    """``POST /shop/checkin/``: today's 每日签到 (``shop.coins.check_in``)."""
+    if not request.user.is_authenticated:
+        return _unauthorized() if _wants_json(request) else redirect("account_login")
+    try:
+        entry = coins.check_in(request.user)
+    except Refused as e:
+        return _failed(request, e)
+    return _done(request, _("Checked in: +%(amount)s coins.") % {"amount": entry.amount},
+                 coins=entry.balance_after, amount=entry.amount)
+
+
+@require_POST
+def relief(request: HttpRequest) -> HttpResponse:
+    """``POST /shop/relief/``: 救济金 (``shop.coins.claim_relief``)."""
+    if not request.user.is_authenticated:
+        return _unauthorized() if _wants_json(request) else redirect("account_login")
+    try:
+        entry = coins.claim_relief(request.user)
+    except Refused as e:
+        return _failed(request, e)
+    return _done(request, _("Relief: +%(amount)s coins.") % {"amount": entry.amount},
+                 coins=entry.balance_after, amount=entry.amount)
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    if request.content_type == "application/json":
+        try:
+            data = json.loads(request.body or b"{}")
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise Refused("bad_message", _("Malformed message."))
+        return data
+    data = request.POST.dict()
+    for k in ("slot", "a", "b", "game", "table"):
+        if k in data:
+            data[k] = purchase.whole(data[k]) if purchase.whole(data[k]) is not None else data[k]
+    return data
+
+
+@require_POST
+def use(request: HttpRequest) -> JsonResponse:
+    """``POST /shop/use/`` (JSON or form): ``slot``, ``item``, ``key`` and,
+    per item, ``table``, ``game``, ``name``, ``theme`` (``shop.items.use``)."""
+    if not request.user.is_authenticated:
+        return _unauthorized()
+    try:
+        data = _body(request)
+        table = data.get("table")
+        result = items.use(request.user, data.get("slot"), data.get("item"), data.get("key"),
+                           table_id=table if isinstance(table, int) else None,
+                           game_id=data.get("game"), name=data.get("name"),
+                           theme=data.get("theme"))
+    except Refused as e:
+        return _refused(e)
+    return JsonResponse({"ok": True, "result": result, **_me_json(request.user)})
+
+
+@require_POST
+def swap(request: HttpRequest) -> JsonResponse:
+    """``POST /shop/swap/``: slots ``a`` and ``b`` trade places."""
+    if not request.user.is_authenticated:
+        return _unauthorized()
+    try:
+        data = _body(request)
+        inventory.swap(request.user, data.get("a"), data.get("b"))
+    except Refused as e:
+        return _refused(e)
+    return JsonResponse({"ok": True, **_me_json(request.user)})
+
+
+@require_POST
+def disarm(request: HttpRequest) -> JsonResponse:
+    """``POST /shop/disarm/``: disarm your 定时器 (it is kept)."""
+    if not request.user.is_authenticated:
+        return _unauthorized()
+    items.disarm_timer(request.user)
+    return JsonResponse({"ok": True, **_me_json(request.user)})
+
+
+@require_GET
+def api_shop(request: HttpRequest) -> JsonResponse:
+    """``GET /api/shop``: the catalogue, ``{"items": [{code, name_zh, name_en,
+    price, stackable, for_sale}]}``."""
+    rows = Item.objects.values("code", "name_zh", "name_en", "price", "stackable", "for_sale")
+    return JsonResponse({"items": list(rows)})
+
+
+def _me_json(user) -> dict[str, Any]:
+    p = Profile.objects.get(user=user)
+    return {"username": user.username, "coins": p.coins, "rating_points": p.rating_points,
+            "level": p.level, "title": p.title,
+            "inventory": inventory.as_json(inventory.slots_of(user.pk))}
+
+
+@require_GET
+def api_me(request: HttpRequest) -> JsonResponse:
+    """``GET /api/me``: ``username``, ``coins``, ``rating_points``, ``level``,
+    ``title``, ``inventory`` (``[{slot, item, count, armed}]``); 401 JSON
+    for anonymous visitors."""
+    if not request.user.is_authenticated:
+        return _unauthorized()
+    return JsonResponse(_me_json(request.user))
+
+
+@login_required
+def replay_list(request: HttpRequest) -> HttpResponse:
+    """``/replays/``: the games you saved with a 录像机."""
+    saved = Replay.objects.filter(user=request.user).select_related("game__table")
+    return render(request, "shop/replays.html", {"replays": saved})
+
+
+def replay_page(request: HttpRequest, token: str) -> HttpResponse:
+    """``/replays/<token>/``: a saved replay (anyone with the link), stepping
+    through every action with all four hands."""
+    saved = get_object_or_404(Replay.objects.select_related("game__table", "user"), token=token)
+    if saved.game.record is None:  # never a running game's (RULES.md §12)
+        raise Http404
+    return render(request, "shop/replay.html", {
+        "replay": saved, "frames": replays.frames(saved.game),
+        "names": replays.names(saved.game)})
+
+
+def replay_record(request: HttpRequest, token: str) -> JsonResponse:
+    """``/replays/<token>/record.json``: the game's RULES.md §11 record, as a download."""
+    saved = get_object_or_404(Replay.objects.select_related("game"), token=token)
+    if saved.game.record is None:
+        raise Http404
+    response = JsonResponse(saved.game.record, json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="yuanzi-game-{saved.game_id}.json"'
+    return response
+

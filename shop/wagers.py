@@ -1,0 +1,370 @@
+"""Coin wager tables (押宝, RULES.md §9 "Wager tables", §12 "Wagers"; issue 9).
+
+A table's owner sets a wager from :data:`LADDER` while the table waits
+(:func:`set_wager`, the socket message ``set_wager``). Everything else plugs
+into the game through the lifecycle seam, registered by :func:`register`
+(``ShopConfig.ready``); ``games`` never imports this module:
+
+- a seat policy (:func:`seat_policy`): sitting, the start of a game and the
+  table after a game need ``100 × wager`` coins (``not_enough_coins``); a bot
+  is refused at a wager table (``wager_table``);
+- a game-end hook (:func:`settle`, priority 20, after rating settlement):
+  coins move by ``wager × rating change`` in one ledger transfer, inside the
+  transaction that ends the game (:func:`settlement`: the arithmetic);
+- snapshot contributions: ``wager`` (table snapshot and lobby row), and on
+  the table page ``wager_afford`` and ``wager_stakes``;
+- a lobby filter ``?wager=N`` (a database query);
+- a view contribution: once a wager game is over, ``wager``, ``coin_changes``
+  and the viewer's ``coins`` (the result panel and page), and a recent-game
+  contribution ``coin_change`` (the profile's recent games).
+
+Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts import levels
+from accounts.models import Profile
+from games import lifecycle, tables
+from games.errors import Refused, register_reasons
+from games.models import Game, Seat, Table
+from shop import ledger
+from shop.models import CoinEntry, GameWager, TableWager
+
+#: the wagers a table may carry, in coins (RULES.md §12): 0 and 10 × 2^k up to 10,240
+LADDER: tuple[int, ...] = (0, *(10 * 2**k for k in range(11)))
+SEAT_FACTOR = 100  # coins needed to sit: 100 × wager (RULES.md §9)
+PRIORITY = 20  # after rating settlement (accounts.hooks.PRIORITY = 10): reads its changes
+
+REASONS = {
+    "bad_wager": "set_wager with a wager not a JSON integer on the ladder 0, 10, 20 … 10240",
+    "bots_seated": "set_wager while a bot sits at the table",
+    "wager_table": "add_bot at a table with a wager (a wager table takes no bots)",
+    # not_enough_coins: registered by shop.reasons (the coins are short; params: needed)
+    "private_table": "set_wager at a private table (a private table takes no wager)",
+}
+
+
+def needed(wager: int) -> int:
+    """Coins a player must hold to sit at a table with ``wager`` (RULES.md §9)."""
+    return SEAT_FACTOR * wager
+
+
+def parse_wager(value: Any) -> int:
+    """A client's wager: a JSON integer on :data:`LADDER`.
+
+    :raises Refused: ``bad_wager`` for anything else (``"40"``, ``40.0``,
+        ``true``, negatives, numbers off the ladder, a missing field).
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value not in LADDER:
+        raise Refused("bad_wager", _("A wager is one of %(ladder)s coins.")
+                      % {"ladder": ", ".join(str(w) for w in LADDER)})
+    return value
+
+
+def wager_of(table_id: int) -> int:
+    """The wager of table ``table_id`` in coins (0: none)."""
+    return TableWager.objects.filter(table_id=table_id).values_list("wager", flat=True).first() or 0
+
+
+def wagers_of(table_ids) -> dict[int, int]:
+    """``{table_id: wager}`` for the tables given (0 for those without one); one query."""
+    found = dict(TableWager.objects.filter(table_id__in=list(table_ids))
+                 .values_list("table_id", "wager"))
+    return {t: found.get(t, 0) for t in table_ids}
+
+
+def _coins(user_id: int) -> int:
+    return Profile.objects.filter(user_id=user_id).values_list("coins", flat=True).first() or 0
+
+
+def _short(wager: int) -> Refused:
+    return Refused(
+        "not_enough_coins",
+        _("This table's wager is %(wager)s coins: you need %(needed)s coins to sit here.")
+        % {"wager": wager, "needed": needed(wager)},
+        {"needed": needed(wager), "wager": wager},
+    )
+
+
+# --- setting the wager ------------------------------------------------------------------
+
+
+def set_wager(table_id: int, user, wager: Any) -> int:
+    """The owner sets the table's wager while it waits (RULES.md §12 "Wagers").
+
+    A changed wager un-readies everyone seated and stands up, each told by a
+    ``notice`` (``not_enough_coins``), whoever holds under ``100 × wager``.
+    Setting the wager it already has changes nothing.
+
+    :param wager: the message's ``wager`` field, checked by :func:`parse_wager`.
+    :returns: the table's wager.
+    :raises Refused: ``bad_wager``, ``no_table``, ``not_owner``,
+        ``game_running``, ``private_table``, ``bots_seated``.
+    """
+    wager = parse_wager(wager)
+    with transaction.atomic():
+        # lock order: Table → Seat (→ Profile, read only here)
+        table = Table.objects.select_for_update().filter(pk=table_id, closed=False).first()
+        if table is None:
+            raise Refused("no_table", _("This table does not exist or is closed."))
+        if table.owner_id != getattr(user, "pk", None):
+            raise Refused("not_owner", _("Only the table's owner may do that."))
+        if table.status != Table.WAITING:
+            raise Refused("game_running", _("A game is running at this table."))
+        # Private tables come with the table-page issue (RULES.md §12: "a private
+        # table takes no wager"); once Table has ``private`` this refuses, and
+        # making a wager table private must be refused on that side.
+        if wager and getattr(table, "private", False):
+            raise Refused("private_table", _("A private table cannot carry a wager."))
+        seats = list(Seat.objects.select_for_update().filter(table=table).order_by("index"))
+        if wager and any(s.is_bot for s in seats):
+            raise Refused("bots_seated", _("Remove the bots first: a wager table takes no bots."))
+        current = TableWager.objects.select_for_update().filter(table=table).first()
+        if (current.wager if current else 0) == wager:
+            return wager
+        TableWager.objects.update_or_create(table=table, defaults={"wager": wager})
+        seated = [s.user_id for s in seats if s.user_id is not None]
+        Seat.objects.filter(table=table, user__isnull=False).update(ready=False)
+        balances = dict(Profile.objects.filter(user_id__in=seated).values_list("user_id", "coins"))
+        short = [uid for uid in seated if balances.get(uid, 0) < needed(wager)]
+        if short:
+            e = _short(wager)
+            tables.stand_up(table, short, e.reason, str(e), e.params)
+        lifecycle.publish("table_changed", table_id=table.pk)
+    return wager
+
+
+def _set_wager_message(ctx: lifecycle.SocketContext, msg: dict) -> None:
+    """``{"type": "set_wager", "wager": 40}`` (docs/protocol.md)."""
+    set_wager(ctx.table_id, ctx.user, msg.get("wager"))
+
+
+# --- who may sit --------------------------------------------------------------------------
+
+
+def seat_policy(table: Table, user, moment: str) -> None:
+    """The wager's seat policy (RULES.md §9): at a wager table a person needs
+    ``100 × wager`` coins to sit (``"sit"``), before a game starts
+    (``"start"``) and after one ends, once settled (``"game_end"``); a bot may
+    not sit (``"bot"``).
+
+    :raises Refused: ``not_enough_coins`` (params ``needed``, ``wager``),
+        ``wager_table``.
+    """
+    wager = wager_of(table.pk)
+    if not wager:
+        return
+    if moment == "bot":
+        raise Refused("wager_table", _("A wager table takes no bots."))
+    if _coins(user.pk) < needed(wager):
+        raise _short(wager)
+
+
+# --- settlement ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One payer's payment split among its receivers: ``payer`` (a seat) pays
+    ``amount`` coins; ``shares`` ``{seat: coins}`` sum to ``amount``."""
+
+    payer: int
+    amount: int
+    shares: dict[int, int]
+
+
+def split(payer: int, amount: int, receivers: list[int]) -> dict[int, int]:
+    """Share ``amount`` coins paid by seat ``payer`` among ``receivers`` (seats)
+    equally; the remainder goes one coin at a time to the receivers in turn
+    order from the seat after the payer: ``(p+3)%4, (p+2)%4, (p+1)%4``
+    (RULES.md §2 counterclockwise, §12 "Wagers").
+
+    >>> split(0, 7, [1, 3])
+    {3: 4, 1: 3}
+    >>> split(2, 10, [0, 1, 3])
+    {1: 4, 0: 3, 3: 3}
+    """
+    order = [s for s in ((payer + 3) % 4, (payer + 2) % 4, (payer + 1) % 4) if s in receivers]
+    base, rest = divmod(amount, len(order))
+    return {s: base + (1 if k < rest else 0) for k, s in enumerate(order)}
+
+
+def settlement(wager: int, rating_changes: list[int], balances: list[int],
+               escaper: int | None = None) -> list[Payment]:
+    """What each payer pays and to whom, for a finished rated game (RULES.md §9).
+
+    :param wager: the table's wager (coins, > 0).
+    :param rating_changes: the game's rating-point change per seat (engine
+        ``result["rating_changes"]``: the stake, × 2 on a double clamp; an
+        escaper's penalty; bonuses are not in it).
+    :param balances: each seat's coins before settlement.
+    :param escaper: the seat that escaped, or ``None`` for a normal ending.
+    :returns: one :class:`Payment` per payer who pays anything. A normal
+        ending: each loser pays ``wager × |change|`` (their whole balance if
+        short) to the two winners; an escape: the escaper pays ``wager ×
+        penalty`` (their whole balance if short) to the other three.
+    """
+    payments = []
+    for seat, change in enumerate(rating_changes):
+        if change >= 0:
+            continue
+        amount = min(wager * -change, balances[seat])
+        if escaper is not None:
+            receivers = [s for s in range(4) if s != seat]
+        else:
+            receivers = [s for s, c in enumerate(rating_changes) if c > 0]
+        if amount and receivers:
+            payments.append(Payment(seat, amount, split(seat, amount, receivers)))
+    return payments
+
+
+def coin_changes(payments: list[Payment]) -> list[int]:
+    """Each seat's signed coin change from ``payments`` (sums to zero)."""
+    out = [0, 0, 0, 0]
+    for p in payments:
+        out[p.payer] -= p.amount
+        for seat, coins in p.shares.items():
+            out[seat] += coins
+    return out
+
+
+def settle(end: lifecycle.GameEnd) -> None:
+    """The wager's game-end hook (RULES.md §9, §12): inside the transaction
+    that ends the game, once per game (the finisher's guard), after rating
+    settlement.
+
+    Only a rated game at a wager table that ended normally or by an escape
+    settles; a moderator's close or kick, or a suspension, moves no coins.
+    All of it is one ``ledger.transfer`` (reason ``wager``, or
+    ``escape_wager``) naming the game, summing to zero; payments are sized
+    from the balances locked first, so nobody goes below zero. A
+    :class:`~shop.models.GameWager` records the wager and each seat's change.
+    """
+    if not end.rated or end.reason not in (Game.NORMAL, Game.ESCAPE):
+        return
+    game = end.game
+    wager = wager_of(game.table_id)
+    if not wager:
+        return
+    users = [row.user_id for row in end.seats]
+    if any(u is None for u in users):  # a bot: practice (cannot happen at a wager table)
+        return
+    locked = ledger.lock_balances(users)  # Profile rows, ascending user id (lock order)
+    escaper = end.result.get("abandoned_by") if end.reason == Game.ESCAPE else None
+    payments = settlement(wager, list(end.result["rating_changes"]),
+                          [locked[u] for u in users], escaper)
+    legs = []
+    for p in payments:
+        legs.append(ledger.Leg(users[p.payer], -p.amount))
+        legs.extend(ledger.Leg(users[seat], coins, users[p.payer])
+                    for seat, coins in p.shares.items())
+    reason = CoinEntry.Reason.ESCAPE_WAGER if escaper is not None else CoinEntry.Reason.WAGER
+    ledger.transfer(legs, reason, game=game, table=game.table_id,
+                    note=f"wager {wager}")
+    GameWager.objects.create(game=game, wager=wager, coin_changes=coin_changes(payments))
+
+
+# --- what clients see ------------------------------------------------------------------------
+
+
+def _snapshot_wager(tables_: list[Table]) -> dict[int, dict[str, Any]]:
+    """``wager`` for table snapshots and lobby rows (one query)."""
+    return {t: {"wager": w} for t, w in wagers_of([t.pk for t in tables_]).items()}
+
+
+def _snapshot_details(tables_: list[Table]) -> dict[int, dict[str, Any]]:
+    """For the table page: ``wager_afford`` (per seat: can that player afford
+    the wager, ``null`` for an empty seat or a bot) and ``wager_stakes``
+    (``null`` without a wager or a player; else ``stake``, the RULES.md §7
+    stake of the lowest-level player seated, and what each player wins or
+    loses: ``normal`` = wager × stake, ``double_clamp`` = 2 × that)."""
+    wagers = wagers_of([t.pk for t in tables_])
+    seats: dict[int, list[Seat]] = {t: [] for t in wagers}
+    for s in (Seat.objects.filter(table_id__in=list(wagers)).select_related("user__profile")
+              .order_by("index")):
+        seats[s.table_id].append(s)
+    out = {}
+    for table_id, wager in wagers.items():
+        people = [s for s in seats[table_id] if s.user_id is not None]
+        afford = [None] * 4
+        for s in people:
+            afford[s.index] = s.user.profile.coins >= needed(wager)
+        stakes = None
+        if wager and people:
+            low = min(levels.level_for(s.user.profile.rating_points) for s in people)
+            stake = levels.stake_for(low)
+            stakes = {"stake": stake, "normal": wager * stake, "double_clamp": 2 * wager * stake}
+        out[table_id] = {"wager_afford": afford, "wager_stakes": stakes}
+    return out
+
+
+def _lobby_query(found, wager: int):
+    if wager == 0:
+        return found.exclude(wager__wager__gt=0)
+    return found.filter(wager__wager=wager)
+
+
+def _lobby_match(row: dict[str, Any], wager: int) -> bool:
+    return row.get("wager", 0) == wager
+
+
+def _parse_filter(text: str) -> int | None:
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if value in LADDER else None
+
+
+def _view(game_id: int, state: dict[str, Any], seat: int | None,
+          user_id: int | None) -> dict[str, Any]:
+    """Once a wager game is over: ``wager``, ``coin_changes`` (per seat) and,
+    for a player's own view, ``coins`` (their balance now). Nothing while it
+    runs (the table snapshot carries the wager) or for a game without one."""
+    if state.get("status") != "over":
+        return {}
+    record = GameWager.objects.filter(game_id=game_id).values_list("wager", "coin_changes").first()
+    if record is None:
+        return {}
+    extra: dict[str, Any] = {"wager": record[0], "coin_changes": record[1]}
+    if user_id is not None:
+        extra["coins"] = _coins(user_id)
+    return extra
+
+
+def _recent_games(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """``coin_change`` for a player's recent wager games (the profile page)."""
+    return {game_id: {"coin_change": changes[seats[game_id]]}
+            for game_id, changes in GameWager.objects.filter(game_id__in=list(seats))
+            .values_list("game_id", "coin_changes")}
+
+
+def _ladder_label(wager: int):
+    if not wager:
+        return gettext_lazy("No wager")
+    return format_lazy("{} {}", wager, gettext_lazy("coins"))
+
+
+def register() -> None:
+    """Plug wagers into the lifecycle seam (``ShopConfig.ready``)."""
+    register_reasons(REASONS)
+    lifecycle.socket_message("set_wager", _set_wager_message)
+    lifecycle.seat_policy(seat_policy, PRIORITY)
+    lifecycle.on_game_end(settle, PRIORITY)
+    lifecycle.snapshot_contribution(_snapshot_wager, PRIORITY, lobby=("wager",))
+    lifecycle.snapshot_contribution(_snapshot_details, PRIORITY)
+    lifecycle.lobby_filter(
+        "wager", _parse_filter, _lobby_query, _lobby_match, label=gettext_lazy("Wager"),
+        choices=((str(w), _ladder_label(w)) for w in LADDER),
+    )
+    lifecycle.view_contribution(_view, PRIORITY)
+    lifecycle.recent_game_contribution(_recent_games, PRIORITY)

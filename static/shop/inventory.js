@@ -1,0 +1,109 @@
+// The inventory grid (issue 8): click one slot then another to swap; double-click
+// (or tap, then 使用) to use. Every use names its slot, the item expected there
+// and a key made here, so a double-clicked or resent use acts once.
+const grid = document.getElementById("inventory");
+const T = JSON.parse(document.getElementById("shop-strings").textContent);
+const message = document.getElementById("inventory-message");
+const useBtn = document.getElementById("use-btn");
+const TABLE_ITEMS = ["sign", "gold_sign", "tablecloth", "card_counter"];
+let selected = null;
+
+function csrf() {
+  return document.querySelector("#shop-panel [name=csrfmiddlewaretoken]").value;
+}
+
+export function newKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json"},
+    body: JSON.stringify(body),
+  });
+  return r.json();
+}
+
+function say(text) { message.textContent = text; }
+
+function render(me) {
+  document.getElementById("shop-coins").textContent = me.coins;
+  for (const s of me.inventory) {
+    const b = grid.querySelector(`[data-slot="${s.slot}"]`);
+    b.dataset.item = s.item || "";
+    b.dataset.count = s.count;
+    b.classList.toggle("armed", s.armed);
+    b.replaceChildren();
+    if (s.item) {
+      const img = document.createElement("img");
+      img.src = grid.dataset.static + s.item + ".svg";
+      img.alt = s.item; img.width = 40; img.height = 40;
+      const n = document.createElement("span");
+      n.className = "count"; n.textContent = s.count;
+      b.append(img, n);
+      if (s.armed) {
+        const a = document.createElement("span");
+        a.className = "armed-mark"; a.textContent = "⏱";
+        b.append(a);
+      }
+    }
+  }
+}
+
+function select(b) {
+  if (selected) selected.classList.remove("selected");
+  selected = b;
+  if (b) b.classList.add("selected");
+  useBtn.disabled = !(b && b.dataset.item);
+}
+
+async function use(b) {
+  const item = b.dataset.item;
+  if (!item) return;
+  if (TABLE_ITEMS.includes(item)) { say(T.at_table); return; }
+  if (item === "recorder") { say(T.at_result); return; }
+  const reply = await post(grid.dataset.useUrl, {slot: Number(b.dataset.slot), item, key: newKey()});
+  if (!reply.ok) { say(reply.message || T.failed); return; }
+  render(reply);
+  select(null);
+  say(item === "timer" ? T.armed : T.gem.replace("%(points)s", reply.result.points));
+}
+
+grid.addEventListener("click", async (ev) => {
+  const b = ev.target.closest(".slot");
+  if (!b) return;
+  if (selected && selected !== b) {
+    const a = selected;
+    select(null);
+    const reply = await post(grid.dataset.swapUrl, {a: Number(a.dataset.slot), b: Number(b.dataset.slot)});
+    if (reply.ok) render(reply); else say(reply.message || T.failed);
+    return;
+  }
+  select(b);
+  if (b.dataset.item) say(T.select);
+});
+grid.addEventListener("dblclick", (ev) => {
+  const b = ev.target.closest(".slot");
+  if (b) { select(null); use(b); }
+});
+useBtn.addEventListener("click", () => { if (selected) { const b = selected; select(null); use(b); } });
+document.getElementById("disarm-btn").addEventListener("click", async () => {
+  const reply = await post(grid.dataset.disarmUrl, {});
+  if (reply.ok) { render(reply); say(T.disarmed); }
+});
+
+// 录像机 from the profile's recent games: the first recorder in the inventory.
+for (const btn of document.querySelectorAll(".record-btn")) {
+  btn.addEventListener("click", async () => {
+    const slot = grid.querySelector('[data-item="recorder"]');
+    if (!slot) { say(T.no_recorder); return; }
+    const reply = await post(grid.dataset.useUrl, {
+      slot: Number(slot.dataset.slot), item: "recorder", key: newKey(), game: Number(btn.dataset.game)});
+    if (!reply.ok) { say(reply.message || T.failed); return; }
+    render(reply);
+    say(T.saved);
+    btn.disabled = true;
+  });
+}

@@ -1,0 +1,165 @@
+// The shop at the table (issue 8): the 桌布 theme and the 招牌 protection for
+// everyone; for a logged-in user the items they hold that work here (算牌器,
+// 招牌 / 金字招牌, 桌布, 录像机) and the card counter's counts. It reads the
+// table page's state (window.YuanziTable) when there is one, and sends uses on
+// its own socket, opened at the first use.
+const conf = JSON.parse(document.getElementById("shop-table").textContent);
+const T = conf.strings;
+const app = document.getElementById("table-app");
+const SUITS = {S: "♠", H: "♥", C: "♣", D: "♦"};
+let ws = null;
+let own = {table: null, view: null};
+let inventory = [];
+let panel = null;
+
+function label(card) {
+  if (card === "RJ") return T.big_joker;
+  if (card === "BJ") return T.small_joker;
+  return (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]];
+}
+
+function key() {
+  return (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
+    : String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+function current() {
+  const s = window.YuanziTable && window.YuanziTable.state ? window.YuanziTable.state() : null;
+  return {table: (s && s.table) || own.table, view: (s && s.view) || own.view};
+}
+
+function say(text) { if (panel) panel.querySelector("#items-message").textContent = text; }
+
+function socket() {
+  if (ws && ws.readyState <= 1) return ws;
+  const proto = location.protocol === "https:" ? "wss://" : "ws://";
+  ws = new WebSocket(proto + location.host + conf.ws_path);
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type === "table") own.table = msg.table;
+    if (msg.type === "game") own.view = msg.view;
+    if (msg.type === "item_used") { say(T.done); refresh(); }
+    if (msg.type === "error" && msg.ref === "shop") say(msg.message);
+  };
+  return ws;
+}
+
+function send(msg) {
+  const s = socket();
+  const go = () => s.send(JSON.stringify({...msg, ref: "shop"}));
+  if (s.readyState === 1) go(); else s.addEventListener("open", go, {once: true});
+}
+
+function slotOf(code) {
+  const s = inventory.find((x) => x.item === code);
+  return s ? s.slot : null;
+}
+
+function use(code, extra) {
+  const slot = slotOf(code);
+  if (slot === null) { say(T.none); return; }
+  send({type: "use_item", slot, item: code, key: key(), ...extra});
+}
+
+async function refresh() {
+  if (!panel) return;
+  const r = await fetch(conf.me_url, {headers: {Accept: "application/json"}});
+  if (!r.ok) return;
+  inventory = (await r.json()).inventory;
+  render();
+}
+
+function held(code) {
+  return inventory.filter((x) => x.item === code).reduce((n, x) => n + x.count, 0);
+}
+
+const dropsBox = document.createElement("div");
+dropsBox.id = "shop-drops";
+dropsBox.className = "items-panel";
+dropsBox.hidden = true;
+// in the result panel when there is one (it covers the table at the end)
+const resultButtons = document.querySelector("#result-panel .overlay-buttons");
+if (resultButtons) resultButtons.before(dropsBox);
+else (document.getElementById("hand") || app.lastElementChild).after(dropsBox);
+
+function renderDrops(view) {
+  const drops = view && view.status === "over" ? (view.drops || []) : [];
+  dropsBox.hidden = drops.length === 0;
+  const text = drops.map((d) => {
+    const p = view.players.find((x) => x.user_id === d.user_id);
+    return `${p ? p.username : "?"}: ${conf.items[d.item] || d.item}${d.lost ? " (" + T.lost + ")" : ""}`;
+  }).join(" · ");
+  const line = drops.length ? `${T.drops}: ${text}` : "";
+  if (dropsBox.textContent !== line) dropsBox.textContent = line;
+}
+
+// the name's protection, for everyone at the table, beside the name
+const prot = document.createElement("span");
+prot.id = "sign-protection";
+prot.className = "sign-protection";
+prot.hidden = true;
+(document.getElementById("table-name") || app.firstElementChild).after(prot);
+
+function render() {
+  const {table, view} = current();
+  if (table) {
+    app.dataset.theme = table.theme || "default";
+    prot.hidden = !table.sign;
+    const text = table.sign ? T.protected.replace("%(by)s", table.sign.by || "")
+      .replace("%(until)s", new Date(table.sign.until).toLocaleString()) : "";
+    if (prot.textContent !== text) prot.textContent = text;
+  }
+  renderDrops(view);
+  if (!panel) return;
+  const me = conf.user_id;
+  const seated = table && table.seats.some((s) => s.player && s.player.id === me);
+  const owner = table && table.owner_id === me;
+  const playing = view && view.status === "playing" && view.seat !== null;
+  const over = view && view.status === "over" && view.players.some((p) => p.user_id === me);
+  const show = {
+    card_counter: playing && held("card_counter") > 0,
+    sign: (seated || owner) && (held("sign") + held("gold_sign")) > 0,
+    tablecloth: owner,
+    recorder: over && held("recorder") > 0,
+  };
+  for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
+  panel.querySelector("[data-for=card_counter] .held").textContent = "× " + held("card_counter");
+  panel.querySelector("#use-sign").disabled = held("sign") === 0;
+  panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
+  panel.querySelector("#use-cloth").disabled = held("tablecloth") === 0;
+  const box = panel.querySelector("#card-counter");
+  const counts = view && view.card_counter;
+  box.hidden = !counts;
+  if (counts) {
+    box.replaceChildren(...Object.entries(counts).map(([card, n]) => {
+      const span = document.createElement("span");
+      span.dataset.card = card;
+      span.className = n ? "" : "zero";
+      span.textContent = `${label(card)}×${n}`;
+      return span;
+    }));
+  }
+}
+
+if (conf.user_id) {
+  const tpl = document.getElementById("items-panel-template");
+  panel = tpl.content.firstElementChild.cloneNode(true);
+  const anchor = document.getElementById("hand") || app.lastElementChild;
+  anchor.after(panel);
+  if (resultButtons) resultButtons.before(panel.querySelector("[data-for=recorder]"));
+  panel.querySelector("#use-counter").addEventListener("click", () => use("card_counter", {}));
+  panel.querySelector("#use-sign").addEventListener("click", () =>
+    use("sign", {name: panel.querySelector("#sign-name").value}));
+  panel.querySelector("#use-gold-sign").addEventListener("click", () =>
+    use("gold_sign", {name: panel.querySelector("#sign-name").value}));
+  panel.querySelector("#use-cloth").addEventListener("click", () =>
+    use("tablecloth", {theme: panel.querySelector("#cloth-theme").value}));
+  panel.querySelector("#reset-cloth").addEventListener("click", () => send({type: "reset_theme"}));
+  document.getElementById("use-recorder").addEventListener("click", () =>
+    use("recorder", {game: current().view.game_id}));
+  refresh();
+}
+if (!window.YuanziTable) socket();  // no table page state to read: follow the table ourselves
+setInterval(render, 400);
+render();

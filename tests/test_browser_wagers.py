@@ -1,0 +1,84 @@
+"""The wager on the table page and in the lobby, in a real browser (Debian
+chromium through Playwright; fixtures of tests/test_browser.py): the owner sets
+a wager with the page's control, sees it, their balance, what a game wins or
+loses and whether each seated player can afford it — all as the server sent
+them — is refused a bot, is stood up when the wager outgrows their coins, and
+the lobby filters by wager."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import Player, chromium_path
+from tests.test_browser import browser, site  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="browser tests need Debian's chromium at /usr/bin/chromium "
+           "(apt-get install chromium fonts-noto-cjk; .ci/run does)",
+)
+
+
+def set_wager(page, wager: int) -> None:
+    page.locator("#wager-select").select_option(str(wager))
+    page.locator("#wager-set").click()
+    page.locator(f'#wager-box[data-wager="{wager}"]').wait_for()
+
+
+def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, browser):  # noqa: F811
+    me = Player.open(browser, "yabao", viewport={"width": 1280, "height": 800})
+    page = me.page
+    me.sign_up(site.base_url)
+    me.create_table("押宝桌")
+    assert page.locator("#wager-form").is_visible()  # the owner's control
+    assert page.locator("#my-coins").inner_text() == "你的金币：2000"
+    set_wager(page, 10)
+    assert page.locator("#wager-amount").inner_text() == "押宝：10 金币"
+    me.sit(0)
+    page.locator('.seat[data-seat="0"] .wager-afford[data-afford="1"]').wait_for()
+    # four 科员: stake 1 → 10 coins, 20 on a double clamp (sent by the server)
+    page.wait_for_function("() => document.getElementById('wager-stakes')"
+                           ".textContent.includes('20')")
+    page.locator('.seat[data-seat="1"] button.add-bot').click()
+    page.wait_for_function("() => (window.__toasts || []).some(t => t.includes('机器人'))")
+    assert page.locator(".seat.is-bot").count() == 0
+
+    set_wager(page, 40)  # needs 4,000: the owner (2,000) is stood up
+    page.locator('.seat[data-seat="0"].empty').wait_for()
+    assert page.locator(".wager-afford").count() == 0
+
+    page.goto(site.base_url + "/?wager=40")
+    page.locator('.lobby-table:has(.lt-name:text-is("押宝桌")) .badge.wager[data-wager="40"]'
+                 ).wait_for()
+    page.locator("#lobby-status[data-state=open]").wait_for()
+    assert page.locator(".lobby-table").count() == 1
+    page.goto(site.base_url + "/?wager=10")
+    page.locator("#lobby-status[data-state=open]").wait_for()
+    assert page.locator(".lobby-table").count() == 0
+    me.assert_clean()
+
+
+FINISHED_WAGER_GAME = """
+from tests.helpers import make_players
+from tests.test_wagers import finish_with, finished_state, start, wager_table
+players = make_players(4, "bw")
+table = wager_table(players, 10)
+finish_with(start(table, players), finished_state("1"))
+print(table.pk)
+"""
+
+
+def test_the_result_panel_shows_each_seats_coin_change(site, browser):  # noqa: F811
+    """A wager game just ended at the table (N–S lost 10 each): anyone opening
+    the page — here an anonymous spectator — sees the coin changes the server
+    sent beside the result."""
+    table_id = int(site.manage("shell", "-c", FINISHED_WAGER_GAME).split()[-1])
+    me = Player.open(browser, "kanke", viewport={"width": 1280, "height": 800})
+    page = me.page
+    page.goto(site.base_url + f"/tables/{table_id}/")
+    page.locator("#result-panel .coin-changes").wait_for()
+    got = page.eval_on_selector_all(
+        "#result-panel .coin-changes li", "lis => lis.map(li => Number(li.dataset.coins))")
+    assert got == [-10, 10, -10, 10]
+    assert "+10 金币" in page.locator("#result-panel .coin-changes").inner_text()
+    me.assert_clean()
