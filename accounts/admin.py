@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from accounts.models import Profile, RatingEntry
+from accounts.models import GemCap, LeaderboardEntry, Profile, RatingEntry
+from games.admin import ViewOnlyAdmin
 
 
 @admin.register(Profile)
@@ -40,6 +41,30 @@ class RatingEntryAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(LeaderboardEntry)
+class LeaderboardEntryAdmin(ViewOnlyAdmin):
+    """The ranking as last recomputed, view only."""
+
+    list_display = ("rank", "user", "rating_points", "games_won", "computed_at")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+
+
+@admin.register(GemCap)
+class GemCapAdmin(admin.ModelAdmin):
+    """The gem cap: computed points read only; set the override from the
+    moderator console (/mod/settings/), which audits it."""
+
+    list_display = ("points", "override", "computed_at")
+    readonly_fields = ("points", "override", "computed_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -8,9 +8,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # the transports subscribe to the write side's after-commit events
-        from games import broadcast, handlers, lifecycle, scheduler, tables
+        from games import broadcast, fairness, handlers, lifecycle, scheduler, tables
 
         broadcast.subscribe()
         scheduler.subscribe()
         lifecycle.subscribe("presence_expired", tables.stand_up_expired)
         handlers.register()
+        lifecycle.view_contribution(fairness.view_keys, priority=50)

@@ -174,9 +174,17 @@ def table_changed(table_id: int) -> dict[str, Any] | None:
     return snap
 
 
-def table_closed(table_id: int) -> None:
-    """Take a closed table off the lobby."""
-    _send(LOBBY_GROUP, {"type": "lobby.closed", "id": table_id})
+def table_closed(table_id: int, notice: dict[str, Any] | None = None) -> None:
+    """Take a closed table off the lobby, and tell its clients (each is sent
+    ``notice`` if given, then ``table_closed``, then its connection closes)."""
+    _send_all([(LOBBY_GROUP, {"type": "lobby.closed", "id": table_id}),
+               (table_group(table_id), {"type": "table.gone", "id": table_id,
+                                        "notice": notice})])
+
+
+def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
+    """Close every connection of one user (``lifecycle.close_sockets``)."""
+    _send(person_group(user_id), {"type": "user.close", "notice": notice})
 
 
 def game_changed(game_id: int, table_id: int, state: dict[str, Any],
@@ -217,3 +225,4 @@ def subscribe() -> None:
     lifecycle.subscribe("game_changed", game_changed)
     lifecycle.subscribe("chat", chat)
     lifecycle.subscribe("notice", notice)
+    lifecycle.subscribe("close_sockets", close_sockets)

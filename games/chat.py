@@ -30,5 +30,6 @@ def chat(table_id: int, user, text: str) -> ChatMessage:
         raise Refused("no_table", _("This table does not exist or is closed."))
     shown = lifecycle.filter_chat(table_id, user, text)
     msg = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
-    lifecycle.publish("chat", table_id=table_id, line={**chat_line(msg), "text": shown})
+    line = lifecycle.contribute_chat_lines(table_id, [{**chat_line(msg), "text": shown}])[0]
+    lifecycle.publish("chat", table_id=table_id, line=line)
     return msg

@@ -29,7 +29,8 @@ from games.seatview import current_view
 MAX_FRAME = 8192
 
 
-def _connect(channel_name: str, table_id: int, user, token: str | None) -> dict[str, Any] | None:
+def _connect(channel_name: str, table_id: int, user, token: str | None = None,
+             address: str | None = None) -> dict[str, Any] | None:
     # a private table without its invite is refused as if it did not exist
     if access.open_table(table_id, user, token) is None:
         return None
@@ -38,6 +39,7 @@ def _connect(channel_name: str, table_id: int, user, token: str | None) -> dict[
     if table is None:
         presence.drop_presence(channel_name, table_id, user)
         return None
+    lifecycle.connected(table_id, user, address)
     return {
         "table": table,
         "view": current_view(table_id, user),
@@ -183,8 +185,9 @@ class TableConsumer(_JsonSocket):
                                for g in self.groups_joined))
         session = self.scope.get("session")
         token = (session.get("invites", {}) if session is not None else {}).get(str(self.table_id))
+        address = (self.scope.get("client") or [None])[0]
         hello = await database_sync_to_async(_connect)(
-            self.channel_name, self.table_id, self.user, token)
+            self.channel_name, self.table_id, self.user, token, address)
         # accept first, even for a closed table: a close before accept is an
         # HTTP 403 handshake refusal, and the browser would never see 4404
         await self.accept()
@@ -284,6 +287,19 @@ class TableConsumer(_JsonSocket):
     async def user_notice(self, event: dict[str, Any]) -> None:
         # something this person must be told (lifecycle.notify), on any table
         await self.send_json(event["notice"])
+
+    async def user_close(self, event: dict[str, Any]) -> None:
+        # lifecycle.close_sockets: e.g. a suspended account is logged out everywhere
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.close(code=4403)
+
+    async def table_gone(self, event: dict[str, Any]) -> None:
+        # the table closed (a moderator, or idle): say so, then close like a closed table
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.send_json({"type": "table_closed", "id": event["id"]})
+        await self.close(code=4404)
 
 
 class LobbyConsumer(_JsonSocket):

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import chat, lifecycle, phrases, play, tables
+from games import chat, fairness, lifecycle, phrases, play, tables
 from games.errors import Refused
 from games.lifecycle import SocketContext
 from games.models import Table
@@ -49,7 +49,12 @@ def _stand(ctx: SocketContext, msg: dict) -> None:
 
 
 def _ready(ctx: SocketContext, msg: dict) -> None:
-    tables.set_ready(ctx.table_id, ctx.user, flag(msg, "ready"))
+    try:
+        seed = fairness.clean_seed(msg.get("seed"))
+    except ValueError:
+        raise Refused("bad_message", _("“seed” must be a string of 1 to 64 characters.")
+                      ) from None
+    tables.set_ready(ctx.table_id, ctx.user, flag(msg, "ready"), seed=seed)
 
 
 def _add_bot(ctx: SocketContext, msg: dict) -> None:

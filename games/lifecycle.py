@@ -37,12 +37,29 @@ in ascending ``priority`` (ties: registration order), never in
 - :func:`chat_policy` — ``policy(table_id, user, text) -> str``: asked before a
   chat line is stored and sent; raise ``Refused`` to refuse it (a mute) or
   return the text to send (a word filter masks; the raw line is stored).
+- :func:`chat_line_contribution` — ``fn(table_id, lines) -> None``: edits
+  chat lines as sent (live and history) in place, e.g. a badge, or masking
+  the stored raw text.
+- :func:`name_policy` — ``policy(text) -> None``: asked for every table name
+  (creation and rename); raise ``Refused`` to refuse it (a blocked word).
+- :func:`rename_policy` — ``policy(table, user, name, override) -> None``:
+  asked before a table is renamed (``games.tables.rename``); ``override`` is a
+  moderator's rename, which a policy must let through (clearing any
+  protection it keeps, e.g. a 招牌).
+- :func:`on_connect` — ``fn(table_id, user, address) -> None``: a table
+  socket connected (``address``: the client address in the ASGI scope, which
+  Daphne's ``--proxy-headers`` takes from the trusted proxy), e.g. keep its
+  keyed hash for same-address signals.
+- :func:`close_sockets` — close every open connection of one user (after a
+  final ``notice``), e.g. a suspended account's.
 - :func:`subscribe` / :func:`publish` — after-commit events: the write
   modules publish, the transports (``games.broadcast``, ``games.scheduler``)
   subscribe, so nothing that writes imports a transport.
 
 Events published (payload keyword arguments): ``table_changed(table_id)``,
-``table_closed(table_id)``, ``game_changed(game)`` (a snapshot of the game row
+``table_closed(table_id, notice=None)`` (``notice``: a frame every client
+at the table is sent before its connection closes),
+``close_sockets(user_id, notice)``, ``game_changed(game)`` (a snapshot of the game row
 as committed), ``chat(table_id, line)``, ``notice(user_id, notice)``.
 """
 
@@ -103,6 +120,10 @@ VIEW_CONTRIBUTIONS = Registry("view")
 SNAPSHOT_CONTRIBUTIONS = Registry("snapshot")
 RECENT_GAME_CONTRIBUTIONS = Registry("recent_game")
 CHAT_POLICIES = Registry("chat_policy")
+CHAT_LINES = Registry("chat_lines")
+NAME_POLICIES = Registry("name_policy")
+RENAME_POLICIES = Registry("rename_policy")
+CONNECT = Registry("connect")
 SOCKET_MESSAGES: dict[str, tuple[Callable[..., Any], str | None, bool]] = {}
 LOBBY_FILTERS: dict[str, LobbyFilter] = {}
 _SUBSCRIBERS: dict[str, Registry] = {}
@@ -183,6 +204,27 @@ def recent_game_contribution(fn: Callable[[int, dict[int, int]], dict[int, dict[
 def chat_policy(policy: Callable[[int, Any, str], str], priority: int) -> Callable:
     """Register a chat policy (see the module docstring)."""
     return CHAT_POLICIES.add(policy, priority)
+
+
+def chat_line_contribution(fn: Callable[[int, list[dict[str, Any]]], None],
+                           priority: int = 100) -> Callable:
+    """Register a chat-line contribution (see the module docstring)."""
+    return CHAT_LINES.add(fn, priority)
+
+
+def name_policy(policy: Callable[[str], None], priority: int = 100) -> Callable:
+    """Register a table-name policy (see the module docstring)."""
+    return NAME_POLICIES.add(policy, priority)
+
+
+def rename_policy(policy: Callable[..., None], priority: int = 100) -> Callable:
+    """Register a rename policy (see the module docstring)."""
+    return RENAME_POLICIES.add(policy, priority)
+
+
+def on_connect(fn: Callable[[int, Any, str | None], None], priority: int = 100) -> Callable:
+    """Register a table-socket connect hook (see the module docstring)."""
+    return CONNECT.add(fn, priority)
 
 
 def socket_message(kind: str, handler: Callable[[SocketContext, dict], dict | None], *,
@@ -318,6 +360,37 @@ def filter_chat(table_id: int, user: Any, text: str) -> str:
     for entry in CHAT_POLICIES:
         text = entry.fn(table_id, user, text)
     return text
+
+
+def contribute_chat_lines(table_id: int, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run the chat-line contributions over ``lines`` (in place; returned)."""
+    for entry in CHAT_LINES:
+        entry.fn(table_id, lines)
+    return lines
+
+
+def check_name(text: str) -> None:
+    """Ask every name policy; the first ``Refused`` propagates."""
+    for entry in NAME_POLICIES:
+        entry.fn(text)
+
+
+def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
+    """Ask every rename policy; the first ``Refused`` propagates."""
+    for entry in RENAME_POLICIES:
+        entry.fn(table, user, name, override)
+
+
+def connected(table_id: int, user: Any, address: str | None) -> None:
+    """Run the connect hooks (``games.consumers``)."""
+    for entry in CONNECT:
+        entry.fn(table_id, user, address)
+
+
+def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
+    """After commit, send ``notice`` (if any) to every open connection of
+    ``user_id`` and close them (code 4403, docs/protocol.md)."""
+    publish("close_sockets", user_id=user_id, notice=notice)
 
 
 def notify(user_id: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:

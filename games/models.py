@@ -62,6 +62,8 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_policy = models.CharField(max_length=20, blank=True)  # the bot's level, if a bot
     ready = models.BooleanField(default=False)
+    # the player's seed for the next deal, sent with ready (games.fairness)
+    seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["table", "index"]

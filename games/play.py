@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 from datetime import timedelta
 from typing import Any
 
@@ -30,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, lifecycle, presence, seatview
+from games import engine, fairness, lifecycle, presence, seatview
 from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.seatview import seat_of, seat_rows
@@ -50,9 +49,12 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
         GameSeat(index=s.index, user=s.user, username=s.user.username, level=s.user.profile.level)
         for s in seats
     ]
+    # the deal seed combines the server's secret seed with each seat's (fairness.py)
+    inputs = fairness.new_inputs([None if s.is_bot else (s.seed or None) for s in seats])
     state = engine.new_game(
-        secrets.token_hex(16), [r.level for r in rows], [r.bot or None for r in rows]
+        inputs.pop("seed"), [r.level for r in rows], [r.bot or None for r in rows]
     )
+    state["fairness"] = inputs  # kept with the state; views show fairness.public() only
     game = Game(table=table, state=state, seq=0, practice=state["practice"])
     game._seat_rows = rows
     game.due_at = _due_at(game)

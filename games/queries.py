@@ -92,14 +92,18 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
 
 
 def chat_line(msg: ChatMessage) -> dict[str, Any]:
-    """One chat message as sent to clients: ``{"user", "text", "at"}`` (ISO time)."""
-    return {"user": msg.user.username, "text": msg.text, "at": msg.created_at.isoformat()}
+    """One chat message as stored: ``{"id", "user_id", "user", "text", "at"}``
+    (ISO time; the raw text, before the chat-line contributions)."""
+    return {"id": msg.pk, "user_id": msg.user_id, "user": msg.user.username, "text": msg.text,
+            "at": msg.created_at.isoformat()}
 
 
 def chat_history(table_id: int, limit: int = 50) -> list[dict[str, Any]]:
-    """The table's last ``limit`` chat lines, oldest first (as :func:`chat_line`)."""
+    """The table's last ``limit`` chat lines as sent, oldest first (:func:`chat_line`
+    through ``lifecycle.contribute_chat_lines``: badges, masking)."""
     lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
-    return [chat_line(m) for m in reversed(lines.order_by("-created_at")[:limit])]
+    rows = [chat_line(m) for m in reversed(lines.order_by("-created_at", "-pk")[:limit])]
+    return lifecycle.contribute_chat_lines(table_id, rows)
 
 
 def quick_start_tables(limit: int = 50) -> list[Table]:

@@ -34,12 +34,13 @@ BOT_POLICIES = ("beginner", "normal", "expert")
 def clean_name(name: Any) -> str:
     """A table name as stored: trimmed, 1–40 characters, no control characters.
 
-    :raises Refused: ``bad_name`` otherwise.
+    :raises Refused: ``bad_name`` otherwise, or a name policy's reason.
     """
     text = name.strip() if isinstance(name, str) else ""
     if (not text or len(text) > NAME_MAX_LENGTH
             or any(unicodedata.category(c).startswith("C") for c in text)):
         raise Refused("bad_name", _("A table name has 1 to 40 characters."))
+    lifecycle.check_name(text)  # e.g. the moderators' blocked words
     return text
 
 
@@ -250,6 +251,23 @@ def stand_up(table: Table, user_ids: list[int], code: str, message: str,
     return count
 
 
+def rename(table_id: int, user, name: Any, *, override: bool = False) -> tuple[str, str]:
+    """Rename a table (a 招牌, or a moderator with ``override``), after the rename
+    policies (``lifecycle.rename_policy``: sign protection, RULES.md §12).
+
+    :returns: ``(old name, new name)``.
+    :raises Refused: ``no_table``, ``bad_name``, or a policy's reason.
+    """
+    name = clean_name(name)
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        lifecycle.check_rename(table, user, name, override)
+        old, table.name = table.name, name
+        table.save(update_fields=["name"])
+        lifecycle.publish("table_changed", table_id=table_id)
+    return old, name
+
+
 def _owner(table: Table, user) -> None:
     if table.owner_id != user.pk:
         raise Refused("not_owner", _("Only the table's owner may do that."))
@@ -293,17 +311,20 @@ def _set_bot(table_id: int, user, index: int, policy: str | None) -> None:
             _maybe_start(table)
 
 
-def set_ready(table_id: int, user, ready: bool = True) -> Game | None:
+def set_ready(table_id: int, user, ready: bool = True, seed: str | None = None) -> Game | None:
     """Mark oneself (un)ready; the game starts once four are seated and ready
     and every seat policy admits them (one who is not admitted is stood up
     with a ``notice``; the others stay ready).
 
+    :param seed: the player's seed for the deal (``games.fairness``; already
+        checked by the caller), kept until the next game starts.
     :returns: the new game if this started one, else ``None``.
     """
     with transaction.atomic():
         table = _locked_table(table_id)
         _waiting(table)
-        if not Seat.objects.filter(table=table, user=user).update(ready=bool(ready)):
+        fields = {"ready": bool(ready)} if seed is None else {"ready": bool(ready), "seed": seed}
+        if not Seat.objects.filter(table=table, user=user).update(**fields):
             raise Refused("not_seated", _("You are not seated at this table."))
         lifecycle.publish("table_changed", table_id=table_id)
         return _maybe_start(table)

@@ -12,4 +12,5 @@ urlpatterns = [
     path("tables/join/", views.join_by_code, name="join_by_code"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),
+    path("fairness/", views.fairness_doc, name="fairness_doc"),
 ]

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import levels
 from accounts.models import Profile
-from games import access, lifecycle, phrases, ratelimit, snapshots, tables, ui
+from games import access, fairness, lifecycle, phrases, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -173,10 +173,21 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status != Game.OVER:
         return render(request, "games/result.html", {"game": game, "running": True})
     view = view_for(game, seat_of(game, request.user))
+    shown = fairness.public(game.state)
+    fair = None
+    if shown and game.record:  # recomputed from the record on every view (docs/fairness.md)
+        problems = fairness.check(game.record, shown)
+        fair = {"public": shown, "problems": problems, "ok": not problems}
     return render(
         request,
         "games/result.html",
-        {"game": game, "running": False, "summary": ui.result_summary(view),
+        {"game": game, "running": False, "summary": ui.result_summary(view), "fair": fair,
          "table_open": Table.objects.filter(pk=game.table_id, closed=False).exists()},
     )
+
+
+def fairness_doc(request: HttpRequest) -> HttpResponse:
+    """``/fairness/``: docs/fairness.md as plain text (the recipe and the script)."""
+    text = (settings.BASE_DIR / "docs" / "fairness.md").read_text()
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
 

@@ -95,3 +95,22 @@ class GameWagerAdmin(_ReadOnly):
 
     list_display = ("game", "wager", "coin_changes")
     raw_id_fields = ("game",)
+
+
+def _register_the_rest() -> None:
+    """The shop's other rows (catalogue, inventory, uses, check-ins …), view
+    only: they change only through the shop's modules (issue 10 "Also")."""
+    from django.apps import apps
+
+    from games.admin import ViewOnlyAdmin
+
+    for model in apps.get_app_config("shop").get_models():
+        if model in admin.site._registry:
+            continue
+        names = [f.name for f in model._meta.fields]
+        options = {"list_display": names[:8],
+                   "search_fields": ("user__username",) if "user" in names else ()}
+        admin.site.register(model, type(f"{model.__name__}Admin", (ViewOnlyAdmin,), options))
+
+
+_register_the_rest()

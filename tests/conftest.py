@@ -110,6 +110,16 @@ def outsider(db, django_user_model):
     return _make_user(django_user_model, "outsider")
 
 
+@pytest.fixture
+def mod(db, django_user_model):
+    """A moderator, ``laoli`` (the moderators group; not staff, not superuser)."""
+    from moderation import roles
+
+    user = django_user_model.objects.create_user(username="laoli")
+    roles.add(user)
+    return user
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.skipped and not hasattr(report, "wasxfail"):
         _skipped.append(report.nodeid)

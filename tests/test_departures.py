@@ -96,7 +96,7 @@ def test_a_human_move_resets_the_timeout_counter():
 
 
 @pytest.mark.django_db
-def test_auto_play_seat_is_played_by_the_heuristic_bot_after_the_short_pause(settings):
+def test_auto_play_seat_is_played_by_the_expert_bot_after_the_short_pause(settings):
     settings.GAMES_BOT_DELAY_SECONDS = 3.0
     game = start_game(make_players())
     seat = game.state["turn"]
@@ -111,8 +111,9 @@ def test_auto_play_seat_is_played_by_the_heuristic_bot_after_the_short_pause(set
 
     force_due(game)
     before = fresh(game)
-    expected = engine.heuristic_policy(
-        engine.view(before.state, seat), random.Random(f"{before.state['seed']}:{before.seq}")
+    expected = engine.expert_policy(  # 托管 plays the expert, from what the seat may know
+        engine.bot_view(before.state, seat), random.Random(f"{before.state['seed']}:{before.seq}"),
+        budget_ms=settings.GAMES_BOT_BUDGET_MS,
     )
     assert play.run_due(game.pk, game.seq) is True
     event = last_event(game)

@@ -11,7 +11,7 @@ from games.models import Game, GameEvent
 
 # what games.seatview adds to the engine's view (no game data of other seats)
 SITE_KEYS = {"game_id", "players", "time_left_ms", "clock_paused", "trick_kinds",
-             "escape_penalty", "hints", "can_pass", "previous_trick",
+             "escape_penalty", "hints", "can_pass", "fairness", "previous_trick",
              "wager", "coin_changes", "coins",  # contributed by shop.wagers, once over
              "armed_timer", "card_counter", "drops"}  # shop.hooks
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
@@ -21,6 +21,8 @@ def states_by_seq(game: Game) -> dict[int, dict]:
     """Rebuild the true state at every seq from the seed and the event log."""
     s = game.state
     state = engine.new_game(s["seed"], s["levels"], s["bots"])
+    if "fairness" in s:  # the deal's inputs, kept with the state from the start (games.fairness)
+        state["fairness"] = s["fairness"]
     states = {0: state}
     for ev in GameEvent.objects.filter(game=game).order_by("seq"):
         state, _ = engine.apply(state, ev.seat, ev.action)
@@ -59,6 +61,8 @@ def check_frames(frames: list[dict[str, Any]], states: dict[int, dict], seat: in
         assert engine_part == engine.view(true, seat)
         if true["status"] == engine.PLAYING:
             assert "seed" not in v and "hands" not in v
+            # the deal's fairness: the commitment only, never the server seed (games.fairness)
+            assert "server_seed" not in v.get("fairness", {})
             assert v["hand"] == (true["hands"][seat] if seat is not None else None)
             for hint in v.get("hints", []):
                 cards = hint["cards"]

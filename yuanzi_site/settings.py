@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "shop",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -188,10 +189,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 # --- Authentication (django-allauth 65) ------------------------------------
 
+# Django's and allauth's backends, refusing suspended accounts at log-in and on
+# every request and socket (moderation/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "moderation.backends.ModelBackend",
+    "moderation.backends.AuthenticationBackend",
 ]
+# Usernames with a moderator-blocked word are refused at sign-up.
+ACCOUNT_ADAPTER = "moderation.adapter.AccountAdapter"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -308,6 +313,12 @@ GAMES_REACTIONS = ["👍", "😄", "😮", "😭", "🎉"]
 GAMES_MAX_IDLE_TABLES = env_int("GAMES_MAX_IDLE_TABLES", 3, minimum=1)
 GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
 
+# --- Moderation ----------------------------------------------------------------
+
+# Minutes a player a moderator kicked from a table may not sit there again.
+MODERATION_KICK_BAN_MINUTES = env_int("MODERATION_KICK_BAN_MINUTES", 30, minimum=1)
+# Reports one player may make in an hour (issue 10).
+MODERATION_REPORTS_PER_HOUR = 5
 # --- Shop (RULES.md §8–§9, §12; issue 8) ------------------------------------------
 
 # Coin sources: the daily check-in's 7-day cycle (a day is a calendar day in

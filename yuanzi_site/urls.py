@@ -11,6 +11,7 @@ urlpatterns = [
     path("leaderboard/", leaderboard, name="leaderboard"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    path("mod/", include("moderation.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -33,7 +33,16 @@ export function addLine(line) {
   if (line.at) t.dateTime = line.at;
   li.appendChild(t);
   li.appendChild(el("span", "chat-user", line.user));
+  if (line.moderator) li.appendChild(el("span", "badge mod", $("mod-badge-text").textContent));
   li.appendChild(el("span", "chat-text", line.text));
+  const dialog = $("report-dialog");
+  if (line.id && dialog) {  // report this line (report.js opens the dialog)
+    li.dataset.lineId = line.id;
+    const flag = el("button", "chat-report link", "⚑");
+    flag.type = "button";
+    flag.title = dialog.dataset.lineTitle;
+    li.appendChild(flag);
+  }
   const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
   log.appendChild(li);
   while (log.children.length > MAX_LINES) log.removeChild(log.firstChild);

@@ -22,6 +22,7 @@ import {startClock, tick} from "./clock.js";
 import {connectionBanner} from "./connection.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
 import {$} from "./dom.js";
+import {newSeed, renderFairness} from "./fairness.js";
 import {afterView, wireFeel} from "./feel.js";
 import {renderHand, renderSelection, wireHand} from "./hand.js";
 import {wireTouch} from "./hand_touch.js";
@@ -31,6 +32,7 @@ import {emptySeats, renderInvite, wireInvite} from "./invite.js";
 import {renderNotices, showNotice, toast} from "./notices.js";
 import {wirePhrases} from "./phrases.js";
 import {renderPrevTrick, wirePrevTrick} from "./prev_trick.js";
+import {markModerators, wireReport} from "./report.js";
 import {renderResult, wireResult} from "./result.js";
 import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
@@ -58,6 +60,8 @@ function render() {
   renderHand();
   renderControls();
   renderResult();
+  if (state.table) markModerators(state.table);
+  renderFairness(state.view);
   renderWager(); // after seats and result: it marks them
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
@@ -114,6 +118,9 @@ function onMessage(msg) {
     case "chat":
       addLine(msg.line);
       break;
+    case "reported":
+      toast($("report-dialog").dataset.sent, "info", 5000);
+      break;
     case "error":
       sock.settle();
       toast(msg.message || T.error);
@@ -152,7 +159,8 @@ function move(msg) {
 
 function toggleReady() {
   const seat = store.mySnapshotSeat();
-  send({type: "ready", ready: !(seat !== null && state.table.seats[seat].ready)});
+  // a fresh seed of this player's own goes into the next deal (docs/fairness.md)
+  send({type: "ready", ready: !(seat !== null && state.table.seats[seat].ready), seed: newSeed()});
 }
 
 wireSeats({
@@ -200,6 +208,7 @@ wireResult({
 setChatMe(state.me.username);
 wireWager((wager) => send({type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
+wireReport({send, table: () => state.table, meId: boot.me.id});
 
 // a landscape phone keeps the chat behind a button (static/css/page.css)
 $("chat-toggle").addEventListener("click", (e) => {

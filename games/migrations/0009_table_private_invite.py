@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_presence_off_the_database'),
+        ('games', '0008_seat_seed'),
     ]
 
     operations = [

@@ -1,0 +1,410 @@
+"""The moderator actions (issue 10; RULES.md §12 "Moderators"), the write side
+of the console. Each takes the acting moderator, its target and a reason of
+1–500 characters; runs in one transaction with its audit row (an
+``AuditEntry``: who, what, target, reason, before → after); tells the people it
+affects by a ``notice`` (``games.lifecycle.notify``) after commit.
+
+Games end only through ``games.play.end_game`` (the finisher: no rating, wager
+or escape change, RULES.md §12); coins move only through ``shop.ledger``.
+
+Errors: :class:`games.errors.Refused` with a registered reason code, raised
+before anything changes: ``no_user``, ``self_target``, ``protected_target``
+(another moderator or a superuser), ``no_reason``, ``reason_too_long``,
+``bad_length``, ``no_table``, ``already_closed``, ``not_seated``,
+``moderator_seated`` (the moderator sits at that table), ``bad_coin_amount``,
+``revoke_exceeds_balance``, ``bad_gem_cap``, ``not_sanctioned``, ``bad_name``,
+``blocked_word``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import GemCap, Profile
+from games import lifecycle, play, presence, tables
+from games.errors import Refused
+from games.models import Game, Seat, Table
+from moderation import hooks, roles
+from moderation.models import REASON_MAX_LENGTH, AuditEntry, Sanction
+from shop import ledger
+
+MINUTE, HOUR, DAY = 60, 3600, 86400
+UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
+MUTE_RANGE = (MINUTE, 30 * DAY)  # 1 minute – 30 days
+SUSPENSION_RANGE = (HOUR, 365 * DAY)  # 1 hour – 365 days, or for good
+MAX_COINS = 10**9  # one grant or revoke at most (a typo guard)
+
+
+# --- checks --------------------------------------------------------------------
+
+
+def clean_reason(reason: Any) -> str:
+    """A reason as stored: trimmed, 1–500 characters.
+
+    :raises Refused: ``no_reason``, ``reason_too_long``.
+    """
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise Refused("no_reason", _("Give a reason."))
+    if len(text) > REASON_MAX_LENGTH:
+        raise Refused("reason_too_long", _("A reason has at most 500 characters."))
+    return text
+
+
+def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
+                 forever: bool = False) -> timedelta | None:
+    """A sanction's length from a number and a unit (``m``, ``h``, ``d``; or
+    ``forever`` where allowed → ``None``).
+
+    :param bounds: (shortest, longest) in seconds, inclusive.
+    :raises Refused: ``bad_length`` for anything not a whole number, an unknown
+        unit, or a length out of ``bounds``.
+    """
+    if forever and unit == "forever":
+        return None
+    try:
+        number = int(str(amount).strip())
+    except ValueError:
+        raise Refused("bad_length", _("The length must be a whole number.")) from None
+    seconds = number * UNITS.get(unit, 0)
+    if unit not in UNITS or not bounds[0] <= seconds <= bounds[1]:
+        raise Refused("bad_length", _("That length is out of range."))
+    return timedelta(seconds=seconds)
+
+
+def target_user(moderator, name: Any):
+    """The user a moderator acts on, by username.
+
+    :raises Refused: ``no_user``, ``self_target``, ``protected_target``.
+    """
+    user = get_user_model().objects.filter(username=str(name or "").strip()).first()
+    if user is None:
+        raise Refused("no_user", _("There is no such user."))
+    if user.pk == moderator.pk:
+        raise Refused("self_target", _("You cannot act on yourself."))
+    if user.is_superuser or roles.is_moderator(user):
+        raise Refused("protected_target",
+                      _("Moderators and administrators cannot be acted on here."))
+    return user
+
+
+def _open_table(table_id: Any) -> Table:
+    table = Table.objects.filter(pk=table_id).first() if str(table_id).isdigit() else None
+    if table is None:
+        raise Refused("no_table", _("This table does not exist or is closed."))
+    return table
+
+
+def _not_seated_at(moderator, table_id: int) -> None:
+    if Seat.objects.filter(table_id=table_id, user=moderator).exists():
+        raise Refused("moderator_seated",
+                      _("You sit at this table: another moderator must act on it."))
+
+
+def _audit(moderator, action: str, reason: str, *, user=None, table: Table | None = None,
+           before: dict | None = None, after: dict | None = None) -> AuditEntry:
+    return AuditEntry.objects.create(
+        moderator=moderator, moderator_name=moderator.username, action=action,
+        target_user=user, target_name=user.username if user else "",
+        table=table, table_name=table.name if table else "", reason=reason,
+        before=before or {}, after=after or {},
+    )
+
+
+def _running_game(table: Table) -> Game | None:
+    if table.status != Table.PLAYING or table.current_game_id is None:
+        return None
+    return Game.objects.filter(pk=table.current_game_id, status=Game.PLAYING).first()
+
+
+def _game_seat(game: Game, user_id: int) -> int | None:
+    return (game.seats.filter(user_id=user_id).values_list("index", flat=True).first())
+
+
+def _notice(code: str, message: str, **params: Any) -> dict[str, Any]:
+    return {"type": "notice", "code": code, "message": message, "params": params}
+
+
+# --- table actions ----------------------------------------------------------------
+
+
+def close_table(moderator, table_id: Any, reason: Any) -> AuditEntry:
+    """Close a table: its running game ends with ``moderator_close`` (no rating,
+    wager or escape change), its seats empty, it leaves the lobby, and every
+    client at it gets a ``notice`` and ``table_closed``.
+
+    :raises Refused: ``no_reason``/``reason_too_long``, ``no_table``,
+        ``already_closed``, ``moderator_seated``.
+    """
+    reason = clean_reason(reason)
+    table = _open_table(table_id)
+    if table.closed:
+        raise Refused("already_closed", _("This table is already closed."))
+    _not_seated_at(moderator, table.pk)
+    with transaction.atomic():
+        game = _running_game(table)
+        if game is not None:
+            play.end_game(game.pk, Game.MODERATOR_CLOSE)
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        if table.closed:
+            raise Refused("already_closed", _("This table is already closed."))
+        seated = list(Seat.objects.filter(table=table).exclude(user=None)
+                      .values_list("user_id", flat=True))
+        before = {"name": table.name, "status": table.status, "seated": seated,
+                  "game": game.pk if game else None}
+        Seat.objects.filter(table=table).update(user=None, ready=False, is_bot=False,
+                                                bot_policy="")
+        table.closed, table.status = True, Table.WAITING
+        table.save(update_fields=["closed", "status"])
+        message = _("A moderator closed table “%(table)s”: %(reason)s") % {
+            "table": table.name, "reason": reason}
+        notice = _notice("moderator_close", message, table_id=table.pk, reason=reason)
+        here = presence.online_users(table.pk)
+        for uid in seated:
+            if uid not in here:  # those at the table hear it with table_closed
+                lifecycle.notify(uid, "moderator_close", message, notice["params"])
+        lifecycle.publish("table_closed", table_id=table.pk, notice=notice)
+        return _audit(moderator, AuditEntry.CLOSE, reason, table=table, before=before,
+                      after={"closed": True})
+
+
+def kick(moderator, table_id: Any, username: Any, reason: Any) -> AuditEntry:
+    """Remove a player from their seat at a table; during a game it ends with
+    ``moderator_kick`` (no changes for anyone). The player may not sit at that
+    table again for ``MODERATION_KICK_BAN_MINUTES``.
+
+    :raises Refused: the reason and target codes, ``no_table``,
+        ``moderator_seated``, ``not_seated``.
+    """
+    reason = clean_reason(reason)
+    user = target_user(moderator, username)
+    table = _open_table(table_id)
+    if table.closed:
+        raise Refused("no_table", _("This table does not exist or is closed."))
+    _not_seated_at(moderator, table.pk)
+    with transaction.atomic():
+        game = _vacate(table, user, Game.MODERATOR_KICK)
+        if game is False:
+            raise Refused("not_seated", _("That player is not seated at this table."))
+        minutes = settings.MODERATION_KICK_BAN_MINUTES
+        ban = Sanction.objects.create(
+            user=user, kind=Sanction.TABLE_BAN, table=table, moderator=moderator,
+            reason=reason, until=timezone.now() + timedelta(minutes=minutes))
+        lifecycle.notify(user.pk, "moderator_kick", _(
+            "A moderator removed you from table “%(table)s” (you may sit there again in "
+            "%(minutes)s minutes): %(reason)s") % {
+                "table": table.name, "minutes": minutes, "reason": reason},
+            {"table_id": table.pk, "reason": reason, "minutes": minutes})
+        if game is not None:
+            _tell_players(game, user.pk, _(
+                "A moderator ended the game: a player was removed from the table."))
+        return _audit(moderator, AuditEntry.KICK, reason, user=user, table=table,
+                      before={"seated": True, "game": game.pk if game else None},
+                      after={"seated": False, "banned_until": ban.until.isoformat()})
+
+
+def _vacate(table: Table, user, end_reason: str) -> Game | None | bool:
+    """Take ``user`` out of their seat at ``table`` (inside the caller's
+    transaction): a running game they play ends with ``end_reason`` (the
+    finisher stands them up). Returns that game, ``None`` if none ran, or
+    ``False`` if they were not seated there."""
+    if not Seat.objects.filter(table=table, user=user).exists():
+        return False
+    game = _running_game(table)
+    if game is not None:
+        seat = _game_seat(game, user.pk)
+        if seat is not None:
+            play.end_game(game.pk, end_reason, seat)
+            return game
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    Seat.objects.filter(table=locked, user=user).update(user=None, ready=False)
+    lifecycle.publish("table_changed", table_id=table.pk)
+    return None
+
+
+def _tell_players(game: Game, except_user: int, message: str) -> None:
+    for uid in game.seats.exclude(user=None).values_list("user_id", flat=True):
+        if uid != except_user:
+            lifecycle.notify(uid, "game_ended_by_moderator", message,
+                             {"table_id": game.table_id, "game_id": game.pk})
+
+
+def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
+    """Rename a table, overriding (and clearing) any 招牌 protection.
+
+    :raises Refused: the reason codes, ``no_table``, ``moderator_seated``,
+        ``bad_name``, ``blocked_word``.
+    """
+    reason = clean_reason(reason)
+    table = _open_table(table_id)
+    if table.closed:
+        raise Refused("no_table", _("This table does not exist or is closed."))
+    _not_seated_at(moderator, table.pk)
+    with transaction.atomic():
+        old, new = tables.rename(table.pk, moderator, name, override=True)
+        table.name = new
+        affected = {table.owner_id, *Seat.objects.filter(table=table).exclude(user=None)
+                    .values_list("user_id", flat=True)}
+        for uid in affected:
+            lifecycle.notify(uid, "moderator_rename", _(
+                "A moderator renamed table “%(old)s” to “%(new)s”: %(reason)s") % {
+                    "old": old, "new": new, "reason": reason},
+                {"table_id": table.pk, "reason": reason})
+        return _audit(moderator, AuditEntry.RENAME, reason, table=table,
+                      before={"name": old}, after={"name": new})
+
+
+# --- user actions ------------------------------------------------------------------
+
+
+def mute(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> AuditEntry:
+    """Mute a user in chat for 1 minute – 30 days (their chat is refused with
+    ``muted``); a mute ends by itself. A new mute replaces one in force."""
+    reason = clean_reason(reason)
+    user = target_user(moderator, username)
+    length = parse_length(amount, unit, MUTE_RANGE)
+    with transaction.atomic():
+        before = _lift(user, Sanction.MUTE)
+        until = timezone.now() + length
+        Sanction.objects.create(user=user, kind=Sanction.MUTE, until=until, reason=reason,
+                                moderator=moderator)
+        sanction = hooks.active(user.pk, Sanction.MUTE)
+        lifecycle.notify(user.pk, "muted", _("A moderator muted you in chat until %(until)s: "
+                                             "%(reason)s") % {
+            "until": hooks.until_text(sanction), "reason": reason},
+            {"until": until.isoformat(), "reason": reason})
+        return _audit(moderator, AuditEntry.MUTE, reason, user=user, before=before,
+                      after={"muted_until": until.isoformat()})
+
+
+def suspend(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> AuditEntry:
+    """Suspend an account for 1 hour – 365 days or for good (``unit``
+    ``forever``): every open socket of theirs gets a ``notice`` and closes,
+    they cannot log in (``moderation.backends``) or sit, and a seat of theirs
+    is vacated as a kick (a running game ends with ``suspension``).
+
+    :raises Refused: as :func:`kick`, and ``moderator_seated`` when the
+        player sits at a table where the moderator sits.
+    """
+    reason = clean_reason(reason)
+    user = target_user(moderator, username)
+    length = parse_length(amount, unit, SUSPENSION_RANGE, forever=True)
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    if seat is not None:
+        _not_seated_at(moderator, seat.table_id)
+    with transaction.atomic():
+        before = _lift(user, Sanction.SUSPENSION)
+        until = timezone.now() + length if length is not None else None
+        Sanction.objects.create(user=user, kind=Sanction.SUSPENSION, until=until,
+                                reason=reason, moderator=moderator)
+        game = _vacate(seat.table, user, Game.SUSPENSION) if seat is not None else False
+        if game:
+            _tell_players(game, user.pk, _("A moderator ended the game: a player was "
+                                           "suspended."))
+        when = until.isoformat() if until else None
+        text = hooks.until_text(hooks.active(user.pk, Sanction.SUSPENSION))
+        lifecycle.close_sockets(user.pk, _notice(
+            "suspended", _("A moderator suspended your account until %(until)s: %(reason)s")
+            % {"until": text, "reason": reason}, until=when, reason=reason))
+        return _audit(moderator, AuditEntry.SUSPEND, reason, user=user,
+                      table=seat.table if seat else None, before=before,
+                      after={"suspended_until": when or "forever",
+                             "seat_vacated": seat is not None})
+
+
+def lift(moderator, username: Any, kind: str, reason: Any) -> AuditEntry:
+    """End a mute or suspension early.
+
+    :raises Refused: the reason and target codes; ``not_sanctioned`` when none is in force.
+    """
+    reason = clean_reason(reason)
+    user = target_user(moderator, username)
+    with transaction.atomic():
+        before = _lift(user, kind)
+        if not before:
+            raise Refused("not_sanctioned", _("No such sanction is in force."))
+        if kind == Sanction.MUTE:
+            lifecycle.notify(user.pk, "unmuted", _("A moderator lifted your mute."), {})
+        action = AuditEntry.UNMUTE if kind == Sanction.MUTE else AuditEntry.UNSUSPEND
+        return _audit(moderator, action, reason, user=user, before=before,
+                      after={"lifted": True})
+
+
+def _lift(user, kind: str) -> dict[str, Any]:
+    """Lift the ``kind`` sanctions in force on ``user``; returns the "before" state."""
+    live = Sanction.objects.active().filter(user=user, kind=kind)
+    rows = list(live.values_list("until", flat=True))
+    if not rows:
+        return {}
+    live.update(lifted_at=timezone.now())
+    ends = ["forever" if u is None else u.isoformat() for u in rows]
+    return {f"{kind}_until": ends[0] if len(ends) == 1 else ends}
+
+
+def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = False
+          ) -> AuditEntry:
+    """Grant (or revoke) coins through the ledger (reason ``grant``, the
+    moderator as counter-party, the reason as the entry's note).
+
+    :param amount: a whole number 1 – 10⁹ (text is parsed).
+    :raises Refused: ``bad_coin_amount``, ``revoke_exceeds_balance`` (never
+        clamped), the reason and target codes.
+    """
+    reason = clean_reason(reason)
+    user = target_user(moderator, username)
+    try:
+        number = int(str(amount).strip())
+    except ValueError:
+        number = 0
+    if not 1 <= number <= MAX_COINS:
+        raise Refused("bad_coin_amount", _("The amount must be a whole number of coins, "
+                                           "1 to 1,000,000,000."))
+    with transaction.atomic():
+        balance = Profile.objects.get(user=user).coins
+        note = reason[:ledger.MAX_NOTE]
+        try:
+            if revoke:
+                entry = ledger.debit(user, number, ledger.Reason.GRANT, other=moderator, note=note)
+            else:
+                entry = ledger.credit(user, number, ledger.Reason.GRANT, other=moderator,
+                                      note=note)
+        except ledger.NotEnoughCoins:
+            raise Refused("revoke_exceeds_balance", _(
+                "%(user)s holds only %(balance)s coins.") % {"user": user.username,
+                                                             "balance": balance}) from None
+        lifecycle.notify(user.pk, "coins_revoked" if revoke else "coins_granted", _(
+            "A moderator took %(amount)s coins: %(reason)s") % {"amount": number,
+                                                                "reason": reason}
+            if revoke else _("A moderator gave you %(amount)s coins: %(reason)s") % {
+                "amount": number, "reason": reason},
+            {"amount": number, "reason": reason})
+        return _audit(moderator, AuditEntry.REVOKE if revoke else AuditEntry.GRANT, reason,
+                      user=user, before={"coins": balance},
+                      after={"coins": entry.balance_after})
+
+
+def set_gem_cap(moderator, value: Any, reason: Any) -> AuditEntry:
+    """Set the gem cap's override (a whole number ≥ 0), or clear it (blank).
+
+    :raises Refused: ``bad_gem_cap``, the reason codes.
+    """
+    reason = clean_reason(reason)
+    text = str(value if value is not None else "").strip()
+    if text and not text.isdigit():
+        raise Refused("bad_gem_cap", _("The gem cap is a whole number of rating points, 0 or "
+                                       "more, or blank to clear it."))
+    override = int(text) if text else None
+    with transaction.atomic():
+        cap, _created = GemCap.objects.select_for_update().get_or_create(pk=1)
+        before = {"override": cap.override}
+        cap.override = override
+        cap.save(update_fields=["override"])
+        return _audit(moderator, AuditEntry.GEM_CAP, reason, before=before,
+                      after={"override": override})

@@ -1,0 +1,40 @@
+"""The allauth account adapter: usernames with a blocked word are refused at
+sign-up (issue 10, the chat filter applies to usernames too), and a suspended
+account is refused at log-in with a message saying until when."""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django import forms
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+from moderation import wordfilter
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """allauth's adapter with the blocked-word check on usernames."""
+
+    def clean_username(self, username, shallow=False):
+        """allauth's checks, then: no blocked word (``forms.ValidationError``)."""
+        username = super().clean_username(username, shallow=shallow)
+        if not wordfilter.is_clean(username):
+            raise forms.ValidationError(_("That username contains a word that is not allowed."))
+        return username
+
+    def pre_login(self, request, user, **kwargs):
+        """Refuse a suspended account (``moderation.backends`` also keeps its
+        sessions from loading)."""
+        from moderation import hooks
+        from moderation.models import Sanction
+
+        suspension = hooks.active(user.pk, Sanction.SUSPENSION)
+        if suspension is not None:
+            from allauth.account.internal.stagekit import clear_login
+
+            clear_login(request)
+            messages.error(request, _("Your account is suspended until %(until)s.")
+                           % {"until": hooks.until_text(suspension)})
+            return redirect("account_login")
+        return super().pre_login(request, user, **kwargs)

@@ -1,0 +1,102 @@
+"""Moderation plugged into the game through the lifecycle seam (DESIGN.md "The
+lifecycle seam"), registered in ``ModerationConfig.ready``:
+
+- snapshot contribution ``moderators``: the moderators seated at or watching a
+  table (the badge at tables);
+- chat-line contribution: ``moderator: true`` on a moderator's lines (the badge
+  in chat) and the blocked words masked (chat is stored raw);
+- chat policy: a muted user's chat is refused with ``muted`` (saying until when),
+  other lines are masked;
+- seat policy: a suspended account cannot sit or play (``suspended``), a player
+  kicked from a table cannot sit there again until their ban ends
+  (``table_banned``);
+- name policy: a table name with a blocked word is refused (``blocked_word``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from games import presence
+from games.errors import Refused
+from games.models import Seat
+from moderation import roles, wordfilter
+from moderation.models import Sanction
+
+
+def active(user_id: int, kind: str, table_id: int | None = None) -> Sanction | None:
+    """The sanction of ``kind`` in force on ``user_id`` that ends last, or ``None``."""
+    qs = Sanction.objects.active().filter(user_id=user_id, kind=kind)
+    if table_id is not None:
+        qs = qs.filter(table_id=table_id)
+    forever = qs.filter(until__isnull=True).first()
+    return forever or qs.order_by("-until").first()
+
+
+def until_text(sanction: Sanction) -> str:
+    """When a sanction ends, for a message (local time), or "for good"."""
+    if sanction.until is None:
+        return _("for good")
+    return formats.date_format(timezone.localtime(sanction.until), "DATETIME_FORMAT")
+
+
+def moderators_at(tables: list) -> dict[int, dict[str, Any]]:
+    """Snapshot contribution: ``{"moderators": [{"id", "username"}]}`` of the
+    moderators seated at or watching each table (two queries for all tables)."""
+    ids = [t.pk for t in tables]
+    present = {(t, uid) for t, entries in presence.live_many(ids).items()
+               for _, uid in entries if uid is not None}
+    present |= set(Seat.objects.filter(table_id__in=ids).exclude(user=None)
+                   .values_list("table_id", "user_id"))
+    mods = dict(get_user_model().objects.filter(
+        pk__in={uid for _, uid in present}, groups__name=roles.GROUP).values_list("pk", "username"))
+    out: dict[int, dict[str, Any]] = {t: {"moderators": []} for t in ids}
+    for table_id, uid in sorted(present):
+        if uid in mods:
+            out[table_id]["moderators"].append({"id": uid, "username": mods[uid]})
+    return out
+
+
+def chat_lines(table_id: int, lines: list[dict[str, Any]]) -> None:
+    """Chat-line contribution: the moderator badge, and the blocked words masked."""
+    mods = roles.moderator_ids({line.get("user_id") for line in lines})
+    words = wordfilter.blocked_words()
+    for line in lines:
+        line["moderator"] = line.get("user_id") in mods
+        line["text"] = wordfilter.masked(line["text"], words)
+
+
+def chat_policy(table_id: int, user, text: str) -> str:
+    """Refuse a muted user's chat (``muted``); mask the rest."""
+    mute = active(user.pk, Sanction.MUTE)
+    if mute is not None:
+        raise Refused("muted", _("You are muted in chat until %(until)s.")
+                      % {"until": until_text(mute)})
+    return wordfilter.masked(text)
+
+
+def seat_policy(table, user, moment: str) -> None:
+    """Suspended accounts do not sit or play; a table ban keeps a kicked player
+    from sitting at that table again."""
+    if user is None:
+        return
+    suspension = active(user.pk, Sanction.SUSPENSION)
+    if suspension is not None:
+        raise Refused("suspended", _("Your account is suspended until %(until)s.")
+                      % {"until": until_text(suspension)})
+    if moment == "sit":
+        ban = active(user.pk, Sanction.TABLE_BAN, table.pk)
+        if ban is not None:
+            raise Refused("table_banned", _("A moderator removed you from this table: you may "
+                                            "sit here again after %(until)s.")
+                          % {"until": until_text(ban)})
+
+
+def name_policy(text: str) -> None:
+    """A table name may not contain a blocked word."""
+    if not wordfilter.is_clean(text):
+        raise Refused("blocked_word", _("That name contains a word that is not allowed."))

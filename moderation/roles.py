@@ -1,0 +1,64 @@
+"""Who is a moderator (issue 10): a member of the ``moderators`` group, which
+carries the moderation permissions (``migrations`` creates it). Not ``is_staff``,
+not superuser: a superuser may use the console (Django grants them every
+permission) but is neither badged nor a moderator's target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+
+GROUP = "moderators"
+PERMISSIONS = ("use_console", "sanction_users", "manage_tables", "grant_coins")
+
+
+def is_moderator(user) -> bool:
+    """Whether ``user`` is in the moderators group (anonymous: ``False``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    cached = getattr(user, "_is_moderator", None)
+    if cached is None:
+        cached = user._is_moderator = user.groups.filter(name=GROUP).exists()
+    return cached
+
+
+def can_use_console(user) -> bool:
+    """Moderators (and superusers, who hold every permission)."""
+    return bool(getattr(user, "is_authenticated", False)
+                and user.has_perm("moderation.use_console"))
+
+
+def moderator_ids(user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` are moderators (one query)."""
+    ids = [i for i in user_ids if i is not None]
+    if not ids:
+        return set()
+    return set(get_user_model().objects.filter(pk__in=ids, groups__name=GROUP)
+               .values_list("pk", flat=True))
+
+
+def group() -> Group:
+    """The moderators group with its permissions (made by a migration; made
+    again here if a test database was flushed)."""
+    found, created = Group.objects.get_or_create(name=GROUP)
+    if created or not found.permissions.exists():
+        found.permissions.add(*Permission.objects.filter(
+            content_type__app_label="moderation", codename__in=PERMISSIONS))
+    return found
+
+
+def add(user) -> None:
+    """Make ``user`` a moderator."""
+    user.groups.add(group())
+    user.__dict__.pop("_is_moderator", None)
+    for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+        user.__dict__.pop(cache, None)
+
+
+def remove(user) -> None:
+    """Make ``user`` no longer a moderator."""
+    user.groups.remove(group())
+    user.__dict__.pop("_is_moderator", None)

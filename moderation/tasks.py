@@ -1,0 +1,13 @@
+"""Celery tasks of moderation: the fair-play signals (issue 10)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(ignore_result=True)
+def compute_fairplay() -> int:
+    """Beat, hourly: recompute every pair's fair-play signals; returns the flagged count."""
+    from moderation import fairplay
+
+    return fairplay.compute()

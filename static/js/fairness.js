@@ -1,0 +1,25 @@
+/* Provably fair deals on the table page (docs/fairness.md): a fresh seed of
+ * the player's own with every `ready`, and the commitment of the running game
+ * (the view's `fairness.commitment`) shown under the table. */
+
+import {$} from "./dom.js";
+
+/* 32 hex characters from the browser's cryptographic generator. */
+export function newSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/* Show the commitment (and the server seed once the game is over). */
+export function renderFairness(view) {
+  const box = $("fairness-line");
+  if (!box) return;
+  const f = view && view.fairness;
+  box.hidden = !f;
+  if (!f) return;
+  box.querySelector(".commitment").textContent = f.commitment;
+  const server = box.querySelector(".server-seed");
+  server.textContent = f.server_seed || "";
+  server.parentElement.hidden = !f.server_seed;
+}

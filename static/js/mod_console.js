@@ -1,0 +1,39 @@
+// The moderator console's table list, kept live: polls /mod/tables.json every 5 s
+// with the page's filter and redraws the rows (textContent only: names are user text).
+const table = document.getElementById("mod-tables");
+
+function cell(row, text, href) {
+  const td = row.insertCell();
+  if (href) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    td.append(a);
+  } else {
+    td.textContent = text;
+  }
+  return td;
+}
+
+async function refresh() {
+  const url = new URL(table.dataset.url, location.href);
+  url.search = location.search;
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const { tables } = await response.json();
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  for (const t of tables) {
+    const row = body.insertRow();
+    cell(row, `${t.name} (${t.owner})`, `/mod/tables/${t.id}/`);
+    cell(row, table.dataset[t.status] || t.status);
+    cell(row, t.seats.map((s) => (s.player ? s.player.username : s.bot ? table.dataset.bot : "—"))
+      .join(" · "));
+    cell(row, t.wager ?? "");
+    cell(row, String(t.spectators));
+    cell(row, t.running);
+    cell(row, table.dataset.watch, `/tables/${t.id}/`);
+  }
+}
+
+if (table) setInterval(() => refresh().catch(() => {}), 5000);

@@ -1,0 +1,76 @@
+/* Reports and moderator badges on the table page (issue 10; docs/protocol.md
+ * `report`, `reported`, the snapshot's `moderators`, chat lines' `moderator`).
+ *
+ * - Every chat line gets a ⚑ button: it opens #report-dialog to report that
+ *   line (its author); #report-btn opens it to report a player at the table.
+ * - markModerators(table) badges the seats of moderators (the snapshot lists
+ *   the moderators seated or watching) and names the watching ones.
+ * The dialog's words are in the template (translated there). */
+
+import {$, el} from "./dom.js";
+
+let target = {};
+
+/* Fill the dialog's player choice from the snapshot's seated players. */
+function fillPlayers(table, meId) {
+  const select = $("report-user");
+  select.replaceChildren();
+  for (const seat of (table && table.seats) || []) {
+    if (seat.player && seat.player.id !== meId) {
+      const opt = el("option", null, seat.player.username);
+      opt.value = seat.player.id;
+      select.appendChild(opt);
+    }
+  }
+}
+
+/* Open the dialog for a chat line ({line_id, user}) or a player (pick one). */
+function open(forLine, table, meId) {
+  const dialog = $("report-dialog");
+  target = forLine || {};
+  $("report-who").hidden = !!forLine;
+  $("report-line").textContent = forLine ? `${forLine.user}: ${forLine.text}` : "";
+  if (!forLine) fillPlayers(table, meId);
+  $("report-note").value = "";
+  dialog.showModal();
+}
+
+/* send(msg) → sent?; table() → the latest snapshot; meId: the viewer's user id. */
+export function wireReport({send, table, meId}) {
+  const dialog = $("report-dialog");
+  if (!dialog) return;  // anonymous visitors have no report control
+  $("report-btn").addEventListener("click", () => open(null, table(), meId));
+  $("chat-log").addEventListener("click", (e) => {
+    const button = e.target.closest("button.chat-report");
+    if (!button) return;
+    const li = button.closest("li");
+    open({line_id: Number(li.dataset.lineId), user: li.querySelector(".chat-user").textContent,
+          text: li.querySelector(".chat-text").textContent}, table(), meId);
+  });
+  $("report-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const msg = {type: "report", category: $("report-category").value,
+                 note: $("report-note").value.trim()};
+    if (target.line_id) msg.line_id = target.line_id;
+    else msg.user_id = Number($("report-user").value);
+    if (send(msg)) dialog.close();
+  });
+  $("report-cancel").addEventListener("click", () => dialog.close());
+}
+
+/* Badge the moderators' seats and list the moderators watching. */
+export function markModerators(table) {
+  const mods = new Set(((table && table.moderators) || []).map((m) => m.id));
+  document.querySelectorAll(".seat[data-seat]").forEach((box) => {
+    const seat = table.seats[Number(box.dataset.seat)];
+    const head = box.querySelector(".seat-head");
+    if (head && seat && seat.player && mods.has(seat.player.id) && !head.querySelector(".mod")) {
+      head.appendChild(el("span", "badge mod", $("mod-badge-text").textContent));
+    }
+  });
+  const seated = new Set(table.seats.filter((s) => s.player).map((s) => s.player.id));
+  const watching = ((table && table.moderators) || []).filter((m) => !seated.has(m.id));
+  const box = $("mod-watching");
+  box.hidden = !watching.length;
+  box.querySelector("span").textContent = watching.map((m) => m.username).join(", ");
+}

@@ -1,0 +1,456 @@
+"""The moderator console and its actions (issue 10; RULES.md §12 "Moderators"):
+who may use it, CSRF on every POST, each action's effect and audit row, and
+every refusal changing nothing. The live effects at a table, through real
+websockets, are in ``tests/test_moderation_live.py``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import GemCap, Profile, RatingEntry
+from games import chat, engine, tables
+from games.errors import Refused
+from games.models import Game, Seat, Table
+from moderation import actions, roles, wordfilter
+from moderation.models import AuditEntry, BlockedWord, Sanction
+from shop.models import CoinEntry
+from tests.helpers import make_players, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    """A rated game of four running at a table."""
+    return start_game(make_players(4))
+
+
+def _client(user=None, csrf=False) -> Client:
+    client = Client(enforce_csrf_checks=csrf)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+GET_PAGES = ["/mod/", "/mod/tables.json", "/mod/users/", "/mod/settings/", "/mod/audit/",
+             "/mod/reports/", "/mod/flags/"]
+
+
+def _post_urls(table_id: int, username: str, report_id: int = 1) -> list[str]:
+    return ([f"/mod/tables/{table_id}/{a}/" for a in ("close", "kick", "rename")]
+            + [f"/mod/users/{username}/{a}/" for a in ("mute", "unmute", "suspend", "unsuspend",
+                                                         "grant", "revoke")]
+            + ["/mod/settings/", f"/mod/reports/{report_id}/"])
+
+
+# --- who may use the console ------------------------------------------------------
+
+
+def test_moderator_command_adds_lists_and_removes(owner, capsys):
+    call_command("moderator", "add", "owner")
+    assert roles.is_moderator(get_user_model().objects.get(pk=owner.pk))
+    owner = get_user_model().objects.get(pk=owner.pk)
+    assert not owner.is_staff and not owner.is_superuser
+    call_command("moderator", "list")
+    assert "owner" in capsys.readouterr().out.split()
+    call_command("moderator", "remove", "owner")
+    assert not roles.is_moderator(get_user_model().objects.get(pk=owner.pk))
+
+
+def test_the_group_carries_its_own_permissions(mod):
+    perms = set(roles.group().permissions.values_list("codename", flat=True))
+    assert perms == set(roles.PERMISSIONS)
+    assert get_user_model().objects.get(pk=mod.pk).has_perm("moderation.use_console")
+
+
+def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider):
+    table = tables.create_table(owner)
+    user_page = f"/mod/users/{outsider.username}/"
+    pages = [*GET_PAGES, f"/mod/tables/{table.pk}/", user_page]
+    anonymous, player, moderator = _client(), _client(owner), _client(mod)
+    for url in pages:
+        r = anonymous.get(url)
+        assert r.status_code == 302 and r["Location"].startswith("/accounts/login/"), url
+        assert player.get(url).status_code == 403, url
+        assert moderator.get(url).status_code == 200, url
+    for url in _post_urls(table.pk, outsider.username):
+        r = anonymous.post(url, {"reason": "x"})
+        assert r.status_code == 302 and "/accounts/login/" in r["Location"], url
+        assert player.post(url, {"reason": "x"}).status_code == 403, url
+    assert not AuditEntry.objects.exists()
+    assert Table.objects.get(pk=table.pk).closed is False
+
+
+def test_every_post_needs_csrf(mod, owner, outsider):
+    table = tables.create_table(owner)
+    client = _client(mod, csrf=True)
+    for url in _post_urls(table.pk, outsider.username):
+        assert client.post(url, {"reason": "spam", "amount": "5", "unit": "m"}
+                           ).status_code == 403, url
+    assert not AuditEntry.objects.exists() and not Sanction.objects.exists()
+    # with the token the same form works
+    client.get(f"/mod/users/{outsider.username}/")
+    token = client.cookies["csrftoken"].value
+    r = client.post(f"/mod/users/{outsider.username}/mute/",
+                    {"reason": "spam", "amount": "5", "unit": "m", "csrfmiddlewaretoken": token})
+    assert r.status_code == 302 and Sanction.objects.filter(kind="mute").count() == 1
+
+
+def test_console_lists_tables_with_seats_spectators_and_running_time(mod, game):
+    r = _client(mod).get("/mod/")
+    assert r.status_code == 200
+    text = r.content.decode()
+    table = game.table
+    assert table.name in text and "player0" in text and "0:00:0" in text
+    rows = _client(mod).get("/mod/tables.json").json()["tables"]
+    row = next(t for t in rows if t["id"] == table.pk)
+    assert row["status"] == "playing" and row["running"].startswith("0:00:")
+    assert row["spectators"] == 0 and row["moderators"] == [] if "moderators" in row else True
+    assert _client(mod).get("/mod/tables.json?q=nobody-here").json()["tables"] == []
+    assert _client(mod).get("/mod/tables.json?status=waiting").json()["tables"] == []
+
+
+# --- actions ----------------------------------------------------------------------
+
+
+def test_close_ends_the_game_with_no_changes_closes_the_table_and_audits(mod, game):
+    before = {p.user_id: (p.rating_points, p.coins) for p in Profile.objects.all()}
+    entries = CoinEntry.objects.count()
+    r = _client(mod).post(f"/mod/tables/{game.table_id}/close/", {"reason": "刷分"})
+    assert r.status_code == 302
+    g = Game.objects.get(pk=game.pk)
+    assert g.status == Game.OVER and g.end_reason == Game.MODERATOR_CLOSE
+    assert g.record["result"]["reason"] == "moderator_close"
+    assert g.state["result"]["rating_changes"] == [0, 0, 0, 0]
+    assert not RatingEntry.objects.filter(game=g).exists()
+    assert {p.user_id: (p.rating_points, p.coins) for p in Profile.objects.all()} == before
+    assert CoinEntry.objects.count() == entries
+    table = Table.objects.get(pk=game.table_id)
+    assert table.closed and not Seat.objects.filter(table=table).exclude(user=None).exists()
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.moderator, entry.table_id, entry.reason) == (
+        "close", mod, table.pk, "刷分")
+    assert entry.before["game"] == game.pk and entry.after == {"closed": True}
+    with pytest.raises(Refused) as e:
+        actions.close_table(mod, table.pk, "again")
+    assert e.value.reason == "already_closed"
+    assert AuditEntry.objects.count() == 1
+
+
+def test_kick_ends_the_game_and_bans_the_player_from_that_table(mod, game):
+    kicked = game.seats.get(index=2).user
+    actions.kick(mod, game.table_id, kicked.username, "骂人")
+    g = Game.objects.get(pk=game.pk)
+    assert g.end_reason == Game.MODERATOR_KICK and g.state["result"]["abandoned_by"] == 2
+    assert g.state["result"]["rating_changes"] == [0, 0, 0, 0]
+    assert not Seat.objects.filter(user=kicked).exists()
+    ban = Sanction.objects.get(kind=Sanction.TABLE_BAN)
+    assert ban.table_id == game.table_id
+    assert timedelta(minutes=29) < ban.until - timezone.now() <= timedelta(minutes=30)
+    with pytest.raises(Refused) as e:
+        tables.sit(game.table_id, kicked, 2)
+    assert e.value.reason == "table_banned"
+    other = tables.create_table(kicked)
+    tables.sit(other.pk, kicked, 0)  # another table is fine
+    tables.stand(other.pk, kicked)
+    Sanction.objects.filter(pk=ban.pk).update(until=timezone.now() - timedelta(seconds=1))
+    tables.sit(game.table_id, kicked, 2)  # the ban ended by itself
+    entry = AuditEntry.objects.get(action="kick")
+    assert entry.target_user == kicked and entry.after["seated"] is False
+
+
+def test_kick_from_a_waiting_table_stands_the_player_up(mod, owner, outsider):
+    table = tables.create_table(owner)
+    tables.sit(table.pk, outsider, 1)
+    actions.kick(mod, table.pk, "outsider", "afk")
+    assert not Seat.objects.filter(user=outsider).exists()
+    with pytest.raises(Refused) as e:
+        actions.kick(mod, table.pk, "outsider", "afk")
+    assert e.value.reason == "not_seated"
+
+
+def test_rename_overrides_a_protection_policy_and_audits(mod, owner):
+    from games import lifecycle
+
+    table = tables.create_table(owner, "老桌")
+    seen = []
+
+    def protected(t, user, name, override):  # a 招牌 protection, as the shop would keep
+        seen.append(override)
+        if not override:
+            raise Refused("bad_name", "protected")
+
+    lifecycle.rename_policy(protected)
+    try:
+        with pytest.raises(Refused):
+            tables.rename(table.pk, owner, "我的桌")
+        actions.rename(mod, table.pk, "新桌", "不雅")
+    finally:
+        lifecycle.RENAME_POLICIES.remove(protected)
+    assert seen == [False, True]
+    assert Table.objects.get(pk=table.pk).name == "新桌"
+    entry = AuditEntry.objects.get()
+    assert entry.before == {"name": "老桌"} and entry.after == {"name": "新桌"}
+
+
+def test_mute_refuses_chat_until_it_ends(mod, owner, outsider):
+    table = tables.create_table(owner)
+    actions.mute(mod, "outsider", "10", "m", "刷屏")
+    with pytest.raises(Refused) as e:
+        chat.chat(table.pk, outsider, "hello")
+    assert e.value.reason == "muted"
+    chat.chat(table.pk, owner, "others still talk")
+    Sanction.objects.filter(kind="mute").update(until=timezone.now() - timedelta(seconds=1))
+    chat.chat(table.pk, outsider, "back")
+    assert AuditEntry.objects.get().after["muted_until"]
+
+
+def test_suspension_vacates_the_seat_and_blocks_log_in(mod, game, client):
+    from tests.conftest import PASSWORD
+
+    user = game.seats.get(index=1).user
+    user.set_password(PASSWORD)
+    user.save()
+    actions.suspend(mod, user.username, "2", "h", "外挂")
+    g = Game.objects.get(pk=game.pk)
+    assert g.end_reason == Game.SUSPENSION and g.state["result"]["rating_changes"] == [0] * 4
+    assert not Seat.objects.filter(user=user).exists()
+    assert not client.login(username=user.username, password=PASSWORD)
+    r = client.post("/accounts/login/", {"login": user.username, "password": PASSWORD},
+                    follow=True)
+    assert "_auth_user_id" not in client.session
+    assert r.context["user"].is_anonymous and len(list(r.context["messages"])) == 1
+    with pytest.raises(Refused) as e:
+        tables.sit(tables.create_table(mod).pk, user, 0)
+    assert e.value.reason == "suspended"
+    actions.lift(mod, user.username, Sanction.SUSPENSION, "申诉成功")
+    assert client.login(username=user.username, password=PASSWORD)
+    assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["suspend", "unsuspend"]
+
+
+def test_suspension_for_good(mod, outsider):
+    actions.suspend(mod, "outsider", "", "forever", "永久")
+    assert Sanction.objects.get().until is None
+    assert AuditEntry.objects.get().after["suspended_until"] == "forever"
+
+
+def test_coins_move_through_the_ledger_and_a_revoke_beyond_the_balance_is_refused(mod,
+                                                                                   outsider):
+    start = Profile.objects.get(user=outsider).coins
+    actions.coins(mod, "outsider", "500", "补偿")
+    actions.coins(mod, "outsider", "200", "误发", revoke=True)
+    assert Profile.objects.get(user=outsider).coins == start + 300
+    rows = list(CoinEntry.objects.filter(user=outsider, reason="grant").order_by("pk")
+                .values_list("amount", "other_id", "note"))
+    assert rows == [(500, mod.pk, "补偿"), (-200, mod.pk, "误发")]
+    with pytest.raises(Refused) as e:
+        actions.coins(mod, "outsider", str(start + 301), "too much", revoke=True)
+    assert e.value.reason == "revoke_exceeds_balance"
+    assert Profile.objects.get(user=outsider).coins == start + 300
+    a = AuditEntry.objects.order_by("pk").first()
+    assert (a.action, a.before, a.after) == ("grant", {"coins": start}, {"coins": start + 500})
+
+
+def test_gem_cap_override_set_and_cleared(mod):
+    actions.set_gem_cap(mod, "1200", "赛季")
+    assert GemCap.objects.get(pk=1).cap == 1200
+    actions.set_gem_cap(mod, "", "恢复")
+    assert GemCap.objects.get(pk=1).override is None
+    for bad in ("-1", "1.5", "abc"):
+        with pytest.raises(Refused) as e:
+            actions.set_gem_cap(mod, bad, "x")
+        assert e.value.reason == "bad_gem_cap"
+    assert [a.after for a in AuditEntry.objects.order_by("pk")] == [
+        {"override": 1200}, {"override": None}]
+
+
+# --- refusals ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, code", [
+    (lambda m, t: actions.mute(m, "nobody", "5", "m", "x"), "no_user"),
+    (lambda m, t: actions.mute(m, "laoli", "5", "m", "x"), "self_target"),
+    (lambda m, t: actions.mute(m, "othermod", "5", "m", "x"), "protected_target"),
+    (lambda m, t: actions.mute(m, "root", "5", "m", "x"), "protected_target"),
+    (lambda m, t: actions.mute(m, "outsider", "5", "m", ""), "no_reason"),
+    (lambda m, t: actions.mute(m, "outsider", "5", "m", "   "), "no_reason"),
+    (lambda m, t: actions.mute(m, "outsider", "5", "m", "x" * 501), "reason_too_long"),
+    (lambda m, t: actions.mute(m, "outsider", "0", "m", "x"), "bad_length"),
+    (lambda m, t: actions.mute(m, "outsider", "31", "d", "x"), "bad_length"),
+    (lambda m, t: actions.mute(m, "outsider", "ten", "m", "x"), "bad_length"),
+    (lambda m, t: actions.mute(m, "outsider", "5", "forever", "x"), "bad_length"),
+    (lambda m, t: actions.suspend(m, "outsider", "59", "m", "x"), "bad_length"),
+    (lambda m, t: actions.suspend(m, "outsider", "366", "d", "x"), "bad_length"),
+    (lambda m, t: actions.kick(m, t.pk, "outsider", "x"), "not_seated"),
+    (lambda m, t: actions.kick(m, 99999, "outsider", "x"), "no_table"),
+    (lambda m, t: actions.close_table(m, 99999, "x"), "no_table"),
+    (lambda m, t: actions.rename(m, t.pk, "", "x"), "bad_name"),
+    (lambda m, t: actions.coins(m, "outsider", "0", "x"), "bad_coin_amount"),
+    (lambda m, t: actions.coins(m, "outsider", "abc", "x"), "bad_coin_amount"),
+    (lambda m, t: actions.lift(m, "outsider", "mute", "x"), "not_sanctioned"),
+])
+def test_refusals_change_nothing(mod, owner, outsider, django_user_model, call, code):
+    other = django_user_model.objects.create_user(username="othermod")
+    roles.add(other)
+    django_user_model.objects.create_superuser(username="root", password="x")
+    table = tables.create_table(owner, "原桌")
+    coins = Profile.objects.get(user=outsider).coins
+    with pytest.raises(Refused) as e:
+        call(mod, table)
+    assert e.value.reason == code
+    assert not AuditEntry.objects.exists() and not Sanction.objects.exists()
+    assert Profile.objects.get(user=outsider).coins == coins
+    assert Table.objects.get(pk=table.pk).name == "原桌"
+
+
+def test_no_action_on_a_table_where_the_moderator_sits(mod, django_user_model):
+    players = make_players(3)
+    game = start_game([mod, *players])
+    for call in (lambda: actions.close_table(mod, game.table_id, "x"),
+                 lambda: actions.kick(mod, game.table_id, players[0].username, "x"),
+                 lambda: actions.rename(mod, game.table_id, "新", "x"),
+                 lambda: actions.suspend(mod, players[0].username, "1", "d", "x")):
+        with pytest.raises(Refused) as e:
+            call()
+        assert e.value.reason == "moderator_seated"
+    assert Game.objects.get(pk=game.pk).status == Game.PLAYING
+    assert not AuditEntry.objects.exists()
+
+
+def test_a_refusal_through_the_console_shows_its_message(mod, outsider):
+    r = _client(mod).post("/mod/users/outsider/mute/", {"amount": "5", "unit": "m",
+                                                        "reason": ""}, follow=True)
+    assert r.status_code == 200 and "Give a reason" in r.content.decode() or \
+        "请填写理由" in r.content.decode()
+    assert not Sanction.objects.exists()
+
+
+# --- the audit log ----------------------------------------------------------------
+
+
+def test_audit_log_is_append_only_and_searchable(mod, owner, outsider):
+    table = tables.create_table(owner, "查询桌")
+    actions.mute(mod, "outsider", "5", "m", "a")
+    actions.rename(mod, table.pk, "查询桌二", "b")
+    entry = AuditEntry.objects.first()
+    entry.reason = "changed"
+    with pytest.raises(PermissionError):
+        entry.save()
+    with pytest.raises(PermissionError):
+        entry.delete()
+    with pytest.raises(PermissionError):
+        AuditEntry.objects.all().delete()
+    with pytest.raises(PermissionError):
+        AuditEntry.objects.update(reason="x")
+    c = _client(mod)
+    assert "outsider" in c.get("/mod/audit/?user=outsid").content.decode()
+    page = c.get(f"/mod/audit/?table={table.pk}").content.decode()
+    assert "查询桌二" in page and ">mute<" not in page
+    assert c.get("/mod/audit/?moderator=laoli").context["page"].paginator.count == 2
+    assert c.get("/mod/audit/?moderator=zzz").context["page"].paginator.count == 0
+
+
+# --- the chat filter ----------------------------------------------------------------
+
+
+def test_the_filter_masks_words_but_never_the_games_vocabulary():
+    words = ["笨蛋", "原子", "刀子", "科"]
+    assert wordfilter.masked("你这个笨蛋", words) == "你这个＊＊"
+    assert wordfilter.masked("原子弹来了", words) == "原子弹来了"
+    assert wordfilter.masked("一刀子", words) == "一刀＊"
+    assert wordfilter.masked("我是科员", words) == "我是科员"  # a level title
+    assert wordfilter.masked("BadWord", ["badword"]) == "＊＊＊＊＊＊＊"
+
+
+def test_chat_is_stored_raw_and_sent_masked_and_names_are_filtered(mod, owner, client):
+    BlockedWord.objects.create(word="笨蛋")
+    wordfilter.forget()
+    table = tables.create_table(owner)
+    msg = chat.chat(table.pk, owner, "你是笨蛋")
+    assert msg.text == "你是笨蛋"
+    from games import queries
+
+    assert queries.chat_history(table.pk)[-1]["text"] == "你是＊＊"
+    assert "你是笨蛋" in _client(mod).get(f"/mod/tables/{table.pk}/").content.decode()
+    for call in (lambda: tables.create_table(owner, "笨蛋桌"),
+                 lambda: actions.rename(mod, table.pk, "大笨蛋", "x")):
+        with pytest.raises(Refused) as e:
+            call()
+        assert e.value.reason == "blocked_word"
+    r = client.post("/accounts/signup/", {"username": "笨蛋王", "password1": "Qw3rty!x9",
+                                          "password2": "Qw3rty!x9"})
+    assert r.status_code == 200 and not get_user_model().objects.filter(
+        username="笨蛋王").exists()
+
+
+def test_moderators_are_badged_in_chat_and_snapshots(mod, owner):
+    from games import snapshots
+
+    table = tables.create_table(owner)
+    tables.sit(table.pk, mod, 0)
+    chat.chat(table.pk, mod, "大家好")
+    chat.chat(table.pk, owner, "你好")
+    from games import queries
+
+    assert [line["moderator"] for line in queries.chat_history(table.pk)] == [True, False]
+    assert snapshots.table_snapshot(table.pk)["moderators"] == [
+        {"id": mod.pk, "username": "laoli"}]
+
+
+def test_engine_is_untouched_by_moderation():
+    assert "moderation" not in engine.__dict__
+
+
+def test_the_admin_registers_every_model_with_money_and_ratings_read_only(django_user_model):
+    from django.apps import apps
+    from django.contrib import admin
+
+    missing = [m.__name__ for m in apps.get_models()
+               if m._meta.app_label in ("games", "accounts", "shop", "moderation")
+               and m not in admin.site._registry]
+    assert not missing, missing
+    root = django_user_model.objects.create_superuser(username="root", password="x")
+    client = _client(root)
+    for model, ma in admin.site._registry.items():
+        if model._meta.app_label not in ("games", "accounts", "shop", "moderation"):
+            continue
+        url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
+        assert client.get(url).status_code == 200, url
+        assert ma.list_display != ("__str__",), model
+    from accounts.admin import ProfileAdmin
+
+    assert {"coins", "rating_points"} <= set(ProfileAdmin.readonly_fields)
+
+
+def test_blocked_words_are_edited_in_the_console_and_audited(mod, owner):
+    c = _client(mod)
+    c.post("/mod/settings/", {"form": "add", "word": "Spam", "reason": "广告"})
+    assert list(BlockedWord.objects.values_list("word", flat=True)) == ["spam"]
+    table = tables.create_table(owner)
+    assert chat.chat(table.pk, owner, "buy SPAM now").text == "buy SPAM now"
+    from games import queries
+
+    assert queries.chat_history(table.pk)[-1]["text"] == "buy ＊＊＊＊ now"
+    c.post("/mod/settings/", {"form": "remove", "word": "spam", "reason": "误伤"})
+    assert not BlockedWord.objects.exists()
+    assert queries.chat_history(table.pk)[-1]["text"] == "buy SPAM now"
+    c.post("/mod/settings/", {"form": "add", "word": "x", "reason": ""})  # no reason: refused
+    assert not BlockedWord.objects.exists()
+    rows = list(AuditEntry.objects.order_by("pk").values_list("action", "after"))
+    assert rows == [("words", {"words": ["spam"]}), ("words", {"words": []})]
+
+
+def test_unmute_is_audited_and_ends_the_mute(mod, owner, outsider):
+    table = tables.create_table(owner)
+    actions.mute(mod, "outsider", "1", "d", "a")
+    actions.lift(mod, "outsider", Sanction.MUTE, "b")
+    chat.chat(table.pk, outsider, "free")
+    assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["mute", "unmute"]
+    assert "mute_until" in AuditEntry.objects.get(action="unmute").before

@@ -1,0 +1,66 @@
+"""The table page's report control and fairness line, and the moderator
+console, in a real browser (Debian chromium through Playwright, the site as
+``make run`` serves it; see tests/test_browser.py). Saves the console's
+screenshot for the README (docs/img/moderation-console.png)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser import Player, chromium_path
+from tests.test_browser import browser, site  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.skipif(chromium_path() is None, reason="needs /usr/bin/chromium")
+
+IMG = Path(__file__).resolve().parent.parent / "docs" / "img" / "moderation-console.png"
+
+
+def test_a_player_reports_a_chat_line_and_a_moderator_sees_it(site, browser):  # noqa: F811
+    writer = Player.open(browser, "xiewen", viewport={"width": 1000, "height": 760})
+    writer.sign_up(site.base_url)
+    writer.create_table("举报桌")
+    writer.sit(0)
+    writer.page.locator("#chat-input").fill("你们都是菜鸟")
+    writer.page.locator("#chat-send").click()
+
+    reader = Player.open(browser, "jubao", viewport={"width": 390, "height": 800})
+    reader.sign_up(site.base_url)
+    reader.open_from_lobby(site.base_url, "举报桌")
+    page = reader.page
+    line = page.locator("#chat-log li", has_text="你们都是菜鸟")
+    line.locator("button.chat-report").click()
+    dialog = page.locator("#report-dialog")
+    dialog.wait_for()
+    assert "你们都是菜鸟" in dialog.locator("#report-line").inner_text()
+    dialog.locator("#report-category").select_option("chat_abuse")
+    dialog.locator("#report-note").fill("骂人")
+    dialog.locator("#report-send").click()
+    page.wait_for_function("() => (window.__toasts || []).length > 0")
+    assert "举报" in page.evaluate("window.__toasts[0]")
+    out = site.manage("shell", "-c", "from moderation.models import Report; "
+                      "r = Report.objects.get(); print(r.category, r.target.username, r.note)")
+    assert out.split()[-3:] == ["chat_abuse", "xiewen", "骂人"]
+
+    # the writer plays a practice game: the deal's commitment shows under the table
+    writer.add_bots()
+    writer.ready()
+    writer.page.locator("#table-app[data-status=playing]").wait_for()
+    fair = writer.page.locator("#fairness-line")
+    fair.wait_for()
+    assert len(fair.locator(".commitment").inner_text()) == 64
+
+    # a moderator's console lists the table and the report
+    site.manage("moderator", "add", "jubao")
+    page.goto(site.base_url + "/mod/")
+    page.locator("#mod-tables td a", has_text="举报桌").wait_for()
+    assert "1 个待处理的举报" in page.inner_text("main") or "1" in page.inner_text("main")
+    IMG.parent.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": 1000, "height": 620})
+    page.screenshot(path=str(IMG), full_page=False)
+    page.goto(site.base_url + "/mod/reports/")
+    page.locator("a", has_text="#1").click()
+    assert "你们都是菜鸟" in page.inner_text(".mod-chat")
+    writer.assert_clean()
+    reader.assert_clean()

@@ -1,0 +1,175 @@
+"""Moderator actions take effect live at the table, through real websockets
+(``WebsocketCommunicator`` through ``yuanzi_site.asgi.application``, as in
+``tests/test_consumers.py``): close, kick with its table ban, rename, mute and
+its end, suspension closing the user's sockets; reports over the socket.
+``transaction=True``: consumers reach the database from other threads and
+broadcasts go out after commit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from accounts.models import Profile, RatingEntry
+from games import tables
+from games.models import ChatMessage, Game, Table
+from moderation import actions, reports
+from moderation.models import AuditEntry, Report, Sanction
+from tests import test_consumers
+from tests.test_consumers import _open, _start_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+db = database_sync_to_async
+# the same four players, table and socket bookkeeping as tests/test_consumers.py
+rival, players, table, socks = (test_consumers.rival, test_consumers.players,
+                                test_consumers.table, test_consumers.socks)
+
+
+@pytest.fixture(autouse=True)
+def _site(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": f"mod-{uuid.uuid4()}"}}
+    settings.GAMES_SCHEDULER = "none"
+
+
+async def _seated_game(table, players, socks, watcher=None):
+    for seat, user in enumerate(players):
+        socks.append(await _open(table.pk, user, seat=seat))
+    if watcher is not None:
+        socks.append(await _open(table.pk, watcher))
+    socks.append(await _open(table.pk))  # an anonymous spectator
+    game = await _start_game(table, players)
+    for s in socks:
+        await s.until(lambda m: m["type"] == "game")
+    return game
+
+
+async def _seen(sock, pred):
+    """A frame already received that satisfies ``pred``, else the next one that does."""
+    for frame in sock.frames:
+        if pred(frame):
+            return frame
+    return await sock.until(pred)
+
+
+async def _closed(sock) -> int:
+    out = await sock.comm.receive_output(timeout=5)
+    while out["type"] != "websocket.close":
+        out = await sock.comm.receive_output(timeout=5)
+    return out["code"]
+
+
+async def test_close_reaches_every_client_and_changes_nothing(table, players, outsider, mod,
+                                                              socks):
+    before = await db(lambda: {p.user_id: (p.rating_points, p.coins)
+                               for p in Profile.objects.all()})()
+    game = await _seated_game(table, players, socks, watcher=outsider)
+    await db(actions.close_table)(mod, table.pk, "赌博")
+    for s in socks:
+        notice = await s.until(lambda m: m["type"] == "notice")
+        assert notice["code"] == "moderator_close" and notice["params"]["reason"] == "赌博"
+        assert (await s.until(lambda m: m["type"] == "table_closed"))["id"] == table.pk
+        assert await _closed(s) == 4404
+    g = await db(Game.objects.get)(pk=game.pk)
+    assert g.end_reason == "moderator_close" and g.record["result"]["reason"] == "moderator_close"
+    assert not await db(RatingEntry.objects.filter(game=g).exists)()
+    after = await db(lambda: {p.user_id: (p.rating_points, p.coins)
+                              for p in Profile.objects.all()})()
+    assert after == before
+    assert (await db(Table.objects.get)(pk=table.pk)).closed
+
+
+async def test_kick_ends_the_game_live_and_the_ban_refuses_sitting(table, players, mod, socks):
+    game = await _seated_game(table, players, socks)
+    await db(actions.kick)(mod, table.pk, "partner", "骂人")
+    kicked = socks[2]
+    notice = await kicked.until(lambda m: m["type"] == "notice")
+    assert notice["code"] == "moderator_kick" and notice["params"]["minutes"] == 30
+    over = await socks[0].until(lambda m: m["type"] == "game" and m["view"]["status"] == "over")
+    assert over["view"]["result"]["reason"] == "moderator_kick"
+    assert over["view"]["result"]["rating_changes"] == [0, 0, 0, 0]
+    told = await _seen(socks[0], lambda m: m["type"] == "notice")
+    assert told["code"] == "game_ended_by_moderator"
+    await _seen(socks[0], lambda m: m["type"] == "table" and m["table"]["seats"][2]["player"]
+                is None)
+    await kicked.send({"type": "sit", "seat": 2})
+    err = await kicked.error()
+    assert err["reason"] == "table_banned"
+    assert (await db(Game.objects.get)(pk=game.pk)).end_reason == "moderator_kick"
+
+
+async def test_rename_shows_at_the_table(table, owner, mod, socks):
+    sock = await _open(table.pk, owner)
+    socks.append(sock)
+    await db(actions.rename)(mod, table.pk, "新名字", "广告")
+    frame = await sock.until(lambda m: m["type"] == "table" and m["table"]["name"] == "新名字")
+    assert frame["table"]["name"] == "新名字"
+    notice = await _seen(sock, lambda m: m["type"] == "notice")
+    assert notice["code"] == "moderator_rename"
+
+
+async def test_mute_is_enforced_and_lifted_by_itself(table, owner, outsider, mod, socks):
+    sock = await _open(table.pk, outsider)
+    listener = await _open(table.pk, owner)
+    socks += [sock, listener]
+    await db(actions.mute)(mod, "outsider", "5", "m", "刷屏")
+    assert (await sock.until(lambda m: m["type"] == "notice"))["code"] == "muted"
+    await sock.send({"type": "chat", "text": "我还能说话吗"})
+    err = await sock.error()
+    assert err["reason"] == "muted"
+    assert not await db(ChatMessage.objects.filter(user=outsider).exists)()
+    await db(lambda: Sanction.objects.filter(kind="mute").update(
+        until=timezone.now() - timedelta(seconds=1)))()
+    await sock.send({"type": "chat", "text": "又能说了"})
+    line = await listener.until(lambda m: m["type"] == "chat")
+    assert line["line"]["text"] == "又能说了" and line["line"]["moderator"] is False
+
+
+async def test_suspension_closes_every_socket_of_the_user(table, players, mod, socks):
+    other = await db(tables.create_table)(players[0], "另一桌")
+    game = await _seated_game(table, players, socks)
+    elsewhere = await _open(other.pk, players[1])
+    socks.append(elsewhere)
+    await db(actions.suspend)(mod, "opponent", "1", "d", "外挂")
+    for s in (socks[1], elsewhere):
+        notice = await s.until(lambda m: m["type"] == "notice")
+        assert notice["code"] == "suspended" and notice["params"]["reason"] == "外挂"
+        assert await _closed(s) == 4403
+    over = await _seen(socks[0], lambda m: m["type"] == "game"
+                       and m["view"]["status"] == "over")
+    assert over["view"]["result"]["reason"] == "suspension"
+    assert (await db(Game.objects.get)(pk=game.pk)).end_reason == "suspension"
+    # reconnecting: the session no longer loads the user (anonymous: cannot sit)
+    again = await _open(table.pk, players[1])
+    socks.append(again)
+    await again.send({"type": "sit", "seat": 1})
+    assert (await again.error())["reason"] == "login_required"
+
+
+async def test_reports_over_the_socket_and_their_outcome(table, owner, outsider, mod, socks):
+    reporter = await _open(table.pk, owner)
+    socks.append(reporter)
+    await db(tables.sit)(table.pk, outsider, 1)
+    line = await db(ChatMessage.objects.create)(table=table, user=outsider, text="滚")
+    await reporter.send({"type": "report", "category": "chat_abuse", "line_id": line.pk,
+                         "note": "骂人"})
+    reply = await reporter.until(lambda m: m["type"] == "reported")
+    report = await db(Report.objects.get)(pk=reply["id"])
+    assert report.target_id == outsider.pk and report.chat_line_id == line.pk
+    for bad, code in (({"category": "nope", "user_id": outsider.pk}, "bad_report"),
+                      ({"category": "other", "user_id": owner.pk}, "report_self"),
+                      ({"category": "other", "user_id": mod.pk}, "bad_report"),
+                      ({"category": "other", "user_id": outsider.pk, "note": "x" * 501},
+                       "bad_report")):
+        await reporter.send({"type": "report", **bad})
+        assert (await reporter.error())["reason"] == code
+    await db(reports.handle)(mod, report.pk, "已禁言", resolved=True)
+    notice = await reporter.until(lambda m: m["type"] == "notice")
+    assert notice["code"] == "report_outcome" and "已禁言" not in notice["message"]
+    assert await db(AuditEntry.objects.filter(action="report").count)() == 1

@@ -1,0 +1,89 @@
+"""Reports (issue 10): filed from a table (``moderation.reports``; the socket
+path is in tests/test_moderation_live.py), at most 5 an hour, queued in the
+console with their context — the chat around the line, the game's record only
+once it has ended, both users' recent games — and resolved or dismissed with
+a note, audited, the reporter told in general terms."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import chat, play, tables
+from games.errors import Refused
+from games.models import Game
+from moderation import reports
+from moderation.models import AuditEntry, Report
+from tests.helpers import make_players, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def test_at_most_five_reports_an_hour(owner, outsider):
+    table = tables.create_table(owner)
+    tables.sit(table.pk, outsider, 1)
+    for _ in range(5):
+        reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
+    with pytest.raises(Refused) as e:
+        reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
+    assert e.value.reason == "report_limit"
+    assert Report.objects.count() == 5
+
+
+def test_a_chat_line_of_another_table_cannot_be_reported(owner, outsider):
+    here, there = tables.create_table(owner), tables.create_table(outsider)
+    line = chat.chat(there.pk, outsider, "hi")
+    with pytest.raises(Refused) as e:
+        reports.create_report(owner, here.pk, category="chat_abuse", line_id=line.pk)
+    assert e.value.reason == "bad_report"
+
+
+def test_the_queue_shows_context_and_never_a_running_games_record(mod):
+    users = make_players(4)
+    game = start_game(users)
+    for i in range(8):
+        chat.chat(game.table_id, users[i % 4], f"第{i}句")
+    line = game.table.chat.order_by("pk")[4]
+    report = reports.create_report(users[1], game.table_id, category="chat_abuse",
+                                   line_id=line.pk, note="骂人")
+    c = _client(mod)
+    assert f"#{report.pk}" in c.get("/mod/reports/").content.decode()
+    page = c.get(f"/mod/reports/{report.pk}/")
+    ctx = page.context
+    assert [x["text"] for x in ctx["lines"]] == [f"第{i}句" for i in range(8)]
+    assert ctx["record"] is None and "mod-record" not in page.content.decode()
+    play.escape(game.pk, users[2])
+    page = c.get(f"/mod/reports/{report.pk}/")
+    assert page.context["record"] == Game.objects.get(pk=game.pk).record
+    assert "mod-record" in page.content.decode()
+    assert [g.game_id for g in page.context["target_games"]] == [game.pk]
+
+
+def test_resolve_and_dismiss_through_the_console(mod, owner, outsider):
+    table = tables.create_table(owner)
+    tables.sit(table.pk, outsider, 1)
+    a = reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
+    b = reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
+    c = _client(mod)
+    c.post(f"/mod/reports/{a.pk}/", {"outcome": "resolve", "note": "禁言一天"})
+    c.post(f"/mod/reports/{b.pk}/", {"outcome": "dismiss", "note": "正常对局"})
+    assert Report.objects.get(pk=a.pk).status == "resolved"
+    assert Report.objects.get(pk=b.pk).status == "dismissed"
+    assert Report.objects.get(pk=b.pk).handled_by == mod
+    assert AuditEntry.objects.filter(action="report").count() == 2
+    c.post(f"/mod/reports/{a.pk}/", {"outcome": "dismiss", "note": "again"})
+    assert Report.objects.get(pk=a.pk).status == "resolved"  # handled once
+    assert AuditEntry.objects.filter(action="report").count() == 2
+    with pytest.raises(Refused) as e:
+        reports.handle(mod, a.pk, "x", resolved=False)
+    assert e.value.reason == "report_handled"
+
+
+def test_a_player_cannot_see_the_queue(owner):
+    assert _client(owner).get("/mod/reports/").status_code == 403
