@@ -39,7 +39,8 @@ def clean_name(name: Any) -> str:
     text = name.strip() if isinstance(name, str) else ""
     if (not text or len(text) > NAME_MAX_LENGTH
             or any(unicodedata.category(c).startswith("C") for c in text)):
-        raise Refused("bad_name", _("A table name has 1 to 40 characters."))
+        raise Refused("bad_name", _("A table name has 1 to 40 characters and no control "
+                                    "characters."))
     lifecycle.check_name(text)  # e.g. the moderators' blocked words
     return text
 
