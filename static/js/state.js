@@ -186,8 +186,12 @@ export function trackAuto(old) {
   const v = state.view;
   const was = !!(old && old.game_id === v.game_id && autoIn(old));
   if (!autoIn(v)) {
-    if (state.autoAsked === v.game_id) state.autoAsked = null;
-    if (state.autoByServer === v.game_id) state.autoByServer = null;
+    // forget only once 托管 was on and went off: a view that was on its way
+    // before the server took the page's own request must not clear it
+    if (was) {
+      if (state.autoAsked === v.game_id) state.autoAsked = null;
+      if (state.autoByServer === v.game_id) state.autoByServer = null;
+    }
     return false;
   }
   if (!was && old && old.game_id === v.game_id && state.autoAsked !== v.game_id &&
