@@ -29,6 +29,7 @@ averaged within each deal first (over the halves of both its games).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -265,7 +266,10 @@ def run_match(
             raise ArgumentError("bad_bot", "several jobs need policy names, not callables")
         jobs = min(jobs, deals)
         cuts = [deals * j // jobs for j in range(jobs + 1)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # spawn, not fork: a forked child of a process with threads (a Django
+        # process has its broadcast loop) can hang on a lock held at the fork
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
             futures = [pool.submit(_play_range, cuts[j], cuts[j + 1], str(seed), a, b, tags)
                        for j in range(jobs)]
             for f in futures:
