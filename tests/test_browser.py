@@ -192,7 +192,8 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 def test_the_modules_load_without_console_errors(site, browser, device):
     """The lobby and the table (waiting, then a game running) as ES modules: every
     module loads, the sockets connect, nothing is logged as an error."""
-    me = Player.open(browser, "mokuai", **device)
+    # one account per device: the site (and its database) lives for the whole module
+    me = Player.open(browser, "mokuai" + ("p" if device is PHONE else "d"), **device)
     page = me.page
     page.goto(site.base_url + "/")  # anonymous
     page.locator("#lobby-status[data-state=open]").wait_for()
