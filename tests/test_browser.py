@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import uuid
 
 import pytest
 
@@ -193,7 +194,7 @@ def test_the_modules_load_without_console_errors(site, browser, device):
     """The lobby and the table (waiting, then a game running) as ES modules: every
     module loads, the sockets connect, nothing is logged as an error."""
     # one account per device: the site (and its database) lives for the whole module
-    me = Player.open(browser, "mokuai" + ("p" if device is PHONE else "d"), **device)
+    me = Player.open(browser, "mk" + uuid.uuid4().hex[:8], **device)
     page = me.page
     page.goto(site.base_url + "/")  # anonymous
     page.locator("#lobby-status[data-state=open]").wait_for()
@@ -212,7 +213,8 @@ def test_the_modules_load_without_console_errors(site, browser, device):
     if me.wait_turn_or_over() == "turn":
         me.take_turn()
     page.goto(site.base_url + "/")  # the lobby lists the table being played
-    page.locator(".lobby-table[data-status=playing]").wait_for()
+    # (this user's own table: the module's other device may have one playing too)
+    page.locator(".lobby-table[data-status=playing]").filter(has_text=me.name).first.wait_for()
     page.locator("#lobby-status[data-state=open]").wait_for()
     assert me.toasts() == []
     me.assert_clean()
