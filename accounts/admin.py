@@ -29,22 +29,13 @@ class ProfileAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingEntry)
-class RatingEntryAdmin(admin.ModelAdmin):
+class RatingEntryAdmin(ViewOnlyAdmin):
     """Rating-point movements, view only."""
 
     list_display = ("created_at", "user", "delta", "reason", "game")
     list_filter = ("reason",)
     search_fields = ("user__username",)
     list_select_related = ("user", "game")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(LeaderboardEntry)

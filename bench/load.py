@@ -244,6 +244,18 @@ def make_tables(n_tables: int, run: str) -> list[dict]:
     return out
 
 
+def clear_load_tables() -> int:
+    """Delete every table an earlier load run left (its games cascade): on a
+    scratch production database a killed run's games keep "playing", and the
+    beat sweep would time them out and move their 托管 bots during this run.
+    Only this generator's rows: tables named ``load N`` owned by ``ld…`` users."""
+    from games.models import Table
+
+    deleted, _ = Table.objects.filter(name__startswith="load ",
+                                      owner__username__startswith="ld").delete()
+    return deleted
+
+
 # --- clients ------------------------------------------------------------------------------
 
 
@@ -659,6 +671,8 @@ def main() -> None:
         for floor in ([] if args.no_site else [False]) + ([True] if args.floor or args.no_site
                                                             else []):
             label = "floor" if floor else f"site ({args.stack})"
+            if not floor:
+                clear_load_tables()
             tables = ([{"id": i + 1} for i in range(args.tables)] if floor
                       else make_tables(args.tables, run))
             children: list[Child] = []
@@ -674,6 +688,8 @@ def main() -> None:
             finally:
                 for c in children:
                     c.stop()
+                if not floor:
+                    clear_load_tables()
             results[label] = summary(stats, meter, connect_s, sockets)
             if not args.json:
                 show(label, results[label])

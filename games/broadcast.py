@@ -145,7 +145,7 @@ def table_changed_soon(table_id: int) -> None:
 
 
 async def _flush(loop: asyncio.AbstractEventLoop) -> None:
-    from channels.db import database_sync_to_async
+    from games.dbcalls import db
 
     tables = sorted(_soon.pop(loop, set()))
 
@@ -154,7 +154,7 @@ async def _flush(loop: asyncio.AbstractEventLoop) -> None:
             table_changed(table_id)
 
     try:
-        await database_sync_to_async(send)()
+        await db(send)()
     except Exception:
         log.exception("table snapshot broadcast failed")
 

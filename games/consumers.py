@@ -15,13 +15,13 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import access, broadcast, lifecycle, presence, queries, ratelimit, snapshots
+from games.dbcalls import db
 from games.errors import Refused
 from games.seatview import current_view
 
@@ -112,7 +112,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
         # Channels (4.2+) runs close_old_connections in the database thread
         # before every handler: a hop to that one thread for each frame relayed
         # to a client, queued behind everyone's moves (issue 12's profile).
-        # Every database call here goes through database_sync_to_async, which
+        # Every database call here goes through games.dbcalls.db, which
         # closes old connections itself, so the relays skip it.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -186,7 +186,7 @@ class TableConsumer(_JsonSocket):
         session = self.scope.get("session")
         token = (session.get("invites", {}) if session is not None else {}).get(str(self.table_id))
         address = (self.scope.get("client") or [None])[0]
-        hello = await database_sync_to_async(_connect)(
+        hello = await db(_connect)(
             self.channel_name, self.table_id, self.user, token, address)
         # accept first, even for a closed table: a close before accept is an
         # HTTP 403 handshake refusal, and the browser would never see 4404
@@ -225,7 +225,7 @@ class TableConsumer(_JsonSocket):
     async def cleanup(self) -> None:
         if getattr(self, "groups_joined", None):
             await self._leave_groups()
-            await database_sync_to_async(presence.drop_presence)(
+            await db(presence.drop_presence)(
                 self.channel_name, self.table_id, self.user)
             broadcast.table_changed_soon(self.table_id)
 
@@ -246,11 +246,11 @@ class TableConsumer(_JsonSocket):
                     await sync_to_async(presence.touch_presence, thread_sensitive=False)(
                         self.channel_name, self.table_id, self.user)
             else:
-                view = await database_sync_to_async(current_view)(self.table_id, self.user)
+                view = await db(current_view)(self.table_id, self.user)
                 await self.send_json({"type": "game", "view": view})
             return
         try:
-            reply = await database_sync_to_async(_handle)(
+            reply = await db(_handle)(
                 self.channel_name, self.table_id, self.user, content
             )
         except Refused as e:
@@ -316,7 +316,7 @@ class LobbyConsumer(_JsonSocket):
         self.shown: set[int] = set()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        rows = await database_sync_to_async(snapshots.lobby_rows)(filters=self.filters)
+        rows = await db(snapshots.lobby_rows)(filters=self.filters)
         self.shown = {row["id"] for row in rows}
         await self.send_json({"type": "tables", "tables": rows})
 

@@ -112,7 +112,9 @@ def act(game_id: int, user, seq: Any, action: Any) -> Game:
         seat = seat_of(game, user)
         if seat is None:
             raise Refused("not_seated", _("You are not playing in this game."))
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq != game.seq:
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq > game.seq:
+            raise Refused("stale", _("That move names a position the table has not reached."))
+        if seq < game.seq:
             raise Refused(
                 "stale", _("That move was made on an old position; the table has moved on.")
             )

@@ -1,7 +1,12 @@
 """Who calls ``play.run_due`` when a turn falls due (DESIGN.md "Time, bots").
 
 Production (``GAMES_SCHEDULER = "celery"``): a Celery task with an ETA at the
-turn's due time, plus the beat sweep every second for lost tasks and restarts.
+turn's due time when that is at most ``GAMES_COUNTDOWN_HORIZON_SECONDS`` away
+(bots, 托管, short clocks), plus the beat sweep every second, which also acts
+on the later deadlines and on lost tasks and restarts. A human's 30 s turn gets
+no task of its own: one ETA task per move, held by the worker for the whole
+turn and run as a no-op once the move was made, was 40 % of the production
+stack's CPU under load (issue 12); the sweep acts on it at most a second late.
 Embedded default (``"ticker"``): an in-process task on Daphne's event loop
 sweeping a few times a second, started by ``manage.py runsite`` (never under
 tests or migrations), since eager Celery ignores countdowns.
@@ -19,11 +24,15 @@ log = logging.getLogger(__name__)
 
 
 def schedule_due(game_id: int, seq: int, due_at) -> None:
-    """Arrange for ``run_due(game_id, seq)`` at ``due_at`` (a datetime)."""
+    """Arrange for ``run_due(game_id, seq)`` at ``due_at`` (an aware datetime):
+    a countdown task if it is within the horizon, else the beat sweep's."""
     if settings.GAMES_SCHEDULER == "celery":
+        from django.utils import timezone
+
         from games import tasks
 
-        tasks.run_due.apply_async((game_id, seq), eta=due_at)
+        if (due_at - timezone.now()).total_seconds() <= settings.GAMES_COUNTDOWN_HORIZON_SECONDS:
+            tasks.run_due.apply_async((game_id, seq), eta=due_at)
 
 
 def game_changed(game_id: int, state: dict, due_at, **_: object) -> None:

@@ -8,11 +8,12 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.admin import ViewOnlyAdmin
 from shop.models import CoinEntry, Drop, GameWager, Item, TableWager
 
 
 @admin.register(CoinEntry)
-class CoinEntryAdmin(admin.ModelAdmin):
+class CoinEntryAdmin(ViewOnlyAdmin):
     """Ledger entries, viewable and searchable; nobody adds, edits or deletes
     them here (coins move only through ``shop.ledger``)."""
 
@@ -25,15 +26,6 @@ class CoinEntryAdmin(admin.ModelAdmin):
     list_select_related = ("user", "other", "game", "table")
     date_hierarchy = "created_at"
     raw_id_fields = ("user", "other", "game", "table")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Item)
@@ -54,43 +46,24 @@ class ItemAdmin(admin.ModelAdmin):
 
 
 @admin.register(Drop)
-class DropAdmin(admin.ModelAdmin):
+class DropAdmin(ViewOnlyAdmin):
     """Drops, as logged with their games (read only)."""
 
     list_display = ("game", "user", "item_code", "cause", "lost")
     list_filter = ("cause", "lost", "item_code")
     raw_id_fields = ("game", "user")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class _ReadOnly(admin.ModelAdmin):
-    """Viewable only: wagers change through ``shop.wagers`` (its rules and locks)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(TableWager)
-class TableWagerAdmin(_ReadOnly):
-    """Tables' wagers (issue 9), read only."""
+class TableWagerAdmin(ViewOnlyAdmin):
+    """Tables' wagers (issue 9), read only: they change through ``shop.wagers``."""
 
     list_display = ("table", "wager")
     raw_id_fields = ("table",)
 
 
 @admin.register(GameWager)
-class GameWagerAdmin(_ReadOnly):
+class GameWagerAdmin(ViewOnlyAdmin):
     """Settled wager games: the wager and each seat's coin change, read only."""
 
     list_display = ("game", "wager", "coin_changes")
@@ -101,8 +74,6 @@ def _register_the_rest() -> None:
     """The shop's other rows (catalogue, inventory, uses, check-ins …), view
     only: they change only through the shop's modules (issue 10 "Also")."""
     from django.apps import apps
-
-    from games.admin import ViewOnlyAdmin
 
     for model in apps.get_app_config("shop").get_models():
         if model in admin.site._registry:

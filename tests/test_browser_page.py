@@ -199,6 +199,9 @@ def test_phone_hand_tap_areas_taps_chips_and_swipes(site, browser):
     _practice_game(me, "手机桌")
     page = me.page
     page.locator("#hand .pcard").first.wait_for()
+    # the bots move every 50 ms until it is my turn, redrawing the hand each time;
+    # on my turn it holds still (a card caught mid-redraw has no box)
+    assert me.wait_turn_or_over() == "turn"
     # the whole hand on screen (hit-testing sees only the viewport)
     page.evaluate("document.getElementById('hand').scrollIntoView({block: 'start'})")
     hand = page.locator("#hand").bounding_box()

@@ -184,6 +184,31 @@ def test_overdue_turn_survives_a_worker_restart(celery_worker, settings, tmp_pat
     # celery_worker is restarted by its fixture for the next test
 
 
+def test_a_turn_beyond_the_horizon_gets_no_countdown_and_the_sweep_acts(celery_worker, settings,
+                                                                         tmp_path):
+    """Issue 12: a turn due further away than GAMES_COUNTDOWN_HORIZON_SECONDS
+    publishes no countdown task (one per move, held for the whole turn, was most
+    of the production stack's CPU under load); a short turn still does; beat's
+    sweep acts on the long one once it is due."""
+    settings.GAMES_COUNTDOWN_HORIZON_SECONDS = 5
+    settings.GAMES_TURN_SECONDS = 3
+    short = start_game(make_players(prefix="short"))
+    settings.GAMES_TURN_SECONDS = 60
+    long = start_game(make_players(prefix="long"))
+    # the worker holds the short turn's countdown: it is receiving this process's tasks
+    wait_for(lambda: holds_countdown(short.pk, 0), 10,
+             message="the worker to hold the short turn's countdown task")
+    assert not holds_countdown(long.pk, 0)
+    force_due(long)
+    beat = new_beat(tmp_path)
+    try:
+        beat.start()
+        long = wait_seq(long, 1, SLACK)
+        assert events(long)[0].by == "clock"
+    finally:
+        beat.stop()
+
+
 def test_bot_moves_run_in_the_worker(celery_worker):
     """Three bots and one human: the human plays through games.play, the bots'
     moves appear without this test calling run_due."""

@@ -584,6 +584,8 @@ def test_refused_actions_have_reason_codes():
     _refused(s, 1, {"type": "pass"}, "not_your_turn")
     _refused(s, 0, {"type": "play", "cards": ["8S"]}, "not_in_hand")
     _refused(s, 0, {"type": "play", "cards": ["7S", "7S", "7S"]}, "not_in_hand")
+    # more copies than the shoe holds are real cards the hand cannot hold
+    _refused(s, 0, {"type": "play", "cards": ["7S"] * 5}, "not_in_hand")
     _refused(s, 0, {"type": "play", "cards": ["4S", "6S"]}, "not_a_combination")
     _refused(s, 0, {"type": "play", "cards": []}, "not_a_combination")
     _refused(s, 0, {"type": "play", "cards": ["10S"]}, "bad_card")

@@ -146,6 +146,12 @@ else:
         }
     }
 
+# Websocket consumers' database calls (games/dbcalls.py): on PostgreSQL a pool of
+# this many threads per process, so their round trips overlap (row locks order
+# what must be ordered, as between processes); 0, and always on SQLite: Channels'
+# one database thread.
+GAMES_DB_THREADS = env_int("GAMES_DB_THREADS", 8, minimum=0) if DATABASE_URL else 0
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, channel layer, Celery -----------------------------------
@@ -278,6 +284,9 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
 # Seconds a human has for a turn (RULES.md §8) and a bot's pause before it moves.
 GAMES_TURN_SECONDS = env_int("GAMES_TURN_SECONDS", 30, minimum=1)
 GAMES_BOT_DELAY_SECONDS = float(env_str("GAMES_BOT_DELAY_SECONDS", "1.0"))
+# celery: a turn due further away than this gets no countdown task, only the
+# beat sweep's (every second); see games/scheduler.py
+GAMES_COUNTDOWN_HORIZON_SECONDS = float(env_str("GAMES_COUNTDOWN_HORIZON_SECONDS", "5"))
 # A connection whose heartbeat is older than this no longer counts as online.
 # 90 s: a tab hidden for minutes has its timers (our 10 s ping) throttled to once a
 # minute by the browser; it is still there and must not be stood up.
@@ -292,12 +301,11 @@ GAMES_SNAPSHOT_DEBOUNCE_SECONDS = float(env_str("GAMES_SNAPSHOT_DEBOUNCE_SECONDS
 # the scheduler's heartbeat older than this: the site counts as down and turn
 # clocks pause (RULES.md §12); the ticker beats 5×/s, Celery beat every second
 GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
-# "celery" (a task per due turn + beat sweep) or "ticker" (in-process thread,
-# started by `manage.py runsite`): see games/scheduler.py.
-# celery: countdown tasks + beat; ticker: the in-process ticker of `manage.py runsite`;
-# none: nothing acts on due turns (tests and benchmarks that drive the clock themselves)
 # the expert bot's endgame search budget per move, milliseconds (issue 11: at most 50)
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
+# celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py
+# runsite`; none: nothing acts on due turns (tests and benchmarks that drive the
+# clock themselves). See games/scheduler.py.
 GAMES_SCHEDULER = env_choice(
     "GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker", ("celery", "ticker", "none")
 )

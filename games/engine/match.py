@@ -31,7 +31,7 @@ from typing import Final, Literal
 from .cards import cards_points, parse_cards, sort_hand
 from .combos import Play, beats, classify
 from .deal import deal_half, next_seat, team_of
-from .errors import ArgumentError, IllegalAction
+from .errors import ArgumentError, CardError, IllegalAction
 from .levels import escape_penalty, game_stake
 from .shapes import (
     END_REASONS,
@@ -181,7 +181,9 @@ def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]
     try:
         cards = parse_cards(given if isinstance(given, list) else [given])
     except ValueError as e:
-        raise IllegalAction("bad_card", str(e)) from None
+        # a fourth copy is a real card no hand can hold: "not in your hand", not "not a card"
+        copies = isinstance(e, CardError) and e.reason == "too_many_copies"
+        raise IllegalAction("not_in_hand" if copies else "bad_card", str(e)) from None
     hand = state["hands"][seat]
     need = Counter(cards)
     have = Counter(hand)

@@ -1,0 +1,38 @@
+"""games.dbcalls: the consumers' database calls run in a pool of threads on
+PostgreSQL (GAMES_DB_THREADS > 0) and in Channels' one database thread on SQLite
+(issue 12). The PostgreSQL runs of the consumer tests exercise the pool end to end."""
+
+from __future__ import annotations
+
+import threading
+
+from django.db import connections
+
+from games.dbcalls import db
+
+
+def _where() -> tuple[str, int]:
+    return threading.current_thread().name, id(connections["default"])
+
+
+async def test_with_threads_the_calls_overlap_in_the_pool(settings):
+    """Two calls at once run in two pool threads, each with its own connection."""
+    import asyncio
+
+    settings.GAMES_DB_THREADS = 2
+    barrier = threading.Barrier(2, timeout=10)
+
+    def meet() -> tuple[str, int]:
+        barrier.wait()  # only returns if both calls run at the same time
+        return _where()
+
+    (a_name, a_conn), (b_name, b_conn) = await asyncio.gather(db(meet)(), db(meet)())
+    assert a_name.startswith("db") and b_name.startswith("db") and a_name != b_name
+    assert a_conn != b_conn
+
+
+async def test_without_threads_every_call_uses_the_one_database_thread(settings):
+    settings.GAMES_DB_THREADS = 0
+    first, second = await db(_where)(), await db(_where)()
+    assert first == second
+    assert not first[0].startswith("db")
