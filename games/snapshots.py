@@ -101,13 +101,18 @@ def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def lobby_rows(limit: int = 200, filters=()) -> list[dict[str, Any]]:
+def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[dict[str, Any]]:
     """Every open table's lobby row, newest first (a bounded number of queries).
 
     :param filters: ``lifecycle.lobby_filters(request params)``: only the
         tables every filter's query keeps (filtered in the database).
+    :param private: include the private tables too, each row then with
+        ``private`` and ``spectators_allowed`` (the moderators' console, which
+        may watch any table); the lobby never lists them.
     """
-    found = Table.objects.filter(closed=False, private=False)  # 好友房 are never listed
+    found = Table.objects.filter(closed=False)
+    if not private:
+        found = found.filter(private=False)  # 好友房 are never listed in the lobby
     for query, _match, value in filters:
         found = query(found, value)
     tables = list(
@@ -135,5 +140,7 @@ def lobby_rows(limit: int = 200, filters=()) -> list[dict[str, Any]]:
                 ],
             }
         )
+        if private:
+            rows[t.pk].update(private=t.private, spectators_allowed=t.spectators_allowed)
     lifecycle.contribute_snapshots(tables, rows, lobby=True)
     return list(rows.values())

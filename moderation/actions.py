@@ -13,7 +13,9 @@ before anything changes: ``no_user``, ``self_target``, ``protected_target``
 ``bad_length``, ``no_table``, ``already_closed``, ``not_seated``,
 ``moderator_seated`` (the moderator sits at that table), ``bad_coin_amount``,
 ``revoke_exceeds_balance``, ``bad_gem_cap``, ``not_sanctioned``, ``bad_name``,
-``blocked_word``.
+``blocked_word``; first of all ``not_permitted`` when the moderator lacks the
+action's own permission (``roles.ACTION_PERMISSIONS``: a group may hold
+``use_console`` without, say, ``grant_coins``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,19 @@ MAX_COINS = 10**9  # one grant or revoke at most (a typo guard)
 
 
 # --- checks --------------------------------------------------------------------
+
+
+def permitted(moderator, action: str) -> None:
+    """Refuse an action whose permission ``moderator`` lacks (checked before
+    anything else, so nothing changes).
+
+    :raises Refused: ``not_permitted``, naming what the permission allows.
+    """
+    if not roles.may(moderator, action):
+        codename = roles.ACTION_PERMISSIONS.get(action, "use_console")
+        raise Refused("not_permitted", _(
+            "Your moderator account may not %(what)s: nothing was changed. An administrator "
+            "can give you that permission.") % {"what": roles.PERMISSION_LABELS[codename]})
 
 
 def clean_reason(reason: Any) -> str:
@@ -143,6 +158,7 @@ def close_table(moderator, table_id: Any, reason: Any) -> AuditEntry:
     :raises Refused: ``no_reason``/``reason_too_long``, ``no_table``,
         ``already_closed``, ``moderator_seated``.
     """
+    permitted(moderator, "close")
     reason = clean_reason(reason)
     table = _open_table(table_id)
     if table.closed:
@@ -183,6 +199,7 @@ def kick(moderator, table_id: Any, username: Any, reason: Any) -> AuditEntry:
     :raises Refused: the reason and target codes, ``no_table``,
         ``moderator_seated``, ``not_seated``.
     """
+    permitted(moderator, "kick")
     reason = clean_reason(reason)
     user = target_user(moderator, username)
     table = _open_table(table_id)
@@ -237,28 +254,52 @@ def _tell_players(game: Game, except_user: int, message: str) -> None:
 
 
 def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
-    """Rename a table, overriding (and clearing) any 招牌 protection.
+    """Rename a table, overriding (and clearing) any 招牌 protection: the
+    rename goes through ``games.tables.rename`` with ``override``, whose
+    rename policies let it through and drop what they protect (the shop's
+    sign, ``shop.items.rename_policy``). The owner, the seated players and the
+    sign's holder are told; the audit row keeps the protection it cleared
+    (``before["sign"]``, the snapshots' ``sign``).
 
     :raises Refused: the reason codes, ``no_table``, ``moderator_seated``,
         ``bad_name``, ``blocked_word``.
     """
+    permitted(moderator, "rename")
     reason = clean_reason(reason)
     table = _open_table(table_id)
     if table.closed:
         raise Refused("no_table", _("This table does not exist or is closed."))
     _not_seated_at(moderator, table.pk)
     with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)  # no sign slips in between
+        sign = _protection(table)
         old, new = tables.rename(table.pk, moderator, name, override=True)
         table.name = new
         affected = {table.owner_id, *Seat.objects.filter(table=table).exclude(user=None)
                     .values_list("user_id", flat=True)}
-        for uid in affected:
-            lifecycle.notify(uid, "moderator_rename", _(
-                "A moderator renamed table “%(old)s” to “%(new)s”: %(reason)s") % {
-                    "old": old, "new": new, "reason": reason},
-                {"table_id": table.pk, "reason": reason})
+        signer = (get_user_model().objects.filter(username=sign.get("by"))
+                  .values_list("pk", flat=True).first() if sign else None)
+        words = {"old": old, "new": new, "reason": reason}
+        for uid in affected | ({signer} if signer else set()):
+            message = (_("A moderator renamed table “%(old)s” to “%(new)s” and cleared your "
+                         "sign's protection: %(reason)s") if uid == signer else
+                       _("A moderator renamed table “%(old)s” to “%(new)s”: %(reason)s"))
+            lifecycle.notify(uid, "moderator_rename", message % words,
+                             {"table_id": table.pk, "reason": reason,
+                              "sign_cleared": uid == signer})
+        before, after = {"name": old}, {"name": new}
+        if sign:
+            before["sign"], after["sign"] = sign, _protection(table)
         return _audit(moderator, AuditEntry.RENAME, reason, table=table,
-                      before={"name": old}, after={"name": new})
+                      before=before, after=after)
+
+
+def _protection(table: Table) -> dict[str, Any] | None:
+    """The name protection table snapshots show (``sign``: ``{"by", "item",
+    "until"}``, contributed by the shop through the lifecycle seam), or ``None``."""
+    rows: dict[int, dict[str, Any]] = {table.pk: {}}
+    lifecycle.contribute_snapshots([table], rows)
+    return rows[table.pk].get("sign")
 
 
 # --- user actions ------------------------------------------------------------------
@@ -267,6 +308,7 @@ def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
 def mute(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> AuditEntry:
     """Mute a user in chat for 1 minute – 30 days (their chat is refused with
     ``muted``); a mute ends by itself. A new mute replaces one in force."""
+    permitted(moderator, "mute")
     reason = clean_reason(reason)
     user = target_user(moderator, username)
     length = parse_length(amount, unit, MUTE_RANGE)
@@ -293,6 +335,7 @@ def suspend(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Au
     :raises Refused: as :func:`kick`, and ``moderator_seated`` when the
         player sits at a table where the moderator sits.
     """
+    permitted(moderator, "suspend")
     reason = clean_reason(reason)
     user = target_user(moderator, username)
     length = parse_length(amount, unit, SUSPENSION_RANGE, forever=True)
@@ -324,6 +367,7 @@ def lift(moderator, username: Any, kind: str, reason: Any) -> AuditEntry:
 
     :raises Refused: the reason and target codes; ``not_sanctioned`` when none is in force.
     """
+    permitted(moderator, "unmute" if kind == Sanction.MUTE else "unsuspend")
     reason = clean_reason(reason)
     user = target_user(moderator, username)
     with transaction.atomic():
@@ -357,6 +401,7 @@ def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = 
     :raises Refused: ``bad_coin_amount``, ``revoke_exceeds_balance`` (never
         clamped), the reason and target codes.
     """
+    permitted(moderator, "revoke" if revoke else "grant")
     reason = clean_reason(reason)
     user = target_user(moderator, username)
     try:
@@ -395,6 +440,7 @@ def set_gem_cap(moderator, value: Any, reason: Any) -> AuditEntry:
 
     :raises Refused: ``bad_gem_cap``, the reason codes.
     """
+    permitted(moderator, "gem_cap")
     reason = clean_reason(reason)
     text = str(value if value is not None else "").strip()
     if text and not text.isdigit():

@@ -19,6 +19,8 @@ def register() -> None:
         "report_self": "a report of oneself",
         "report_limit": "more than 5 reports in an hour",
         # refusals a moderator can get (the console)
+        "not_permitted": "a moderator without the action's own permission (the console "
+                         "answers 403)",
         "no_user": "the target user does not exist",
         "self_target": "a moderator acting on themself",
         "protected_target": "the target is a moderator or a superuser",

@@ -10,9 +10,26 @@ from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
+from django.utils.translation import gettext_lazy as _
 
 GROUP = "moderators"
 PERMISSIONS = ("use_console", "sanction_users", "manage_tables", "grant_coins")
+
+#: the permission each console action needs besides ``use_console`` (the
+#: ``moderators`` group holds them all; another group may hold fewer)
+ACTION_PERMISSIONS = {
+    "close": "manage_tables", "rename": "manage_tables",
+    "kick": "sanction_users", "mute": "sanction_users", "unmute": "sanction_users",
+    "suspend": "sanction_users", "unsuspend": "sanction_users",
+    "grant": "grant_coins", "revoke": "grant_coins", "gem_cap": "grant_coins",
+}
+#: what each permission allows, for the refusal's message
+PERMISSION_LABELS = {
+    "use_console": _("use the moderator console"),
+    "manage_tables": _("close and rename tables"),
+    "sanction_users": _("kick, mute and suspend players"),
+    "grant_coins": _("grant and revoke coins and set the gem cap"),
+}
 
 
 def is_moderator(user) -> bool:
@@ -29,6 +46,15 @@ def can_use_console(user) -> bool:
     """Moderators (and superusers, who hold every permission)."""
     return bool(getattr(user, "is_authenticated", False)
                 and user.has_perm("moderation.use_console"))
+
+
+def may(user, action: str) -> bool:
+    """Whether ``user`` holds the permission console ``action`` needs
+    (:data:`ACTION_PERMISSIONS`; an action not listed needs ``use_console``).
+    Superusers hold every permission."""
+    codename = ACTION_PERMISSIONS.get(action, "use_console")
+    return bool(getattr(user, "is_authenticated", False)
+                and user.has_perm(f"moderation.{codename}"))
 
 
 def moderator_ids(user_ids: Iterable[int]) -> set[int]:

@@ -2,6 +2,9 @@
 :mod:`moderation.actions` and :mod:`moderation.reports`.
 
 Moderators only: anonymous visitors go to the log-in page, players get 403.
+Each action also needs its own permission (``roles.ACTION_PERMISSIONS``,
+checked by :mod:`moderation.actions`): without it the answer is a 403 page
+saying which, and nothing changes.
 Every POST is CSRF-protected (Django's middleware; no view is exempt). An
 action's refusal (``games.errors.Refused``) comes back as an error message and
 changes nothing.
@@ -47,10 +50,14 @@ def moderator_required(view: Callable) -> Callable:
 
 
 def _run(request: HttpRequest, fn: Callable, done: str, back: str) -> HttpResponse:
-    """Carry out one action; its refusal becomes an error message."""
+    """Carry out one action; its refusal becomes an error message, a missing
+    permission (``not_permitted``) a 403 page saying which."""
     try:
         fn()
     except Refused as e:
+        if e.reason == "not_permitted":
+            return render(request, "moderation/forbidden.html",
+                          {"message": str(e), "back": back}, status=403)
         messages.error(request, str(e))
     else:
         messages.success(request, done)
@@ -63,10 +70,11 @@ def _elapsed(started) -> str:
 
 
 def table_rows(q: str = "", status: str = "") -> list[dict]:
-    """Every open table as the console lists it: the lobby row (seats, status,
-    spectators, contributed keys such as a wager) plus ``running`` (how long
-    its current game has run, h:mm:ss) and ``moderators``."""
-    rows = snapshots.lobby_rows(limit=1000)
+    """Every open table as the console lists it, private ones included: the
+    lobby row (seats, status, spectators, ``private``, ``spectators_allowed``,
+    contributed keys such as a wager) plus ``running`` (how long its current
+    game has run, h:mm:ss)."""
+    rows = snapshots.lobby_rows(limit=1000, private=True)  # a moderator may watch any table
     started = dict(Game.objects.filter(table_id__in=[r["id"] for r in rows],
                                        status=Game.PLAYING).values_list("table_id", "started_at"))
     q = q.strip().lower()

@@ -1,7 +1,9 @@
 """The shop's plugs into the game (DESIGN.md "The lifecycle seam"), registered
 in ``ShopConfig.ready``: the 定时器's turn-timeout hook, the views' armed
-timer, 算牌器 counts and drops, the tables' theme and name protection, and
-drops and gems at a game's end (RULES.md §8–§9, §12).
+timer, 算牌器 counts and drops, the tables' theme and name protection (shown
+in snapshots; kept, and cleared by a moderator's rename, by the rename policy
+``items.rename_policy``), and drops and gems at a game's end (RULES.md §8–§9,
+§12).
 """
 
 from __future__ import annotations
@@ -178,5 +180,6 @@ def register() -> None:
     lifecycle.on_turn_timeout(timer_timeout, priority=10)
     lifecycle.view_contribution(view_keys, priority=40)
     lifecycle.snapshot_contribution(table_keys, priority=40, lobby=("sign",))
+    lifecycle.rename_policy(items.rename_policy, priority=40)
     lifecycle.on_game_end(drops, priority=DROPS_PRIORITY)
     handlers.register()

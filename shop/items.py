@@ -162,11 +162,8 @@ def _sign(user, slot, code, *, table_id=None, name=None, **_kw) -> dict[str, Any
         raise Refused("not_seated", _("Sit at this table (or own it) to rename it."))
     decor = _decor(table)
     now = timezone.now()
-    if (decor.sign_until and decor.sign_until > now and decor.sign_by_id != user.pk
-            and not moderator):
-        raise Refused("name_protected",
-                      _("The name is protected until %(when)s.")
-                      % {"when": timezone.localtime(decor.sign_until).strftime("%m-%d %H:%M")})
+    if not moderator:
+        _refuse_if_protected(decor, user, now)
     text = clean_name(name)
     slots = inventory.locked(user.pk)
     inventory.take_one(inventory.expect(slots, slot, code))
@@ -181,6 +178,32 @@ def _sign(user, slot, code, *, table_id=None, name=None, **_kw) -> dict[str, Any
     lifecycle.publish("table_changed", table_id=table.pk)
     return {"name": text, "protected_until": decor.sign_until.isoformat()
             if decor.sign_until else None}
+
+
+def _refuse_if_protected(decor: TableDecor, user, now) -> None:
+    """Refuse ``name_protected`` while another player's sign protects the name."""
+    if decor.sign_until and decor.sign_until > now and decor.sign_by_id != user.pk:
+        raise Refused("name_protected",
+                      _("The name is protected until %(when)s.")
+                      % {"when": timezone.localtime(decor.sign_until).strftime("%m-%d %H:%M")})
+
+
+def rename_policy(table: Table, user, name: str, override: bool) -> None:
+    """``lifecycle.rename_policy`` (``games.tables.rename``; RULES.md §12 招牌):
+    a moderator's rename (``override``) goes through and clears any sign
+    protection of the table's name, in the rename's transaction; anyone
+    else's is refused while another player's sign protects it.
+
+    :raises Refused: ``name_protected``.
+    """
+    decor = TableDecor.objects.select_for_update().filter(table=table).first()
+    if decor is None:
+        return
+    if not override:
+        _refuse_if_protected(decor, user, timezone.now())
+    elif decor.sign_by_id or decor.sign_until:
+        decor.sign_by, decor.sign_item, decor.sign_until = None, "", None
+        decor.save(update_fields=["sign_by", "sign_item", "sign_until"])
 
 
 def _tablecloth(user, slot, code, *, table_id=None, theme=None, **_kw) -> dict[str, Any]:

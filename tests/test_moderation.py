@@ -103,6 +103,19 @@ def test_every_post_needs_csrf(mod, owner, outsider):
     assert r.status_code == 302 and Sanction.objects.filter(kind="mute").count() == 1
 
 
+def test_console_lists_private_tables_marked_which_the_lobby_never_shows(mod, owner):
+    from games import snapshots
+
+    table = tables.create_table(owner, "密室", private=True)
+    tables.set_spectators(table.pk, owner, False)
+    assert table.pk not in {r["id"] for r in snapshots.lobby_rows()}
+    text = _client(mod).get("/mod/").content.decode()
+    assert "密室" in text and ("禁止旁观" in text or "no spectators" in text)
+    row = next(t for t in _client(mod).get("/mod/tables.json").json()["tables"]
+               if t["id"] == table.pk)
+    assert (row["private"], row["spectators_allowed"]) == (True, False)
+
+
 def test_console_lists_tables_with_seats_spectators_and_running_time(mod, game):
     r = _client(mod).get("/mod/")
     assert r.status_code == 200
@@ -198,6 +211,115 @@ def test_rename_overrides_a_protection_policy_and_audits(mod, owner):
     assert Table.objects.get(pk=table.pk).name == "新桌"
     entry = AuditEntry.objects.get()
     assert entry.before == {"name": "老桌"} and entry.after == {"name": "新桌"}
+
+
+def test_a_console_rename_overrides_and_clears_a_sign(mod, owner, partner,
+                                                     django_capture_on_commit_callbacks):
+    """The shop's real 招牌 (shop.items, its rename policy through the lifecycle
+    seam) and the console's real POST, CSRF token and all."""
+    from games import lifecycle, snapshots
+    from shop import items
+    from shop.models import TableDecor
+    from tests.test_items import give, held
+
+    table = tables.create_table(owner, "老桌")
+    tables.sit(table.pk, partner, 2)
+    mine, theirs = give(owner, "sign"), give(partner, "sign", 2)
+    items.use(owner, mine, "sign", "a", table_id=table.pk, name="招牌桌")
+    assert snapshots.table_snapshot(table.pk)["sign"]["by"] == "owner"
+    with pytest.raises(Refused) as e:  # the sign protects the name from the partner
+        items.use(partner, theirs, "sign", "b", table_id=table.pk, name="抢名字")
+    assert e.value.reason == "name_protected"
+
+    client, url = _client(mod, csrf=True), f"/mod/tables/{table.pk}/rename/"
+    form = {"name": "管理改名", "reason": "招牌名不雅"}
+    assert client.post(url, form).status_code == 403  # no CSRF token: nothing changes
+    assert snapshots.table_snapshot(table.pk)["sign"]["by"] == "owner"
+    client.get(f"/mod/tables/{table.pk}/")
+    form["csrfmiddlewaretoken"] = client.cookies["csrftoken"].value
+    told: list[tuple] = []
+
+    def keep(user_id, notice):
+        told.append((user_id, notice["code"], notice["params"].get("sign_cleared")))
+
+    lifecycle.subscribe("notice", keep)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            r = client.post(url, form)
+    finally:
+        lifecycle._SUBSCRIBERS["notice"].remove(keep)
+    assert r.status_code == 302 and r["Location"] == f"/mod/tables/{table.pk}/"
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap["name"] == "管理改名" and snap["sign"] is None
+    row = next(r for r in snapshots.lobby_rows() if r["id"] == table.pk)
+    assert row["name"] == "管理改名" and row["sign"] is None
+    decor = TableDecor.objects.get(table=table)
+    assert (decor.sign_by, decor.sign_item, decor.sign_until) == (None, "", None)
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.moderator, entry.table_id) == ("rename", mod, table.pk)
+    assert entry.before["name"] == "招牌桌" and entry.before["sign"]["by"] == "owner"
+    assert entry.after == {"name": "管理改名", "sign": None}
+    assert sorted(told) == sorted([(owner.pk, "moderator_rename", True),
+                                   (partner.pk, "moderator_rename", False)])
+    # the signer's protection is gone: the partner's sign now renames (and protects)
+    items.use(partner, theirs, "sign", "c", table_id=table.pk, name="三号")
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap["name"] == "三号" and snap["sign"]["by"] == "partner"
+    assert held(partner, "sign") == 1
+    # and a rename through the seam by someone else is refused while it holds
+    with pytest.raises(Refused) as e:
+        tables.rename(table.pk, owner, "四号")
+    assert e.value.reason == "name_protected"
+    assert Table.objects.get(pk=table.pk).name == "三号"
+
+
+def test_each_action_needs_its_own_permission(owner, outsider, django_user_model):
+    """A group with ``use_console`` and ``sanction_users`` only: the console
+    opens, mutes work, and every table or coins action is a 403 that changes
+    nothing."""
+    from django.contrib.auth.models import Group, Permission
+
+    helper = django_user_model.objects.create_user(username="xiaozhang")
+    group = Group.objects.create(name="chat helpers")
+    group.permissions.add(*Permission.objects.filter(
+        content_type__app_label="moderation", codename__in=["use_console", "sanction_users"]))
+    helper.groups.add(group)
+    table = tables.create_table(owner, "原桌")
+    coins = Profile.objects.get(user=outsider).coins
+    client = _client(helper)
+    assert client.get("/mod/").status_code == 200
+    refused = [(f"/mod/users/outsider/{a}/", {"amount": "500"}) for a in ("grant", "revoke")]
+    refused += [(f"/mod/tables/{table.pk}/close/", {}),
+                (f"/mod/tables/{table.pk}/rename/", {"name": "新名"}),
+                ("/mod/settings/", {"form": "gem_cap", "value": "1200"})]
+    for url, data in refused:
+        r = client.post(url, {**data, "reason": "试试"})
+        assert r.status_code == 403, url
+        text = r.content.decode()
+        assert "nothing was changed" in text or "未作任何更改" in text, text
+    assert Profile.objects.get(user=outsider).coins == coins
+    assert Table.objects.get(pk=table.pk).name == "原桌" and not Table.objects.get(
+        pk=table.pk).closed
+    assert GemCap.objects.filter(pk=1, override__isnull=False).count() == 0
+    assert not AuditEntry.objects.exists()
+    with pytest.raises(Refused) as e:  # the same rule below the views
+        actions.coins(helper, "outsider", "5", "x")
+    assert e.value.reason == "not_permitted"
+    # what the group does hold works, and only its forms are shown
+    r = client.post("/mod/users/outsider/mute/", {"amount": "5", "unit": "m", "reason": "刷屏"})
+    assert r.status_code == 302 and Sanction.objects.filter(kind="mute").count() == 1
+    page = client.get("/mod/users/outsider/").content.decode()
+    assert "/mute/" in page and "/grant/" not in page and "/revoke/" not in page
+    page = client.get(f"/mod/tables/{table.pk}/").content.decode()
+    assert "/rename/" not in page and "/close/" not in page
+    assert 'value="gem_cap"' not in client.get("/mod/settings/").content.decode()
+    # the moderators group holds every action's permission; the helper not all
+    full = django_user_model.objects.create_user(username="fullmod")
+    roles.add(full)
+    full = get_user_model().objects.get(pk=full.pk)
+    assert all(roles.may(full, a) for a in roles.ACTION_PERMISSIONS)
+    assert [a for a in roles.ACTION_PERMISSIONS if not roles.may(helper, a)] == [
+        "close", "rename", "grant", "revoke", "gem_cap"]
 
 
 def test_mute_refuses_chat_until_it_ends(mod, owner, outsider):

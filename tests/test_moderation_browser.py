@@ -64,3 +64,45 @@ def test_a_player_reports_a_chat_line_and_a_moderator_sees_it(site, browser):  #
     assert "你们都是菜鸟" in page.inner_text(".mod-chat")
     writer.assert_clean()
     reader.assert_clean()
+
+
+def test_the_moderator_badge_shows_among_the_watchers_at_a_seat_and_in_chat(
+        site, browser):  # noqa: F811
+    player = Player.open(browser, "zhuozhu", viewport={"width": 1000, "height": 760})
+    player.sign_up(site.base_url)
+    player.create_table("徽章桌")
+    player.sit(0)
+    player.page.locator("#chat-input").fill("我是普通玩家")
+    player.page.locator("#chat-send").click()
+
+    moderator = Player.open(browser, "guanli", viewport={"width": 1000, "height": 760})
+    moderator.sign_up(site.base_url)
+    site.manage("moderator", "add", "guanli")
+    moderator.open_from_lobby(site.base_url, "徽章桌")
+
+    # watching: the player's page names the moderator, badged, among the watchers
+    page = player.page
+    watching = page.locator("#mod-watching")
+    watching.wait_for(state="visible")
+    assert "guanli" in watching.inner_text() and "管理员" in watching.inner_text()
+    page.locator("#spectators").click()
+    watcher = page.locator("#watchers-names li.watcher", has_text="guanli")
+    watcher.wait_for(state="visible")
+    assert watcher.locator(".badge.moderator").inner_text() == "管理员"
+
+    # chat: the badge beside the moderator's line, none beside the player's
+    moderator.page.locator("#chat-input").fill("请文明聊天")
+    moderator.page.locator("#chat-send").click()
+    line = page.locator("#chat-log li", has_text="请文明聊天")
+    line.wait_for()
+    assert line.locator(".chat-user").inner_text() == "guanli"
+    assert line.locator(".badge.mod").inner_text() == "管理员"
+    assert page.locator("#chat-log li", has_text="我是普通玩家").locator(".badge").count() == 0
+
+    # seated: the badge on the moderator's seat, not on the player's
+    moderator.sit(2)
+    page.locator('.seat[data-seat="2"] .seat-head .badge.mod').wait_for(state="visible")
+    assert page.locator('.seat[data-seat="0"] .seat-head .badge').count() == 0
+    page.wait_for_function("() => document.getElementById('mod-watching').hidden")
+    player.assert_clean()
+    moderator.assert_clean()

@@ -173,3 +173,58 @@ async def test_reports_over_the_socket_and_their_outcome(table, owner, outsider,
     notice = await reporter.until(lambda m: m["type"] == "notice")
     assert notice["code"] == "report_outcome" and "已禁言" not in notice["message"]
     assert await db(AuditEntry.objects.filter(action="report").count)() == 1
+
+
+async def test_a_moderator_watches_a_table_with_spectators_off(players, outsider, mod, socks):
+    """A private table whose owner keeps spectators out: a plain user is refused
+    (socket 4404, page 404 even with the invite), a moderator connects as a
+    spectator, gets the seat-less view, and the snapshot lists them among the
+    watchers, badged."""
+    from django.test import Client
+
+    owner = players[0]
+    private = await db(tables.create_table)(owner, "闭门桌", private=True)
+    await db(tables.set_spectators)(private.pk, owner, False)
+    game = await _start_game(private, players)
+    seated = await _open(private.pk, owner, seat=0)
+    socks.append(seated)
+
+    comm = test_consumers.WebsocketCommunicator(
+        test_consumers.application, f"/ws/table/{private.pk}/",
+        headers=[test_consumers.ORIGIN, (b"cookie", await db(test_consumers._cookie)(outsider))])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected  # accepted, then closed as if the table did not exist
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+    await comm.disconnect()
+
+    def page(user, path=f"/tables/{private.pk}/"):
+        client = Client()
+        client.force_login(user)
+        return client.get(path).status_code
+
+    token = (await db(Table.objects.get)(pk=private.pk)).invite_token
+    assert await db(page)(outsider, f"/tables/{private.pk}/?invite={token}") == 404
+    assert await db(page)(mod) == 200
+
+    def console_row():  # the console lists it (the lobby never does), to be watched
+        client = Client()
+        client.force_login(mod)
+        rows = client.get("/mod/tables.json").json()["tables"]
+        return next(t for t in rows if t["id"] == private.pk)
+
+    row = await db(console_row)()
+    assert row["private"] is True and row["spectators_allowed"] is False
+
+    watcher = await _open(private.pk, mod)
+    socks.append(watcher)
+    greeting = watcher.frames[0]["table"]
+    assert greeting["spectators_allowed"] is False
+    assert greeting["watchers"]["names"] == [{"username": "laoli", "moderator": True}]
+    assert greeting["moderators"] == [{"id": mod.pk, "username": "laoli"}]
+    view = (await watcher.until(lambda m: m["type"] == "game"))["view"]
+    assert view["game_id"] == game.pk and view["seat"] is None and view["hand"] is None
+    # the players see the moderator among the watchers
+    frame = await seated.until(lambda m: m["type"] == "table"
+                               and m["table"]["watchers"]["names"])
+    assert frame["table"]["watchers"]["names"] == [{"username": "laoli", "moderator": True}]
+    assert frame["table"]["spectators"] == 1

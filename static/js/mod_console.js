@@ -25,7 +25,14 @@ async function refresh() {
   body.replaceChildren();
   for (const t of tables) {
     const row = body.insertRow();
-    cell(row, `${t.name} (${t.owner})`, `/mod/tables/${t.id}/`);
+    const name = cell(row, `${t.name} (${t.owner})`, `/mod/tables/${t.id}/`);
+    if (t.private) {  // listed here only: the lobby never shows a private table
+      const note = document.createElement("small");
+      note.className = "mod-private";
+      note.textContent = " " + table.dataset.private +
+        (t.spectators_allowed ? "" : " · " + table.dataset.closedDoor);
+      name.append(note);
+    }
     cell(row, table.dataset[t.status] || t.status);
     cell(row, t.seats.map((s) => (s.player ? s.player.username : s.bot ? table.dataset.bot : "—"))
       .join(" · "));

@@ -72,5 +72,6 @@ export function markModerators(table) {
   const watching = ((table && table.moderators) || []).filter((m) => !seated.has(m.id));
   const box = $("mod-watching");
   box.hidden = !watching.length;
-  box.querySelector("span").textContent = watching.map((m) => m.username).join(", ");
+  // the names, beside (never over) the badge
+  box.querySelector(".mod-watching-names").textContent = watching.map((m) => m.username).join(", ");
 }
