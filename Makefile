@@ -30,7 +30,9 @@ run: venv
 
 # Screenshots of the table mid-game for the README (docs/img/table-midgame*.png):
 # starts the site on its own SQLite file, signs a user up, plays a few turns
-# against three bots in chromium. Needs /usr/bin/chromium and fonts-noto-cjk.
+# against three bots in chromium; then the shop, the inventory and a saved
+# replay (docs/img/shop.png, inventory.png, replay.png). Needs /usr/bin/chromium
+# and fonts-noto-cjk.
 screenshot: venv
 	$(PY) docs/screenshot.py
 

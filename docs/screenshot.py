@@ -33,6 +33,70 @@ from tests.servers import Site  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+SHOTS = ("table-midgame.png", "table-midgame-phone.png", "result-sentence.png",
+         "private-invite.png", "replay.png", "shop.png", "inventory.png")
+# what the shop shots' user buys after the grant: (item code, quantity)
+PURCHASES = (("recorder", 2), ("card_counter", 3), ("timer", 1), ("sign", 1),
+             ("tablecloth", 1))
+
+
+def buy(page, code: str, quantity: int) -> None:
+    """One purchase with the shop page's form of ``code``."""
+    form = page.locator(f'.catalogue-item[data-item="{code}"] form.buy-form')
+    form.locator("input[name=quantity]").fill(str(quantity))
+    with page.expect_navigation():  # the post answers with a redirect to /shop/
+        form.locator("button[type=submit]").click()
+
+
+def shop_shots(site, me: Player, out: Path, turns: int) -> None:
+    """``replay.png``, ``shop.png`` and ``inventory.png`` (module docstring)."""
+    page = me.page
+    page.set_viewport_size(DESKTOP)
+    site.manage("grant_coins", me.name, "3000", "--reason", "README screenshots")
+    page.goto(site.base_url + "/shop/")
+    with page.expect_navigation():
+        page.locator("#checkin-btn").click()
+    for code, quantity in PURCHASES:
+        held = page.locator(f'.catalogue-item[data-item="{code}"] .held')
+        buy(page, code, quantity)
+        assert held.inner_text().endswith(str(quantity)), (code, held.inner_text())
+    page.locator('#inventory .slot[data-item="timer"]').dblclick()
+    page.locator('#inventory .slot.armed[data-item="timer"]').wait_for()
+    # a short practice game, left after a few turns, saved with a recorder
+    page.goto(site.base_url + "/")
+    me.create_table("录像桌")
+    me.sit(0)
+    me.add_bots()
+    me.ready()
+    page.locator("#table-app[data-status=playing]").wait_for()
+    for _ in range(turns):
+        if me.wait_turn_or_over() == "over":
+            break
+        me.take_turn()
+    if me.status() == "playing":
+        page.locator("#escape-btn").click()
+        page.locator("#escape-confirm").click()
+    page.locator("#table-app[data-status=over]").wait_for()
+    page.locator("#use-recorder").click()
+    page.wait_for_function("() => document.getElementById('items-message').textContent")
+    page.goto(site.base_url + "/replays/")
+    page.locator(".replay-item a").first.click()
+    page.wait_for_url("**/replays/*/")
+    for _ in range(6):  # a few actions in: one hand smaller, the last action shown
+        page.locator("#replay-forward").click()
+    page.locator("#replay-action").wait_for()
+    time.sleep(0.3)
+    page.screenshot(path=str(out / "replay.png"))
+    page.goto(site.base_url + "/shop/")
+    page.locator("#shop-panel").wait_for()
+    time.sleep(0.3)
+    page.screenshot(path=str(out / "shop.png"))
+    page.goto(site.base_url + "/accounts/profile/")
+    panel = page.locator("#shop-panel")
+    panel.wait_for()
+    page.locator('#inventory .slot[data-item="recorder"]').click()  # selected: 使用 enabled
+    time.sleep(0.3)
+    panel.screenshot(path=str(out / "inventory.png"))
 
 
 def main() -> int:
@@ -100,13 +164,13 @@ def main() -> int:
             page.locator("#room-code").wait_for()
             time.sleep(0.3)
             page.screenshot(path=str(args.out / "private-invite.png"))
+            shop_shots(site, me, args.out, args.turns)
             me.assert_clean()
             browser.close()
     finally:
         site.stop(show_output=False)
-    for name in ("table-midgame.png", "table-midgame-phone.png", "result-sentence.png",
-                 "private-invite.png"):
-        print(args.out / name)
+    for name in SHOTS:
+        print(args.out / name, f"{(args.out / name).stat().st_size // 1024} KB")
     return 0
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import engine
 from games.models import Game, GameSeat
 
@@ -35,6 +37,10 @@ def frames(game: Game) -> list[dict[str, Any]]:
 
 
 def names(game: Game) -> list[str]:
-    """The four seats' player names (``bot`` and its policy for a bot)."""
+    """The four seats' player names; a bot's is 机器人 and its level, translated
+    (the table page's words: 新手, 普通, 高手; another policy by its code)."""
+    levels = {"beginner": _("Beginner"), "normal": _("Normal"), "heuristic": _("Normal"),
+              "expert": _("Expert")}
     rows = GameSeat.objects.filter(game=game).order_by("index")
-    return [r.username or f"bot ({r.bot})" for r in rows]
+    return [r.username or _("Bot (%(level)s)") % {"level": levels.get(r.bot, r.bot)}
+            for r in rows]

@@ -1,7 +1,9 @@
 """The shop in a real browser (issue 8): a new user checks in, buys a timer and
 a card counter, sees the coins drop, uses the counter at a practice table
-(three bots) and sees the remaining cards. The site and browser fixtures are
-tests/test_browser.py's (the site is ``manage.py runsite`` as a child)."""
+(three bots) and sees the remaining cards; an owner renames their table with a
+招牌 and lays a 桌布 that the other player at the table sees. The site and
+browser fixtures are tests/test_browser.py's (the site is ``manage.py runsite``
+as a child)."""
 
 from __future__ import annotations
 
@@ -119,6 +121,9 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     sizes = page.locator(".replay-hand").evaluate_all(
         "els => els.map(e => Number(e.textContent.match(/\\((\\d+)\\)/)[1]))")
     assert sum(sizes) == 162  # the deal, all four hands shown
+    hands = page.locator(".replay-hand").all_inner_texts()
+    assert "xiaohong" in hands[0] and all("机器人（" in h for h in hands[1:])  # in Chinese
+    assert all(any(suit in h for suit in "♠♥♣♦") for h in hands)  # faces, not "TD"
     page.locator("#replay-forward").click()
     assert page.locator("#replay-step").inner_text().startswith("1 /")
     page.locator("#replay-back").click()
@@ -131,3 +136,124 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     assert page.locator('.catalogue-item[data-item="card_counter"] .held').inner_text().endswith(
         "0")
     me.assert_clean()
+
+
+# --- 招牌 and 桌布 at a table -------------------------------------------------------------
+
+# the felt's computed background: the default cloth (static/css/site.css) and 碧玉
+# (jade, static/shop/shop.css) start with these colours
+DEFAULT_FELT = "rgb(47, 138, 85)"
+JADE_FELT = "rgb(62, 142, 110)"
+FELT_JS = "() => getComputedStyle(document.getElementById('felt')).backgroundImage"
+
+
+def _buy_many(page, code: str, quantity: int) -> None:
+    form = page.locator(f'.catalogue-item[data-item="{code}"] form.buy-form')
+    form.locator("input[name=quantity]").fill(str(quantity))
+    with page.expect_navigation():  # the post answers with a redirect to /shop/
+        form.locator("button[type=submit]").click()
+
+
+def _held(page, code: str) -> int:
+    """What the shop page says one holds of ``code`` ("持有 N")."""
+    return int(page.locator(f'.catalogue-item[data-item="{code}"] .held').inner_text().split()[-1])
+
+
+def _slot_counts(page, code: str) -> list[int]:
+    return page.locator(f'#inventory .slot[data-item="{code}"]').evaluate_all(
+        "els => els.map(e => Number(e.dataset.count))")
+
+
+def _wait_text(page, selector: str, text: str) -> None:
+    page.wait_for_function(
+        "([sel, text]) => { const e = document.querySelector(sel);"
+        " return !!e && e.textContent.trim() === text; }", arg=[selector, text])
+
+
+def test_sign_renames_and_tablecloth_themes_a_table_for_everyone(site, browser):
+    """The owner buys two signs and two tablecloths (after an audited grant:
+    a new account's 2,000 coins buy neither both), renames their table with a
+    sign — the new name and its protection show on the table page, to the
+    other player and in the lobby; the other player's own sign is refused —
+    and lays the jade cloth, which the other player's page draws at once and
+    after a reload. Each use takes exactly one item and no coins."""
+    owner = Player.open(browser, "zhaopai", viewport={"width": 1280, "height": 900})
+    owner.sign_up(site.base_url)
+    out = site.manage("grant_coins", "zhaopai", "4000", "--reason", "browser test: sign, cloth")
+    assert "balance 6000" in out
+    page = owner.page
+    page.goto(site.base_url + "/shop/")
+    assert _coins(page) == 6000
+    _buy_many(page, "sign", 2)
+    _buy_many(page, "tablecloth", 2)
+    assert _coins(page) == 6000 - 2 * 1000 - 2 * 1500
+    assert (_held(page, "sign"), _held(page, "tablecloth")) == (2, 2)
+
+    page.goto(site.base_url + "/")
+    owner.create_table("旧桌名")
+    owner.sit(0)
+    other = Player.open(browser, "kezhan", viewport={"width": 1280, "height": 900})
+    other.sign_up(site.base_url)
+    theirs = other.page
+    theirs.goto(site.base_url + "/shop/")
+    _buy_many(theirs, "sign", 1)
+    assert _coins(theirs) == 1000 and _held(theirs, "sign") == 1
+    other.open_from_lobby(site.base_url, "旧桌名")
+    other.sit(1)
+    theirs.locator("#table-app[data-theme=default]").wait_for()
+    felt = theirs.evaluate(FELT_JS)
+    assert DEFAULT_FELT in felt and JADE_FELT not in felt
+    assert theirs.locator("#sign-protection").is_hidden()
+
+    # the owner renames the table with a sign
+    row = page.locator("#items-panel [data-for=sign]")
+    row.wait_for(state="visible")
+    page.locator("#sign-name").fill("金牌茶馆")
+    page.locator("#use-sign").click()
+    for p in (page, theirs):
+        _wait_text(p, "#table-name", "金牌茶馆")
+        protection = p.locator("#sign-protection")
+        protection.wait_for(state="visible")
+        assert protection.inner_text().startswith("桌名由 zhaopai 保护")
+    _wait_text(page, "#items-message", "完成。")
+
+    # protected: the other player's sign is refused, the name stays, their sign is kept
+    theirs.locator("#items-panel [data-for=sign]").wait_for(state="visible")
+    theirs.locator("#sign-name").fill("抢来的名字")
+    theirs.locator("#use-sign").click()
+    theirs.wait_for_function(
+        "() => document.getElementById('items-message').textContent.includes('桌名受保护')")
+    assert theirs.locator("#table-name").inner_text() == "金牌茶馆"
+
+    # the owner lays the jade cloth: the other player's page draws it live
+    cloth = page.locator("#items-panel [data-for=tablecloth]")
+    cloth.wait_for(state="visible")
+    assert theirs.locator("#items-panel [data-for=tablecloth]").is_hidden()  # owner only
+    page.locator("#cloth-theme").select_option("jade")
+    page.locator("#use-cloth").click()
+    for p in (page, theirs):
+        p.locator("#table-app[data-theme=jade]").wait_for()
+        assert JADE_FELT in p.evaluate(FELT_JS)
+        assert DEFAULT_FELT not in p.evaluate(FELT_JS)
+    theirs.reload()
+    other.wait_connected()
+    theirs.locator("#table-app[data-theme=jade]").wait_for()
+    assert JADE_FELT in theirs.evaluate(FELT_JS)
+    _wait_text(theirs, "#table-name", "金牌茶馆")
+
+    # the lobby: the new name with its protection badge, the old name gone
+    theirs.goto(site.base_url + "/")
+    badge = theirs.locator(".lobby-table:has(.lt-name:text-is('金牌茶馆')) .lt-sign")
+    badge.wait_for()
+    assert badge.inner_text().startswith("招牌：桌名保护至")
+    assert theirs.locator(".lt-name:text-is('旧桌名')").count() == 0
+
+    # one of each used, nothing paid; the refused sign kept
+    page.goto(site.base_url + "/shop/")
+    assert _coins(page) == 1000
+    assert (_held(page, "sign"), _held(page, "tablecloth")) == (1, 1)
+    assert _slot_counts(page, "sign") == [1] and _slot_counts(page, "tablecloth") == [1]
+    theirs.goto(site.base_url + "/shop/")
+    assert _coins(theirs) == 1000 and _held(theirs, "sign") == 1
+    owner.assert_clean()
+    other.assert_clean()

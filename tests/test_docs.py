@@ -68,3 +68,16 @@ def test_deploy_doc_names_the_commands():
                    "collectstatic", "proxy_set_header Upgrade $http_upgrade",
                    "yuanzi_site.asgi:application"):
         assert needed in DEPLOY
+
+
+def test_every_readme_image_is_committed_and_small():
+    """Every picture the README shows is in the tree, a PNG, under 300 KB; the
+    shop's three (issue 8: the shop, the inventory, a replay) among them."""
+    readme = (ROOT / "README.md").read_text()
+    images = re.findall(r"!\[[^\]]+\]\((docs/img/[\w.-]+)\)", readme)
+    assert {"docs/img/shop.png", "docs/img/inventory.png", "docs/img/replay.png"} <= set(images)
+    for name in images:
+        path = ROOT / name
+        assert path.is_file(), f"README shows {name}, which is not there"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG"
+        assert path.stat().st_size < 300 * 1024, f"{name} is {path.stat().st_size} bytes"

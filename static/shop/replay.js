@@ -5,6 +5,23 @@ const record = JSON.parse(document.getElementById("replay-record").textContent);
 const frames = JSON.parse(document.getElementById("replay-frames").textContent);
 const names = JSON.parse(document.getElementById("replay-names").textContent);
 const SEATS = ["N", "E", "S", "W"];
+const SUITS = {S: "♠", H: "♥", C: "♣", D: "♦"};
+const ORDER = "3456789TJQKA2";  // RULES.md §2 (games/engine/cards.py RANKS), jokers last
+const box = document.getElementById("replay-hands");
+
+// "TD" shown as 10♦, the jokers by name; the record and its download keep §2 notation
+function cardText(c) {
+  if (c === "RJ") return box.dataset.bigJoker;
+  if (c === "BJ") return box.dataset.smallJoker;
+  return (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
+}
+
+function rankOf(c) { return c === "BJ" ? 13 : c === "RJ" ? 14 : ORDER.indexOf(c[0]); }
+
+function sorted(cards) {
+  return cards.slice().sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b));
+}
+
 let step = 0;  // actions applied
 let timer = null;
 
@@ -29,19 +46,19 @@ function dealt(half) {
 
 function show() {
   const hands = handsAt(step);
-  const box = document.getElementById("replay-hands");
   box.replaceChildren();
   const last = frames[step - 1];
   hands.forEach((cards, seat) => {
     const div = document.createElement("div");
     div.className = "replay-hand" + (frames[step] && frames[step].seat === seat ? " acting" : "");
     div.dataset.seat = seat;
-    div.textContent = `${SEATS[seat]} ${names[seat]} (${cards.length}): ${cards.join(" ")}`;
+    div.textContent = `${SEATS[seat]} ${names[seat]} (${cards.length}): `
+      + sorted(cards).map(cardText).join(" ");
     box.append(div);
   });
   document.getElementById("replay-step").textContent = `${step} / ${frames.length}`;
   document.getElementById("replay-action").textContent = last
-    ? `${SEATS[last.seat]} ${names[last.seat]}: ${last.cards.length ? last.cards.join(" ") : "—"}`
+    ? `${SEATS[last.seat]} ${names[last.seat]}: ${last.cards.length ? sorted(last.cards).map(cardText).join(" ") : "—"}`
     : "";
   const trick = document.getElementById("replay-trick");
   if (last) trick.value = String(last.trick);
