@@ -48,6 +48,10 @@ def _no_rate_limits(request):
         # tests move clocks by hand and sweep when they like: a pause between two
         # sweeps is no outage here (tests/test_outage.py sets its own)
         settings.GAMES_OUTAGE_SECONDS = 3600
+        # in-process consumers use Channels' one database thread: pool threads
+        # would hold connections past the test (tests/test_dbcalls.py tests the
+        # pool; the site processes of the production-stack tests run with it)
+        settings.GAMES_DB_THREADS = 0
 
 
 @pytest.fixture(autouse=True)

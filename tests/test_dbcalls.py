@@ -4,11 +4,16 @@ PostgreSQL (GAMES_DB_THREADS > 0) and in Channels' one database thread on SQLite
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
+import pytest
 from django.db import connections
 
 from games.dbcalls import db
+
+# the pool's threads open connections of their own, outside the test's transaction
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _where() -> tuple[str, int]:
@@ -17,8 +22,6 @@ def _where() -> tuple[str, int]:
 
 async def test_with_threads_the_calls_overlap_in_the_pool(settings):
     """Two calls at once run in two pool threads, each with its own connection."""
-    import asyncio
-
     settings.GAMES_DB_THREADS = 2
     barrier = threading.Barrier(2, timeout=10)
 
@@ -26,9 +29,14 @@ async def test_with_threads_the_calls_overlap_in_the_pool(settings):
         barrier.wait()  # only returns if both calls run at the same time
         return _where()
 
+    def close() -> None:
+        barrier.wait()  # one per thread: the test database can be dropped after the run
+        connections.close_all()
+
     (a_name, a_conn), (b_name, b_conn) = await asyncio.gather(db(meet)(), db(meet)())
     assert a_name.startswith("db") and b_name.startswith("db") and a_name != b_name
     assert a_conn != b_conn
+    await asyncio.gather(db(close)(), db(close)())
 
 
 async def test_without_threads_every_call_uses_the_one_database_thread(settings):
