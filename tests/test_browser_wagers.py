@@ -82,3 +82,37 @@ def test_the_result_panel_shows_each_seats_coin_change(site, browser):  # noqa: 
     assert got == [-10, 10, -10, 10]
     assert "+10 金币" in page.locator("#result-panel .coin-changes").inner_text()
     me.assert_clean()
+
+
+RUNNING_WAGER_GAME = """
+from django.contrib.auth import get_user_model
+from tests.helpers import make_players
+from tests.test_wagers import start, wager_table
+me = get_user_model().objects.get(username="taopao")
+others = make_players(3, "bwe")
+table = wager_table([me, *others], 10)
+start(table, [me, *others])
+print(table.pk)
+"""
+
+
+def test_the_escape_dialog_names_the_wager_tables_coins(site, browser):  # noqa: F811
+    """At a running 10-coin wager game the escape dialog says, beside the rating
+    penalty, the coins an escape costs: wager × that penalty (RULES.md §9)."""
+    me = Player.open(browser, "taopao", viewport={"width": 1280, "height": 800})
+    page = me.page
+    me.sign_up(site.base_url)
+    table_id = int(site.manage("shell", "-c", RUNNING_WAGER_GAME).split()[-1])
+    page.goto(site.base_url + f"/tables/{table_id}/")
+    page.locator("#table-app[data-status=playing]").wait_for()
+    penalty = page.evaluate("window.YuanziTable.state().view.escape_penalty")
+    assert penalty > 0
+    page.locator("#escape-btn").click()
+    text = page.locator("#escape-text")
+    page.wait_for_function(
+        "() => document.getElementById('escape-text').textContent.includes('押宝桌')")
+    assert f"{penalty} 积分" in text.inner_text()
+    assert f"赔 {10 * penalty} 金币" in text.inner_text()
+    page.locator("#escape-cancel").click()
+    assert page.locator("#escape-dialog").is_hidden()
+    me.assert_clean()

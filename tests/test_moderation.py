@@ -78,7 +78,10 @@ def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider)
     for url in pages:
         r = anonymous.get(url)
         assert r.status_code == 302 and r["Location"].startswith("/accounts/login/"), url
-        assert player.get(url).status_code == 403, url
+        r = player.get(url)
+        # the site's own 403 page, in Chinese, with the way back
+        assert r.status_code == 403 and "无权访问" in r.content.decode(), url
+        assert 'href="/"' in r.content.decode(), url
         assert moderator.get(url).status_code == 200, url
     for url in _post_urls(table.pk, outsider.username):
         r = anonymous.post(url, {"reason": "x"})

@@ -32,4 +32,6 @@ def wager_strings() -> dict[str, str]:
         "coin_changes": _("Coins"),
         "coins_signed": _("%(coins)s coins"),
         "wager_badge": _("Wager %(wager)s"),
+        "escape_wager": _("At this wager table you also pay %(coins)s coins (all you have, "
+                          "if less), shared by the other three."),
     }

@@ -17,14 +17,25 @@ import {playerName} from "./names.js";
 import {isOwner, state, tableWaiting} from "./state.js";
 
 let coins = null; // my latest balance from the server: boot me.coins, then a finished view's
+let chosen = false; // the owner picked a rung not yet set: table updates must not undo it
 
 /* The form calls setWager(n) with the chosen rung of the ladder. */
 export function wireWager(setWager) {
   if (!$("wager-box")) return;
   useStrings("wager-strings");
   coins = typeof state.me.coins === "number" ? state.me.coins : null;
+  $("wager-select").addEventListener("change", () => { chosen = true; });
+  // the escape dialog (controls.js) names the rating penalty; a wager table adds
+  // its coins (RULES.md §9: wager × the penalty), once that listener has written
+  const escape = $("escape-btn");
+  if (escape) escape.addEventListener("click", () => setTimeout(() => {
+    const t = state.table, v = state.view, text = $("escape-text");
+    if (!t || !t.wager || !v || v.practice || !text || $("escape-dialog").hidden) return;
+    text.textContent += " " + fmt(T.escape_wager, {coins: t.wager * v.escape_penalty});
+  }, 0));
   $("wager-form").addEventListener("submit", (e) => {
     e.preventDefault();
+    chosen = false;
     setWager(Number($("wager-select").value));
   });
 }
@@ -44,7 +55,7 @@ export function renderWager(s = state) {
     ? fmt(T.wager_stakes, {stake: st.stake, normal: st.normal, double: st.double_clamp}) : "";
   show($("wager-form"), isOwner(s) && tableWaiting(s));
   const select = $("wager-select");
-  if (document.activeElement !== select) select.value = String(wager);
+  if (!chosen && document.activeElement !== select) select.value = String(wager);
   renderAfford(t, tableWaiting(s) ? wager : 0);
   renderCoinChanges(s);
 }
