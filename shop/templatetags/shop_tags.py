@@ -19,13 +19,16 @@ register = template.Library()
 def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
     """The panel for ``user`` (the signed-in one: it has forms and buttons)."""
     profile = Profile.objects.get(user=user)
+    slots = inventory.slots_of(user.pk)
     return {
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
         "coins": profile.coins,
         "checkin": coins.check_in_status(user),
         "relief": coins.relief_status(user, profile.coins),
-        "slots": inventory.slots_of(user.pk),
+        "slots": slots,
+        # 停用定时器 only while a timer is armed
+        "armed_timer": any(s.armed for s in slots),
         "strings": strings(),
     }
 
