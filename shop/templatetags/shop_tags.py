@@ -65,6 +65,11 @@ def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
             "items": {i.code: i.name for i in Item.objects.all()},
             "strings": {
                 "done": _("Done."),
+                "replay_saved": _("Saved to your replays."),
+                "open_replay": _("Watch the replay"),
+                "renamed": _("The table is renamed."),
+                "themed": _("The tablecloth is laid."),
+                "counting": _("The card counter is on for this half."),
                 "none": _("You have none of that item: buy it in the shop."),
                 "protected": _("Name protected by %(by)s until %(until)s."),
                 "big_joker": _("Big joker"),
