@@ -8,6 +8,7 @@ as a child)."""
 from __future__ import annotations
 
 import os
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -220,6 +221,10 @@ def test_sign_renames_and_tablecloth_themes_a_table_for_everyone(site, browser):
         protection = p.locator("#sign-protection")
         protection.wait_for(state="visible")
         assert protection.inner_text().startswith("桌名由 zhaopai 保护")
+    # until an hour from now, in Beijing time whatever the browser's zone (UTC here)
+    until = datetime.now(timezone(timedelta(hours=8))) + timedelta(hours=1)
+    shown = page.locator("#sign-protection").inner_text()
+    assert f" {until.hour:02d}:" in shown or f" {until.hour}:" in shown, shown
     _wait_text(page, "#items-message", "桌名已更改。")
 
     # protected: the other player's sign is refused, the name stays, their sign is kept

@@ -120,8 +120,9 @@ function render() {
   if (table) {
     app.dataset.theme = table.theme || "default";
     prot.hidden = !table.sign;
+    // Beijing time, as every other time on the site (settings.TIME_ZONE)
     const text = table.sign ? T.protected.replace("%(by)s", table.sign.by || "")
-      .replace("%(until)s", new Date(table.sign.until).toLocaleString()) : "";
+      .replace("%(until)s", new Date(table.sign.until).toLocaleString(undefined, {timeZone: "Asia/Shanghai", hourCycle: "h23"})) : "";
     if (prot.textContent !== text) prot.textContent = text;
   }
   renderDrops(view);
