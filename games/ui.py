@@ -168,6 +168,7 @@ def table_strings() -> dict[str, Any]:
         "conn_open": _("Connected"),
         "conn_closed": _("Disconnected, reconnecting…"),
         "conn_gone": _("This table is closed."),
+        "conn_signed_out": _("You have been signed out."),
         "moderator_badge": _("Moderator"),
         "anonymous_watchers": _("and %(n)s watching without an account"),
         "nobody_watching": _("Nobody is watching."),

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
 from games.errors import Refused
+from games.ui import seat_names
 from shop import coins, inventory, items, purchase, replays
 from shop.models import Item, Replay
 
@@ -208,7 +209,7 @@ def replay_page(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     return render(request, "shop/replay.html", {
         "replay": saved, "frames": replays.frames(saved.game),
-        "names": replays.names(saved.game)})
+        "names": replays.names(saved.game), "seats": seat_names()})
 
 
 def replay_record(request: HttpRequest, token: str) -> JsonResponse:

@@ -8,6 +8,7 @@ as a child)."""
 from __future__ import annotations
 
 import os
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -111,10 +112,15 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     record = page.locator("#use-recorder")
     record.wait_for(state="visible")
     record.click()
-    page.wait_for_function("() => document.getElementById('items-message').textContent")
+    # the panel says where the replay went and links to it
+    link = page.locator("#items-message a", has_text="观看录像")
+    link.wait_for()
+    assert "已存入你的录像库" in page.locator("#items-message").inner_text()
+    href = link.get_attribute("href")
     page.goto(site.base_url + "/replays/")
     page.locator(".replay-item a").first.click()
     page.wait_for_url("**/replays/*/")
+    assert page.url.endswith(href)
     assert page.locator(".replay-hand").count() == 4
     total = int(page.locator("#replay-step").inner_text().split("/")[1])
     assert total >= 1
@@ -215,7 +221,11 @@ def test_sign_renames_and_tablecloth_themes_a_table_for_everyone(site, browser):
         protection = p.locator("#sign-protection")
         protection.wait_for(state="visible")
         assert protection.inner_text().startswith("桌名由 zhaopai 保护")
-    _wait_text(page, "#items-message", "完成。")
+    # until an hour from now, in Beijing time whatever the browser's zone (UTC here)
+    until = datetime.now(timezone(timedelta(hours=8))) + timedelta(hours=1)
+    shown = page.locator("#sign-protection").inner_text()
+    assert f" {until.hour:02d}:" in shown or f" {until.hour}:" in shown, shown
+    _wait_text(page, "#items-message", "桌名已更改。")
 
     # protected: the other player's sign is refused, the name stays, their sign is kept
     theirs.locator("#items-panel [data-for=sign]").wait_for(state="visible")

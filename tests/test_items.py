@@ -374,6 +374,8 @@ def test_recorder_saves_a_finished_game_with_a_share_link(owner, outsider):
     token = result["token"]
     assert len(token) >= 40 and Replay.objects.get(token=token).game_id == game.pk
     page = client.get(f"/replays/{token}/")  # logged out: the share link works
+    # the seats by their Chinese names, 北 东 南 西 (json_script escapes them)
+    assert '<script id="replay-seats" type="application/json">["\\u5317"' in page.content.decode()
     assert page.status_code == 200 and "replay-frames" in page.content.decode()
     record = client.get(f"/replays/{token}/record.json")
     assert record["Content-Disposition"].startswith("attachment")

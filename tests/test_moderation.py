@@ -477,7 +477,9 @@ def test_audit_log_is_append_only_and_searchable(mod, owner, outsider):
     c = _client(mod)
     assert "outsider" in c.get("/mod/audit/?user=outsid").content.decode()
     page = c.get(f"/mod/audit/?table={table.pk}").content.decode()
-    assert "查询桌二" in page and ">mute<" not in page
+    assert "查询桌二" in page and ">禁言<" not in page
+    # actions by their names, states as key: value pairs (not raw dicts)
+    assert ">改桌名<" in page and "name: 查询桌二" in page and "{&#x27;" not in page
     assert c.get("/mod/audit/?moderator=laoli").context["page"].paginator.count == 2
     assert c.get("/mod/audit/?moderator=zzz").context["page"].paginator.count == 0
 

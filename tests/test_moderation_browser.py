@@ -106,3 +106,31 @@ def test_the_moderator_badge_shows_among_the_watchers_at_a_seat_and_in_chat(
     page.wait_for_function("() => document.getElementById('mod-watching').hidden")
     player.assert_clean()
     moderator.assert_clean()
+
+
+
+def test_a_suspended_player_is_signed_out_and_the_page_does_not_reconnect(
+        site, browser):  # noqa: F811
+    """A moderator suspends a player from the console: the player's table page
+    shows the notice, the connection says 已被登出 instead of reconnecting, and
+    the page reloads signed out (docs/protocol.md, 4403)."""
+    me = Player.open(browser, "fenghao", viewport={"width": 1000, "height": 760})
+    me.sign_up(site.base_url)
+    me.create_table("封号桌")
+    me.sit(0)
+    page = me.page
+    mod = Player.open(browser, "fenghao_mod", viewport={"width": 1000, "height": 760})
+    mod.sign_up(site.base_url)
+    site.manage("moderator", "add", "fenghao_mod")
+    mod.page.goto(site.base_url + "/mod/users/fenghao/")
+    form = mod.page.locator("form.mod-action[action$='/suspend/']")
+    form.locator("input[name=amount]").fill("1")
+    form.locator("select[name=unit]").select_option("h")
+    form.locator("[name=reason]").fill("刷屏")
+    form.locator("button[type=submit]").click()
+    page.locator("#conn-status[data-state=signed_out]").wait_for(state="attached")
+    assert any("刷屏" in t for t in me.toasts()), me.toasts()
+    assert page.locator("#conn-status").text_content() == "你已被登出。"
+    # the reload: the site as a signed-out visitor sees it
+    page.locator(".site-nav a[href^='/accounts/login/']").wait_for(timeout=15_000)
+    assert page.locator(".site-nav").get_by_role("link", name="fenghao", exact=True).count() == 0

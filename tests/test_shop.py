@@ -327,9 +327,18 @@ def test_inventory_endpoints_use_swap_disarm(owner, client):
     assert r.status_code == 400 and r.json()["reason"] == "bad_message"
     r = client.post("/shop/swap/", {"a": "0", "b": "5"})  # a form works too
     assert r.json()["inventory"][5] == {"slot": 5, "item": "timer", "count": 2, "armed": True}
+    page = client.get("/shop/").content.decode()
+    assert 'id="disarm-btn">' in page  # enabled while a timer is armed
     r = post("/shop/disarm/", {})
     assert r.json()["inventory"][5]["armed"] is False
+    assert 'id="disarm-btn" disabled>' in client.get("/shop/").content.decode()
     before = picture(owner)
     r = post("/shop/use/", {"slot": 1, "item": "recorder", "key": "rec"})
     assert r.status_code == 400 and r.json()["reason"] == "needs_game"
     assert picture(owner) == before
+
+
+def test_the_shop_page_logged_out_loads_no_inventory_script(client):
+    """Logged out there is no inventory panel, so its script (which needs one) is not sent."""
+    page = client.get("/shop/").content.decode()
+    assert "shop/inventory.js" not in page and 'id="inventory"' not in page

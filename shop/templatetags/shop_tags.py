@@ -19,13 +19,16 @@ register = template.Library()
 def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
     """The panel for ``user`` (the signed-in one: it has forms and buttons)."""
     profile = Profile.objects.get(user=user)
+    slots = inventory.slots_of(user.pk)
     return {
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
         "coins": profile.coins,
         "checkin": coins.check_in_status(user),
         "relief": coins.relief_status(user, profile.coins),
-        "slots": inventory.slots_of(user.pk),
+        "slots": slots,
+        # 停用定时器 only while a timer is armed
+        "armed_timer": any(s.armed for s in slots),
         "strings": strings(),
     }
 
@@ -62,6 +65,11 @@ def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
             "items": {i.code: i.name for i in Item.objects.all()},
             "strings": {
                 "done": _("Done."),
+                "replay_saved": _("Saved to your replays."),
+                "open_replay": _("Watch the replay"),
+                "renamed": _("The table is renamed."),
+                "themed": _("The tablecloth is laid."),
+                "counting": _("The card counter is on for this half."),
                 "none": _("You have none of that item: buy it in the shop."),
                 "protected": _("Name protected by %(by)s until %(until)s."),
                 "big_joker": _("Big joker"),

@@ -11,7 +11,8 @@
  * onState(state, retryAt) gets "connecting", "open", "closed" (a retry is
  * scheduled at performance.now() time `retryAt`) or "gone": the server closed
  * with a final code (4404, the table does not exist or is closed:
- * docs/protocol.md), after which nothing reconnects. Any other close retries
+ * docs/protocol.md), after which nothing reconnects; "signed_out" likewise
+ * after 4403 (the server signed the account out). Any other close retries
  * after 1 s, 2 s, 4 s … up to 15 s, plus up to 0.5 s jitter.
  * Never silent (issue 13): a ping goes out every pingMs; when no frame at all
  * has come back pongMs after a ping, the socket is taken for dead (a cut
@@ -20,6 +21,8 @@
  */
 
 const FINAL_CLOSE_CODES = [4404];
+// the server signed this account out (a suspension: docs/protocol.md): no retry
+const SIGNED_OUT_CODE = 4403;
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 15000;
 
@@ -68,6 +71,11 @@ export function openSocket(path, {
       if (FINAL_CLOSE_CODES.includes(ev.code)) {
         gone = true;
         onState("gone");
+        return;
+      }
+      if (ev.code === SIGNED_OUT_CODE) {
+        gone = true;
+        onState("signed_out");
         return;
       }
       retry();

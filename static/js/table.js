@@ -89,6 +89,9 @@ function showConn(conn, retryAt) {
   banner.update(conn, retryAt);
   // actions are live only on an open line
   if (conn === "gone" || (was === "open") !== (conn === "open")) render();
+  // signed out by the server (a suspension): its notice is on screen; then the
+  // page shows the signed-out site instead of a table it can no longer play
+  if (conn === "signed_out") setTimeout(() => location.reload(), 5000);
 }
 
 // reasons after which the page's view is behind the server's: ask again

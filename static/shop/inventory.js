@@ -30,6 +30,7 @@ function say(text) { message.textContent = text; }
 
 function render(me) {
   document.getElementById("shop-coins").textContent = me.coins;
+  document.getElementById("disarm-btn").disabled = !me.inventory.some((s) => s.armed);
   for (const s of me.inventory) {
     const b = grid.querySelector(`[data-slot="${s.slot}"]`);
     b.dataset.item = s.item || "";

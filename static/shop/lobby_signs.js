@@ -15,8 +15,9 @@ function draw() {
       badge.className = "lt-sign sign-protection";
       (li.querySelector(".lt-head") || li).append(badge);
     }
+    // Beijing time, as every other time on the site (settings.TIME_ZONE)
     const text = (sign.item === "gold_sign" ? T.gold : T.sign)
-      .replace("%(until)s", new Date(sign.until).toLocaleString());
+      .replace("%(until)s", new Date(sign.until).toLocaleString(undefined, {timeZone: "Asia/Shanghai", hourCycle: "h23"}));
     if (badge.textContent !== text) badge.textContent = text;
   }
 }

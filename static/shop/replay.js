@@ -4,7 +4,7 @@
 const record = JSON.parse(document.getElementById("replay-record").textContent);
 const frames = JSON.parse(document.getElementById("replay-frames").textContent);
 const names = JSON.parse(document.getElementById("replay-names").textContent);
-const SEATS = ["N", "E", "S", "W"];
+const SEATS = JSON.parse(document.getElementById("replay-seats").textContent); // 北 东 南 西
 const SUITS = {S: "♠", H: "♥", C: "♣", D: "♦"};
 const ORDER = "3456789TJQKA2";  // RULES.md §2 (games/engine/cards.py RANKS), jokers last
 const box = document.getElementById("replay-hands");

@@ -30,6 +30,20 @@ function current() {
 
 function say(text) { if (panel) panel.querySelector("#items-message").textContent = text; }
 
+/* What a use did, in words; a saved replay also gets its link. */
+function done(result) {
+  if (!panel) return;
+  const box = panel.querySelector("#items-message");
+  if (result.token) {
+    const a = document.createElement("a");
+    a.href = "/replays/" + result.token + "/";
+    a.textContent = T.open_replay;
+    box.replaceChildren(T.replay_saved + " ", a);
+    return;
+  }
+  say(result.name ? T.renamed : result.theme ? T.themed : result.half ? T.counting : T.done);
+}
+
 function socket() {
   if (ws && ws.readyState <= 1) return ws;
   const proto = location.protocol === "https:" ? "wss://" : "ws://";
@@ -39,7 +53,7 @@ function socket() {
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if (msg.type === "table") own.table = msg.table;
     if (msg.type === "game") own.view = msg.view;
-    if (msg.type === "item_used") { say(T.done); refresh(); }
+    if (msg.type === "item_used") { done(msg.result || {}); refresh(); }
     if (msg.type === "error" && msg.ref === "shop") say(msg.message);
   };
   return ws;
@@ -106,8 +120,9 @@ function render() {
   if (table) {
     app.dataset.theme = table.theme || "default";
     prot.hidden = !table.sign;
+    // Beijing time, as every other time on the site (settings.TIME_ZONE)
     const text = table.sign ? T.protected.replace("%(by)s", table.sign.by || "")
-      .replace("%(until)s", new Date(table.sign.until).toLocaleString()) : "";
+      .replace("%(until)s", new Date(table.sign.until).toLocaleString(undefined, {timeZone: "Asia/Shanghai", hourCycle: "h23"})) : "";
     if (prot.textContent !== text) prot.textContent = text;
   }
   renderDrops(view);
