@@ -234,7 +234,9 @@ def test_timer_fires_once_when_countdown_and_sweep_race():
 
 
 async def test_card_counter_is_the_truth_at_every_seq_and_only_for_its_user(
-        table, players, outsider, socks):
+        table, players, outsider, socks, settings):
+    # a winner's random drop could be a card counter and change the count below
+    settings.SHOP_DROP_CHANCE = 0
     game = await _start_game(table, players)
     slot = await _db(give)(players[0], "card_counter", 2)
     for i, user in enumerate(players):
