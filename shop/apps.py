@@ -3,6 +3,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ShopConfig(AppConfig):
+    """The shop (RULES.md §9): its refusal codes, lifecycle hooks and wager
+    policies are registered with the games seam at start-up."""
+
     name = "shop"
     verbose_name = _("Shop")
 

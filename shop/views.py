@@ -87,30 +87,29 @@ def buy(request: HttpRequest) -> HttpResponse:
                     "total": -entry.amount}, coins=entry.balance_after)
 
 
-@require_POST
-def check_in(request: HttpRequest) -> HttpResponse:
-    """``POST /shop/checkin/``: today's 每日签到 (``shop.coins.check_in``)."""
+def _claim(request: HttpRequest, claim, said: str) -> HttpResponse:
+    """A coin source's POST: ``claim(user)`` → its ledger entry, answered with
+    ``said % {"amount": …}`` and the new balance; a refusal changes nothing."""
     if not request.user.is_authenticated:
         return _unauthorized() if _wants_json(request) else redirect("account_login")
     try:
-        entry = coins.check_in(request.user)
+        entry = claim(request.user)
     except Refused as e:
         return _failed(request, e)
-    return _done(request, _("Checked in: +%(amount)s coins.") % {"amount": entry.amount},
+    return _done(request, said % {"amount": entry.amount},
                  coins=entry.balance_after, amount=entry.amount)
+
+
+@require_POST
+def check_in(request: HttpRequest) -> HttpResponse:
+    """``POST /shop/checkin/``: today's 每日签到 (``shop.coins.check_in``)."""
+    return _claim(request, coins.check_in, _("Checked in: +%(amount)s coins."))
 
 
 @require_POST
 def relief(request: HttpRequest) -> HttpResponse:
     """``POST /shop/relief/``: 救济金 (``shop.coins.claim_relief``)."""
-    if not request.user.is_authenticated:
-        return _unauthorized() if _wants_json(request) else redirect("account_login")
-    try:
-        entry = coins.claim_relief(request.user)
-    except Refused as e:
-        return _failed(request, e)
-    return _done(request, _("Relief: +%(amount)s coins.") % {"amount": entry.amount},
-                 coins=entry.balance_after, amount=entry.amount)
+    return _claim(request, coins.claim_relief, _("Relief: +%(amount)s coins."))
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
