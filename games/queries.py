@@ -108,16 +108,18 @@ def chat_history(table_id: int, limit: int = 50) -> list[dict[str, Any]]:
 
 def quick_start_tables(limit: int = 50) -> list[Table]:
     """Candidates for 快速开始 (``games.tables.quick_start``), best first:
-    open, public, waiting tables with an empty seat, ordered by filled seats
-    (people and bots) descending, then the oldest first. Tables where nobody
-    sits are left out (quick start looks for company).
+    open, public, waiting tables with an empty seat and no bot, ordered by the
+    people seated, most first, then the oldest. Tables where nobody sits are
+    left out (quick start looks for company), and so is any table with a bot:
+    a bot makes a practice game (RULES.md §7), someone else's, not company
+    (issue 16: a player was seated at a finished bot table).
     """
     return list(
         Table.objects.filter(closed=False, private=False, status=Table.WAITING)
-        .annotate(filled=Count("seats",
-                               filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)))
-        .filter(filled__gt=0, filled__lt=4)
-        .order_by("-filled", "created_at", "pk")[:limit]
+        .exclude(seats__is_bot=True)
+        .annotate(people=Count("seats", filter=Q(seats__user__isnull=False)))
+        .filter(people__gt=0, people__lt=4)
+        .order_by("-people", "created_at", "pk")[:limit]
     )
 
 

@@ -53,12 +53,16 @@ def _room_code() -> str:
             return code
 
 
-def create_table(user, name: str = "", private: bool = False) -> Table:
+def create_table(user, name: str = "", private: bool = False, *,
+                 owner_moves: bool = False) -> Table:
     """Open a new table owned by ``user`` with four empty seats.
 
     :param name: 1–40 characters after trimming; blank gives the default "桌 N".
     :param private: a 好友房 (issue 13): not listed, joined by its invite link
         (an unguessable token) or its 6-digit room code (``games.access``).
+    :param owner_moves: the owner is about to sit here (:func:`open_table`,
+        :func:`practice`): a waiting table where only they sit counts as empty,
+        since sitting here empties it.
     :raises Refused: ``bad_name`` for a name over 40 characters or with control
         characters; ``too_many_tables`` when the user already owns
         ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits.
@@ -68,8 +72,11 @@ def create_table(user, name: str = "", private: bool = False) -> Table:
         # the owner's row serialises their table creations (two at once could
         # both pass the count below)
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        people = Seat.objects.filter(user__isnull=False)
+        if owner_moves:
+            people = people.exclude(user=user)
         idle = Table.objects.filter(owner=user, closed=False, status=Table.WAITING).exclude(
-            seats__user__isnull=False
+            pk__in=people.values("table_id")
         )
         if idle.count() >= settings.GAMES_MAX_IDLE_TABLES:
             raise Refused(
@@ -86,6 +93,52 @@ def create_table(user, name: str = "", private: bool = False) -> Table:
             table.save(update_fields=["name"])
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(4))
         lifecycle.publish("table_changed", table_id=table.pk)
+    return table
+
+
+def open_table(user, name: str = "", private: bool = False) -> tuple[Table, Refused | None]:
+    """The lobby's 开桌 (issue 16): a new table (:func:`create_table`) with its
+    creator seated at North (seat 0), moved from a waiting table elsewhere
+    (RULES.md §12: one seat per person), in one transaction.
+
+    :returns: ``(table, None)``, or ``(table, why)`` when the creator could not
+        sit (``seated_elsewhere``: they play a running game elsewhere; or a
+        seat policy's reason): the table is open and waits for them to sit.
+    :raises Refused: whatever :func:`create_table` raises; nothing has changed.
+    """
+    with transaction.atomic():
+        table = create_table(user, name, private, owner_moves=True)
+        try:
+            sit(table.pk, user, 0)
+        except Refused as e:  # sit's savepoint rolled back: the table stays, empty
+            return table, e
+    return table, None
+
+
+def practice(user, policy: Any = "normal") -> Table:
+    """和机器人练习 (issue 16): a new public table with ``user`` at North and
+    three bots of ``policy`` in the other seats, its practice game started
+    (RULES.md §7: a bot makes a practice game), all in one transaction.
+
+    The player moves from a waiting seat elsewhere (RULES.md §12).
+
+    :param policy: ``beginner`` (新手), ``normal`` (普通) or ``expert`` (高手).
+    :returns: the table (its game is ``table.current_game``).
+    :raises Refused: ``bad_bot``; ``seated_elsewhere`` while they play a running
+        game elsewhere; whatever :func:`create_table` raises. Nothing has
+        changed when it is raised.
+    """
+    if policy not in BOT_POLICIES:
+        raise Refused("bad_bot", _("There is no such bot."))
+    with transaction.atomic():
+        table = create_table(user, owner_moves=True)
+        table.name = _("Practice %(number)s") % {"number": table.pk}
+        table.save(update_fields=["name"])
+        sit(table.pk, user, 0)
+        for index in (1, 2, 3):
+            add_bot(table.pk, user, index, policy)
+        set_ready(table.pk, user, True)
+        table.refresh_from_db()
     return table
 
 
@@ -179,10 +232,9 @@ def set_spectators(table_id: int, user, allowed: bool) -> None:
 
 
 def quick_start(user) -> tuple[Table, bool]:
-    """快速开始 (issue 13): seat ``user`` at the public waiting table with the
-    most filled seats (people and bots; practice tables included, private
-    ones never; ties: the oldest) that has an empty seat and whose seat
-    policies admit them (``lifecycle.check_seat(table, user, "sit")``),
+    """快速开始 (issues 13, 16): seat ``user`` at the public waiting table with
+    the most people seated (never a table with a bot, never a private one;
+    ties: the oldest) that has an empty seat and whose seat policies admit them (``lifecycle.check_seat(table, user, "sit")``),
     moving them from another waiting table; if there is none, their own empty
     table, or a new one.
 

@@ -9,6 +9,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("tables/new/", views.create_table, name="table_new"),
     path("tables/quick/", views.quick_start, name="quick_start"),
+    path("tables/practice/", views.practice, name="practice"),
     path("tables/join/", views.join_by_code, name="join_by_code"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),

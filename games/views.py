@@ -61,7 +61,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def create_table(request: HttpRequest) -> HttpResponse:
-    """POST ``/tables/new/`` (optional ``name``): open a table and go to it.
+    """POST ``/tables/new/`` (optional ``name``, ``private=1``): open a table
+    with its creator seated (``games.tables.open_table``) and go to it; when
+    they cannot sit (a running game elsewhere) the page says so and asks them
+    to sit down later.
 
     Rate-limited per user (``GAMES_TABLE_CREATE_RATE``); a GET goes to the lobby.
     """
@@ -73,8 +76,31 @@ def create_table(request: HttpRequest) -> HttpResponse:
         )
         return redirect("lobby")
     try:
-        table = tables.create_table(request.user, request.POST.get("name", ""),
-                                    private=request.POST.get("private") == "1")
+        table, unseated = tables.open_table(request.user, request.POST.get("name", ""),
+                                            private=request.POST.get("private") == "1")
+    except Refused as e:
+        messages.error(request, str(e))
+        return redirect("lobby")
+    if unseated is not None:  # e.g. they play a running game elsewhere (issue 16)
+        messages.info(request, _("Your table is open. %(why)s Then sit down here.")
+                      % {"why": str(unseated)})
+    return redirect("table", table_id=table.pk)
+
+
+@require_http_methods(["POST"])
+@login_required
+def practice(request: HttpRequest) -> HttpResponse:
+    """POST ``/tables/practice/`` with ``bot`` (``beginner``, ``normal``,
+    ``expert``): 和机器人练习 (``games.tables.practice``), a new table with the
+    user and three bots, its game started; goes to it. Rate-limited with table
+    creation (``GAMES_TABLE_CREATE_RATE``); a refusal goes back to the lobby."""
+    if not ratelimit.allow(f"table:{request.user.pk}", *settings.GAMES_TABLE_CREATE_RATE):
+        messages.error(
+            request, _("You are opening tables too fast. Wait a minute and try again.")
+        )
+        return redirect("lobby")
+    try:
+        table = tables.practice(request.user, request.POST.get("bot", "normal"))
     except Refused as e:
         messages.error(request, str(e))
         return redirect("lobby")

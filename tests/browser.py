@@ -136,7 +136,10 @@ class Player:
         self.wait_connected()
 
     def sit(self, seat: int) -> None:
+        """Sit at ``seat`` (the creator of a table already sits at North, 0)."""
         page = self.page
+        if page.locator(f'.seat.is-me[data-seat="{seat}"]').count():
+            return
         page.locator(f'.seat[data-seat="{seat}"] button.sit').click()
         page.locator(f'.seat.is-me[data-seat="{seat}"]').wait_for()
 

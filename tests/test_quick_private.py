@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.test import Client
 
-from games import access, lifecycle, play, snapshots, tables
+from games import access, lifecycle, play, queries, snapshots, tables
 from games.errors import Refused
 from games.models import Seat, Table
 from tests.helpers import force_due, make_players, start_game
@@ -27,24 +27,44 @@ def _filled(table: Table, users=(), bots=()) -> Table:
     return table
 
 
-def test_quick_start_takes_the_fullest_then_oldest_public_table():
-    a, b, c, d, me = make_players(5, "q")
-    older = _filled(tables.create_table(a), [a])                  # 1 filled
-    fuller = _filled(tables.create_table(b), [b], bots=[1, 2])    # 3 filled (practice)
+def test_quick_start_takes_the_table_with_most_people_then_the_oldest():
+    a, b, b2, b3, c, d, me = make_players(7, "q")
+    older = _filled(tables.create_table(a), [a])                  # 1 person
+    fuller = _filled(tables.create_table(b), [b, b2, b3])         # 3 people
     _filled(tables.create_table(c, private=True), [c], bots=[1, 2])  # private: never
-    same = _filled(tables.create_table(d), [d])                   # 1 filled, younger
+    same = _filled(tables.create_table(d), [d])                   # 1 person, younger
     table, alone = tables.quick_start(me)
     assert (table.pk, alone) == (fuller.pk, False)
     assert Seat.objects.get(user=me).table_id == fuller.pk
-    # the next one moves from nothing to the fullest left: a tie goes to the older
+    # the next one goes to the fullest left: a tie goes to the older
     e, = make_players(1, "qe")
     assert tables.quick_start(e)[0].pk == older.pk
     assert same.pk != older.pk
 
 
+def test_quick_start_never_picks_a_table_with_a_bot():
+    """Issue 16: 快速开始 seated a player at someone else's finished bot table.
+    Bots count for nothing: a table with two bots and one person loses to a
+    table with one person and no bot, and a table whose practice game is over
+    is never chosen."""
+    a, b, c, me = make_players(4, "qb")
+    practice = _filled(tables.create_table(a), [a], bots=[1, 2])   # 1 person + 2 bots
+    finished = start_game([b, make_players(1, "qbx")[0]], bots=[1, 3])
+    play.escape(finished.pk, b)  # a practice game, over: its table waits again
+    finished.table.refresh_from_db()
+    assert finished.table.status == Table.WAITING
+    plain = _filled(tables.create_table(c), [c])                    # 1 person, no bot
+    assert [t.pk for t in queries.quick_start_tables()] == [plain.pk]
+    assert tables.quick_start(me)[0].pk == plain.pk
+    other, = make_players(1, "qbo")
+    assert tables.quick_start(other)[0].pk == plain.pk
+    assert not Seat.objects.filter(table__in=[practice, finished.table],
+                                   user__in=[me, other]).exists()
+
+
 def test_quick_start_moves_you_from_a_waiting_table_and_refuses_in_a_game():
     a, me = make_players(2, "m")
-    best = _filled(tables.create_table(a), [a], bots=[1])
+    best = _filled(tables.create_table(a), [a])
     mine = tables.create_table(me)
     tables.sit(mine.pk, me, 0)
     assert tables.quick_start(me)[0].pk == best.pk
@@ -69,7 +89,7 @@ def test_quick_start_alone_reuses_your_empty_table_or_opens_one():
 
 def test_quick_start_skips_a_table_a_seat_policy_refuses():
     a, b, me = make_players(3, "pol")
-    refused = _filled(tables.create_table(a), [a], bots=[1, 2])
+    refused = _filled(tables.create_table(a), [a, make_players(1, "pol2")[0]])
     ok = _filled(tables.create_table(b), [b])
 
     def policy(table, user, moment):
@@ -180,3 +200,91 @@ def test_a_quick_phrase_is_said_by_index_through_the_chat():
             phrases.say(table.pk, me, bad)
         assert e.value.reason == "bad_message"
     assert ChatMessage.objects.filter(table=table).count() == 1
+
+
+# --- the creator seated (issue 16) and 和机器人练习 ----------------------------------------
+
+
+def test_the_creator_of_a_table_is_seated_on_creation():
+    me, friend = make_players(2, "cr")
+    first, why = tables.open_table(me, "一号")
+    assert why is None
+    assert Seat.objects.get(user=me).table_id == first.pk
+    assert Seat.objects.get(user=me).index == 0
+    tables.sit(first.pk, friend, 1)
+    # a second table moves them from the first, which keeps the friend
+    second, why = tables.open_table(me, "二号", private=True)
+    assert why is None and Seat.objects.get(user=me).table_id == second.pk
+    assert list(Seat.objects.filter(table=first, user__isnull=False)
+                .values_list("user_id", flat=True)) == [friend.pk]
+
+
+def test_a_creator_playing_elsewhere_gets_the_table_without_a_seat():
+    players = make_players(4, "busy")
+    game = start_game(players)
+    table, why = tables.open_table(players[2], "等我")
+    assert why is not None and why.reason == "seated_elsewhere"
+    assert table.owner_id == players[2].pk and not table.closed
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    assert Seat.objects.get(user=players[2]).table_id == game.table_id  # still playing there
+
+
+def test_the_empty_table_limit_counts_the_table_the_creator_leaves(settings):
+    settings.GAMES_MAX_IDLE_TABLES = 1
+    me, = make_players(1, "lim")
+    tables.open_table(me, "一号")
+    # sitting at 二号 would leave 一号 empty: that is the one empty table allowed
+    with pytest.raises(Refused) as e:
+        tables.open_table(me, "二号")
+    assert e.value.reason == "too_many_tables"
+    assert Table.objects.filter(owner=me).count() == 1
+    assert Seat.objects.get(user=me).table.name == "一号"
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_practice_gives_a_started_game_with_three_bots_of_the_level(level):
+    me, = make_players(1, "pr" + level)
+    waiting = tables.create_table(me)
+    tables.sit(waiting.pk, me, 0)
+    table = tables.practice(me, level)
+    assert table.status == Table.PLAYING and table.name == f"练习桌 {table.pk}"
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    assert seats[0].user_id == me.pk
+    assert [(s.is_bot, s.bot_policy) for s in seats[1:]] == [(True, level)] * 3
+    game = table.current_game
+    assert game.practice and game.state["bots"] == [None, level, level, level]
+    assert not Seat.objects.filter(table=waiting, user=me).exists()  # moved, one seat
+
+
+def test_practice_is_refused_while_you_play_and_changes_nothing():
+    players = make_players(4, "prb")
+    start_game(players)
+    before = Table.objects.count()
+    with pytest.raises(Refused) as e:
+        tables.practice(players[1], "normal")
+    assert e.value.reason == "seated_elsewhere"
+    with pytest.raises(Refused) as e:
+        tables.practice(make_players(1, "prx")[0], "grandmaster")
+    assert e.value.reason == "bad_bot"
+    assert Table.objects.count() == before
+
+
+def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
+    me, = make_players(1, "web")
+    client = Client()
+    client.force_login(me)
+    response = client.post("/tables/new/", {"name": "网页桌"})
+    table = Table.objects.get(name="网页桌")
+    assert response["Location"] == f"/tables/{table.pk}/"
+    assert Seat.objects.get(user=me).table_id == table.pk
+    response = client.post("/tables/practice/", {"bot": "expert"})
+    game = Seat.objects.get(user=me).table.current_game
+    assert response["Location"] == f"/tables/{game.table_id}/"
+    assert game.state["bots"][1:] == ["expert"] * 3
+    # while that game runs: another table opens without them and says 请坐下
+    page = client.post("/tables/new/", {"name": "下一桌"}, follow=True).content.decode()
+    assert "请坐下" in page and "练习桌" in page
+    assert not Seat.objects.filter(table__name="下一桌", user__isnull=False).exists()
+    page = client.post("/tables/practice/", {"bot": "normal"}, follow=True)
+    assert page.redirect_chain[-1][0] == "/" and "请先打完这局" in page.content.decode()
+    assert client.get("/tables/practice/").status_code == 405

@@ -29,11 +29,22 @@ function markSeen(gameId) {
   try { localStorage.setItem(SEEN_KEY, String(gameId)); } catch (e) { /* private mode */ }
 }
 
+// Games this page saw running: a spectator who watched one end sees its result.
+const watchedRunning = new Set();
+
+/* Is the result of the shown game for this page? Only for its players, and
+   for whoever watched it end here: someone who arrives at a table after its
+   game ended (quick start, the lobby) is not shown an old result (issue 16). */
+function resultIsMine(s, view) {
+  return myGameSeat(s) !== null || watchedRunning.has(view.game_id);
+}
+
 export function renderResult(s = state) {
   const panel = $("result-panel");
   const view = s.view;
+  if (view && view.status === "playing") watchedRunning.add(view.game_id);
   if (!(view && view.status === "over" && view.result) || s.dismissedResult === view.game_id ||
-      (shownHere !== view.game_id && seenBefore(view.game_id))) {
+      !resultIsMine(s, view) || (shownHere !== view.game_id && seenBefore(view.game_id))) {
     panel.hidden = true;
     return;
   }
