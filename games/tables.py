@@ -234,7 +234,8 @@ def set_spectators(table_id: int, user, allowed: bool) -> None:
 def quick_start(user) -> tuple[Table, bool]:
     """快速开始 (issues 13, 16): seat ``user`` at the public waiting table with
     the most people seated (never a table with a bot, never a private one;
-    ties: the oldest) that has an empty seat and whose seat policies admit them (``lifecycle.check_seat(table, user, "sit")``),
+    ties: the oldest) that has an empty seat and whose seat policies admit
+    them (``lifecycle.check_seat(table, user, "sit")``),
     moving them from another waiting table; if there is none, their own empty
     table, or a new one.
 
