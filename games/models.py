@@ -106,6 +106,9 @@ class Game(models.Model):
     END_REASONS = [(r, r) for r in (NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK, SUSPENSION)]
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    # the table's name when the game started: a 招牌 or a moderator may rename
+    # the table later, and a replay or result is titled as it was played
+    table_name = models.CharField(max_length=40, blank=True)
     state = models.JSONField()
     seq = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, default=PLAYING, db_index=True)
@@ -122,6 +125,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.pk} at {self.table_id} (seq {self.seq})"
+
+    @property
+    def played_name(self) -> str:
+        """The table's name as it was when this game was played; for a game
+        started before names were kept, the table's current name (the
+        migration copied it in; only a blank row gets here)."""
+        return self.table_name or self.table.name
 
 
 class GameSeat(models.Model):

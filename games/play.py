@@ -55,7 +55,8 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
         inputs.pop("seed"), [r.level for r in rows], [r.bot or None for r in rows]
     )
     state["fairness"] = inputs  # kept with the state; views show fairness.public() only
-    game = Game(table=table, state=state, seq=0, practice=state["practice"])
+    game = Game(table=table, table_name=table.name, state=state, seq=0,
+                practice=state["practice"])
     game._seat_rows = rows
     game.due_at = _due_at(game)
     game.save()

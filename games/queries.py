@@ -29,7 +29,7 @@ class RecentGame:
 
     game_id: int
     table_id: int
-    table_name: str
+    table_name: str  # as it was when the game was played (Game.played_name)
     ended_at: datetime | None
     seat: int
     result: str  # one of WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED
@@ -61,7 +61,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
         GameSeat.objects.filter(user=user, game__status=Game.OVER)
         .select_related("game__table")
         .only("index", "game__id", "game__table__id", "game__table__name", "game__ended_at",
-              "game__practice", "game__state")
+              "game__table_name", "game__practice", "game__state")
         .order_by("-game__ended_at", "-game_id")[:limit]
     )
     games = [s.game for s in seats]
@@ -79,7 +79,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
             RecentGame(
                 game_id=g.pk,
                 table_id=g.table.pk,
-                table_name=g.table.name,
+                table_name=g.played_name,
                 ended_at=g.ended_at,
                 seat=seat,
                 result=seat_result(engine.upgrade(g.state).get("result") or {}, seat),

@@ -201,14 +201,18 @@ def replay_list(request: HttpRequest) -> HttpResponse:
 
 
 def replay_page(request: HttpRequest, token: str) -> HttpResponse:
-    """``/replays/<token>/``: a saved replay (anyone with the link), stepping
-    through every action with all four hands."""
+    """``/replays/<token>/``: a saved replay (anyone with the link), titled
+    with the table's name as the game was played: the four seats with their
+    hands as card faces, the trick and the scores, stepped through with
+    buttons or keys (``static/shop/replay.js``)."""
     saved = get_object_or_404(Replay.objects.select_related("game__table", "user"), token=token)
     if saved.game.record is None:  # never a running game's (RULES.md §12)
         raise Http404
     return render(request, "shop/replay.html", {
         "replay": saved, "frames": replays.frames(saved.game),
-        "names": replays.names(saved.game), "seats": seat_names()})
+        "deals": replays.deals(saved.game), "bottom": replays.bottom_seat(saved.game, saved.user),
+        "names": replays.names(saved.game), "seats": seat_names(),
+        "strings": replays.strings()})
 
 
 def replay_record(request: HttpRequest, token: str) -> JsonResponse:

@@ -45,3 +45,30 @@ def install(table_id: int, kind: str) -> None:
     Table.objects.filter(pk=table_id).update(status=Table.WAITING)
     assert state["result"]["double_clamp"] == kind.startswith("clamp")
     lifecycle.publish("table_changed", table_id=table_id)
+
+
+def saved_replay(prefix: str, played_as: str, renamed_to: str) -> str:
+    """A rated game played to its end through the services at a table named
+    ``played_as`` (four new users ``{prefix}0``–``{prefix}3``, the heuristic
+    move on every turn), the table renamed to ``renamed_to`` afterwards, and
+    the game saved in ``{prefix}2``'s replay library (South). Returns the
+    replay's share token (tests/test_browser_replay.py)."""
+    import secrets
+
+    from games import tables
+    from shop.models import Replay
+    from tests import helpers
+
+    users = helpers.make_players(4, prefix)
+    table = tables.create_table(users[0], played_as)
+    for i, u in enumerate(users):
+        tables.sit(table.pk, u, i)
+    for u in users:
+        tables.set_ready(table.pk, u)
+    game = table.games.get()
+    while helpers.fresh(game).status != game.OVER:
+        helpers.play_human_turn(game)
+    tables.rename(table.pk, users[0], renamed_to)
+    token = secrets.token_urlsafe(32)
+    Replay.objects.create(user=users[2], game=game, token=token)
+    return token

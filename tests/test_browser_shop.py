@@ -124,12 +124,13 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     assert page.locator(".replay-hand").count() == 4
     total = int(page.locator("#replay-step").inner_text().split("/")[1])
     assert total >= 1
-    sizes = page.locator(".replay-hand").evaluate_all(
-        "els => els.map(e => Number(e.textContent.match(/\\((\\d+)\\)/)[1]))")
+    sizes = page.locator(".replay-count").evaluate_all("els => els.map(e => Number(e.dataset.n))")
     assert sum(sizes) == 162  # the deal, all four hands shown
-    hands = page.locator(".replay-hand").all_inner_texts()
+    hands = [page.locator(f'.replay-seat[data-seat="{i}"]').inner_text() for i in range(4)]
     assert "xiaohong" in hands[0] and all("机器人（" in h for h in hands[1:])  # in Chinese
-    assert all(any(suit in h for suit in "♠♥♣♦") for h in hands)  # faces, not "TD"
+    faces = page.locator(".replay-hand .pcard").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(faces) == 162 and any(f.endswith("♠") for f in faces)  # faces, not "TD"
     page.locator("#replay-forward").click()
     assert page.locator("#replay-step").inner_text().startswith("1 /")
     page.locator("#replay-back").click()

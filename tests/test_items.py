@@ -408,6 +408,75 @@ def test_replay_frames_step_through_every_action_with_tricks():
     assert all(f["cards"] for f in firsts.values())
 
 
+def _finished_game(prefix: str, name: str) -> Game:
+    users = helpers.make_players(4, prefix)
+    game = helpers.start_game(users)
+    tables.rename(game.table_id, users[0], name)  # during the game: kept from the start
+    while helpers.fresh(game).status != Game.OVER:
+        helpers.play_human_turn(game)
+    return helpers.fresh(game)
+
+
+def test_a_replay_is_titled_as_the_game_was_played():
+    """Issue 16: the replay page was titled with the table's current name.
+    The name is kept with the game when it starts (``Game.table_name``)."""
+    users = helpers.make_players(4, "title")
+    table = tables.create_table(users[0], "南湖茶馆")
+    for i, u in enumerate(users):
+        tables.sit(table.pk, u, i)
+    for u in users:
+        tables.set_ready(table.pk, u)
+    game = table.games.get()
+    tables.rename(table.pk, users[1], "金牌茶馆")  # a sign, during the game
+    play.escape(game.pk, users[3])
+    tables.rename(table.pk, users[1], "新名字")     # and after it
+    game = helpers.fresh(game)
+    assert game.table_name == "南湖茶馆" and game.played_name == "南湖茶馆"
+    Replay.objects.create(user=users[0], game=game, token="n" * 43)
+    client = Client()
+    html = client.get("/replays/" + "n" * 43 + "/").content.decode()
+    assert "<title>录像: 南湖茶馆 · " in html
+    assert '<h1 id="replay-title">录像: 南湖茶馆</h1>' in html
+    assert "新名字" not in html and "金牌茶馆" not in html
+    client.force_login(users[0])
+    listing = client.get("/replays/").content.decode()
+    assert "南湖茶馆" in listing and "新名字" not in listing
+    # a game from before names were kept: the migration copies the table's name
+    # in; a row left blank falls back to it
+    import importlib
+
+    from django.apps import apps
+
+    Game.objects.filter(pk=game.pk).update(table_name="")
+    assert helpers.fresh(game).played_name == "新名字"
+    importlib.import_module("games.migrations.0010_game_table_name").copy_current_names(
+        apps, None)
+    assert helpers.fresh(game).table_name == "新名字"
+
+
+def test_replay_frames_carry_the_scores_and_the_deals_every_card():
+    from shop import replays
+
+    game = _finished_game("score", "计分桌")
+    frames = replays.frames(game)
+    record = game.record
+    ended = [f for f in frames if f["half_points"] is not None]
+    assert [f["half_points"] for f in ended] == [h["points"] for h in record["halves"]]
+    assert [f["out"] for f in ended] == [h["finish_order"] for h in record["halves"]]
+    for f in frames:
+        assert len(f["captured"]) == 4 and f["table_points"] >= 0
+        assert f["table_points"] % 5 == 0 and all(c % 5 == 0 for c in f["captured"])
+    deals = replays.deals(game)
+    assert [d["half"] for d in deals] == [h["half"] for h in record["halves"]]
+    for d, h in zip(deals, record["halves"], strict=True):
+        assert d["dao"] == h["dao"] and sum(len(x) for x in d["hands"]) == 162
+        assert [sorted(x) for x in d["hands"]] == [sorted(x) for x in h["hands"]]
+        assert d["hands"] == [engine.sort_hand(x, h["dao"]) for x in h["hands"]]
+    # South's seat is drawn at the bottom unless the saver played another seat
+    assert replays.bottom_seat(game, helpers.user_at(game, 1)) == 1
+    assert replays.bottom_seat(game, helpers.make_players(1, "nobody")[0]) == 2
+
+
 def test_no_replay_of_a_running_game(owner):
     game = helpers.start_game([owner, *helpers.make_players(3)])
     Replay.objects.create(user=owner, game=game, token="t" * 43)  # even if a row existed
