@@ -113,6 +113,18 @@ class Player:
         nav = page.locator(".site-nav")
         nav.get_by_role("link", name=self.name, exact=True).wait_for()
 
+    def log_in(self, base_url: str) -> None:
+        """The allauth log-in form, for an account made elsewhere with
+        :data:`PASSWORD`; lands logged in on the lobby."""
+        page = self.page
+        page.goto(base_url + "/accounts/login/")
+        form = page.locator("form:has(input[name=password])")
+        form.locator("input[name=login]").fill(self.name)
+        form.locator("input[name=password]").fill(PASSWORD)
+        form.locator("button[type=submit]").click()
+        page.wait_for_url(base_url + "/")
+        page.locator(".site-nav").get_by_role("link", name=self.name, exact=True).wait_for()
+
     # --- tables ------------------------------------------------------------------------
 
     def wait_connected(self) -> None:

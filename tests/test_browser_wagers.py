@@ -59,9 +59,12 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
 
 
 FINISHED_WAGER_GAME = """
+from tests.browser import PASSWORD
 from tests.helpers import make_players
 from tests.test_wagers import finish_with, finished_state, start, wager_table
 players = make_players(4, "bw")
+players[1].set_password(PASSWORD)
+players[1].save()
 table = wager_table(players, 10)
 finish_with(start(table, players), finished_state("1"))
 print(table.pk)
@@ -69,11 +72,16 @@ print(table.pk)
 
 
 def test_the_result_panel_shows_each_seats_coin_change(site, browser):  # noqa: F811
-    """A wager game just ended at the table (N–S lost 10 each): anyone opening
-    the page — here an anonymous spectator — sees the coin changes the server
-    sent beside the result."""
+    """A wager game just ended at the table (N–S lost 10 each): a player of it
+    (East) opening the page sees the coin changes the server sent beside the
+    result; someone who was not in it gets no result panel (issue 16)."""
     table_id = int(site.manage("shell", "-c", FINISHED_WAGER_GAME).split()[-1])
-    me = Player.open(browser, "kanke", viewport={"width": 1280, "height": 800})
+    stranger = Player.open(browser, "kanke", viewport={"width": 1280, "height": 800})
+    stranger.page.goto(site.base_url + f"/tables/{table_id}/")
+    stranger.page.locator("#table-app[data-status=over]").wait_for()
+    assert stranger.page.locator("#result-panel").is_hidden()
+    me = Player.open(browser, "bw1", viewport={"width": 1280, "height": 800})
+    me.log_in(site.base_url)
     page = me.page
     page.goto(site.base_url + f"/tables/{table_id}/")
     page.locator("#result-panel .coin-changes").wait_for()
