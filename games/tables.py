@@ -1,5 +1,6 @@
 """Tables and seats, the write side (DESIGN.md "server-authoritative"): create a
-table, sit, stand, bots, ready (starting the game), close idle tables.
+table (the lobby's seats its creator: ``open_table``), 快速开始, 和机器人练习
+(``practice``), sit, stand, bots, ready (starting the game), close idle tables.
 
 Owns ``Table`` and ``Seat`` rows. Every change runs in one transaction with the
 table row locked (``select_for_update``; two tables in ascending id) and is
