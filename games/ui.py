@@ -86,6 +86,7 @@ def table_strings() -> dict[str, Any]:
         "small_joker_short": pgettext("card corner, small joker", "SMALL"),
         "jokers": _("jokers"),
         "bot": _("Bot"),
+        "bot_seat": _("Bot (%(seat)s)"),
         "auto_badge": _("Auto-play"),
         "ready_badge": _("Ready"),
         "empty_seat": _("Empty seat"),
@@ -207,9 +208,6 @@ def why_strings() -> dict[str, Any]:
         "why_stake_doubled": _("The stake of %(base)s is doubled by the double clamp to "
                                "%(stake)s rating points: each winner gains it, each loser "
                                "loses it."),
-        "why_practice": _("A practice game (a bot played): no rating points change."),
-        "drop_line": _("%(name)s receives %(item)s"),
-        "drop_lost": _("%(name)s would receive %(item)s, but the inventory is full"),
     }
 
 

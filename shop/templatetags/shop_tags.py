@@ -74,8 +74,9 @@ def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
                 "protected": _("Name protected by %(by)s until %(until)s."),
                 "big_joker": _("Big joker"),
                 "small_joker": _("Small joker"),
-                "drops": _("Drops"),
-                "lost": _("lost: inventory full"),
+                "drops": _("Drops: %(drops)s"),
+                "drop_line": _("%(name)s receives %(item)s"),
+                "drop_lost": _("%(name)s would receive %(item)s, but the inventory is full"),
             },
         },
     }

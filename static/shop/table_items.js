@@ -97,14 +97,16 @@ const resultButtons = document.querySelector("#result-panel .overlay-buttons");
 if (resultButtons) resultButtons.before(dropsBox);
 else (document.getElementById("hand") || app.lastElementChild).after(dropsBox);
 
+/* One translated line: "掉落：qa_alice 获得 钻石碎片 · …" (the result panel's only drops line). */
 function renderDrops(view) {
   const drops = view && view.status === "over" ? (view.drops || []) : [];
   dropsBox.hidden = drops.length === 0;
   const text = drops.map((d) => {
     const p = view.players.find((x) => x.user_id === d.user_id);
-    return `${p ? p.username : "?"}: ${conf.items[d.item] || d.item}${d.lost ? " (" + T.lost + ")" : ""}`;
+    return (d.lost ? T.drop_lost : T.drop_line).replace("%(name)s", p ? p.username : "?")
+      .replace("%(item)s", conf.items[d.item] || d.item);
   }).join(" · ");
-  const line = drops.length ? `${T.drops}: ${text}` : "";
+  const line = drops.length ? T.drops.replace("%(drops)s", text) : "";
   if (dropsBox.textContent !== line) dropsBox.textContent = line;
 }
 

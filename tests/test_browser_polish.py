@@ -1,0 +1,119 @@
+"""Issue 16 §6, what players and moderators saw, in a real browser (Debian
+chromium through Playwright) at 1366×800 and on a 360×740 touch phone: the
+result panel's one drops line and its sentences, the card counter beside the
+hand, the inventory's tooltips and the shop's unaffordable items, the site's
+own icons instead of colour emoji, and the wording of the table page.
+
+One site process (``manage.py runsite``, SQLite file of its own) serves the
+whole module; each test signs up its own people. Playwright's sync API is
+driven directly (NOTES.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import Player, chromium_path, launch
+from tests.servers import Site
+
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="browser tests need Debian's chromium at /usr/bin/chromium",
+)
+
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+@pytest.fixture(scope="module")
+def site():
+    site = Site()
+    try:
+        yield site.wait_listening()
+    finally:
+        site.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+_names = iter(range(10_000))
+
+
+def _person(browser, base_url: str, device: dict, **options) -> Player:
+    me = Player.open(browser, f"p16u{next(_names)}", **device, **options)
+    me.sign_up(base_url)
+    return me
+
+
+def _server(site: Site, code: str) -> str:
+    """Run `code` in the site's own process; returns the last line it printed."""
+    out = site.manage("shell", "-c", code).strip().splitlines()
+    return out[-1] if out else ""
+
+
+def _practice_game(me: Player, name: str) -> int:
+    """Open a table, sit at South, three bots, ready: the game runs. Returns the table id."""
+    me.create_table(name)
+    table_id = int(me.page.url.rstrip("/").rsplit("/", 1)[1])
+    me.sit(2)
+    me.add_bots()
+    me.ready()
+    me.page.locator("#table-app[data-status=playing]").wait_for()
+    return table_id
+
+
+def _finish(site: Site, me: Player, table_id: int, kind: str, *, practice: bool = False,
+            drop: str | None = None) -> None:
+    """Replace the table's game by a finished one of ``kind`` (tests/page_states.py),
+    a practice game or not, with a drop for ``me``; the page shows its result afresh."""
+    code = (f"from tests.page_states import install; install({table_id}, {kind!r}); "
+            "from games.models import Table; from games import lifecycle; "
+            f"g = Table.objects.get(pk={table_id}).current_game; "
+            f"g.state['practice'] = {practice}; g.save(update_fields=['state']); ")
+    if drop:
+        code += ("from shop.models import Drop; from django.contrib.auth.models import User; "
+                 f"Drop.objects.create(game=g, user=User.objects.get(username={me.name!r}), "
+                 f"item_code={drop!r}, cause='first_out'); ")
+    code += f"lifecycle.publish('table_changed', table_id={table_id})"
+    _server(site, code)
+    me.page.evaluate("() => localStorage.clear()")
+    me.page.reload()
+    me.page.locator("#result-panel").wait_for(state="visible")
+
+
+@DEVICES
+def test_the_result_panel_has_one_translated_drops_line_and_brief_sentences(
+        site, browser, device):
+    """A drop is told once, as a sentence with the item's name (never its code);
+    the sentences say 上游, keep spaces around names and name a bot by its seat;
+    a practice game says it is practice once."""
+    me = _person(browser, site.base_url, device)
+    table_id = _practice_game(me, "掉落桌")
+    _finish(site, me, table_id, "two_halves", drop="gem_shard")
+    panel = me.page.locator("#result-panel")
+    me.page.locator("#shop-drops:not([hidden])").wait_for()
+    text = panel.inner_text()
+    assert "gem_shard" not in text, text
+    assert text.count("获得") == 1 and text.count("钻石碎片") == 1, text
+    assert f"掉落：{me.name} 获得 钻石碎片" in text, text
+    why = panel.locator(".result-why").inner_text()
+    assert "上游" in why and "头游" not in why, why
+    assert "机器人（北）" in why and "机器人 · " not in why, why  # a bot by its seat, briefly
+    assert " 需 300 分" in why and " 需 305 分" in why and " 获胜" in why, why  # spaces
+    assert "练习" not in text
+
+    _finish(site, me, table_id, "two_halves", practice=True)
+    text = panel.inner_text()
+    assert text.count("练习") == 1, text
+    me.assert_clean()
