@@ -117,3 +117,39 @@ def test_the_result_panel_has_one_translated_drops_line_and_brief_sentences(
     text = panel.inner_text()
     assert text.count("练习") == 1, text
     me.assert_clean()
+
+
+TITLES_JS = """() => [...document.querySelectorAll('#inventory .slot')].map(b =>
+  [b.dataset.slot, b.dataset.item, b.getAttribute('title') || '',
+   (b.querySelector('img') || {}).alt || ''])"""
+
+
+@DEVICES
+def test_inventory_tooltips_follow_a_swap_and_dear_items_cannot_be_bought(
+        site, browser, device):
+    """After a swap every slot's tooltip and picture name are its own item's
+    (none on an empty slot); 金字招牌 (8,000) at 2,000 coins has its 购买
+    disabled, saying how many coins are missing."""
+    me = _person(browser, site.base_url, device)
+    page = me.page
+    page.goto(site.base_url + "/shop/")
+    gold = page.locator('.catalogue-item[data-item="gold_sign"]')
+    assert gold.locator("button[type=submit]").is_disabled()
+    assert "金币不足：还差 6000 金币" in gold.inner_text()
+    timer = page.locator('.catalogue-item[data-item="timer"]')
+    assert timer.locator("button[type=submit]").is_enabled()
+    assert timer.locator(".buy-short").count() == 0
+    timer.locator("button[type=submit]").click()
+    page.wait_for_load_state()
+    page.locator('#inventory .slot[data-item="timer"]').wait_for()
+    names = {"timer": "定时器", "": ""}
+    before = page.evaluate(TITLES_JS)
+    assert [s for s in before if s[1]] == [["0", "timer", "定时器", "定时器"]], before
+    page.locator('#inventory .slot[data-slot="0"]').click()
+    page.locator('#inventory .slot[data-slot="5"]').click()
+    page.locator('#inventory .slot[data-slot="5"][data-item="timer"]').wait_for()
+    after = page.evaluate(TITLES_JS)
+    for slot, item, title, alt in after:
+        assert title == names[item] and alt == names[item], (slot, item, title, alt)
+    assert [s[0] for s in after if s[1]] == ["5"]
+    me.assert_clean()
