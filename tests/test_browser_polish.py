@@ -153,3 +153,52 @@ def test_inventory_tooltips_follow_a_swap_and_dear_items_cannot_be_bought(
         assert title == names[item] and alt == names[item], (slot, item, title, alt)
     assert [s[0] for s in after if s[1]] == ["5"]
     me.assert_clean()
+
+
+COUNTER_JS = """() => {
+  const box = document.getElementById('card-counter');
+  const hand = document.getElementById('hand');
+  hand.scrollIntoView({block: 'end'});
+  const c = box.getBoundingClientRect(), h = hand.getBoundingClientRect();
+  const groups = [...box.querySelectorAll('.cc-group')].map(g =>
+    [g.className, (g.querySelector('.cc-label') || {}).textContent || '',
+     [...g.querySelectorAll('[data-card]')].map(s => [s.dataset.card, s.textContent])]);
+  return {counter: [c.top, c.bottom], hand: [h.top, h.bottom], height: innerHeight,
+          title: box.querySelector('h3').textContent, groups};
+}"""
+
+
+@DEVICES
+def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser, device):
+    """The 算牌器's counts show right above the hand, on screen together with
+    it: the dao's group first and highlighted, then 2, A … 3, the jokers by
+    name last; the heading says 半局; the counts are the view's."""
+    me = _person(browser, site.base_url, device)
+    page = me.page
+    page.goto(site.base_url + "/shop/")
+    page.locator('.catalogue-item[data-item="card_counter"] button[type=submit]').click()
+    page.wait_for_load_state()
+    page.goto(site.base_url + "/")
+    _practice_game(me, "算牌桌")
+    assert me.wait_turn_or_over() == "turn"  # the bots wait for me: nothing moves now
+    use = page.locator("#use-counter")
+    use.scroll_into_view_if_needed()
+    use.click()
+    page.locator("#card-counter:not([hidden]) .cc-group").first.wait_for()
+    seen = page.evaluate(COUNTER_JS)
+    view = page.evaluate("() => window.YuanziTable.state().view")
+    dao = view["dao"]
+    # beside the hand: right above it, and both on screen at once
+    assert 0 <= seen["hand"][0] - seen["counter"][1] <= 16, seen
+    assert seen["counter"][0] >= 0 and seen["hand"][0] < seen["height"], seen
+    assert "半局" in seen["title"] and "半场" not in seen["title"]
+    groups = seen["groups"]
+    rank = "10" if dao == "T" else dao
+    assert "dao" in groups[0][0] and groups[0][1] == f"刀 {rank}", groups[0]
+    plain = [g[2][0][0][0] for g in groups[:-1]]
+    assert plain == [dao] + [r for r in "2AKQJT9876543" if r != dao]
+    assert "jokers" in groups[-1][0]
+    assert [t.split("×")[0] for _, t in groups[-1][2]] == ["大王", "小王"]
+    counts = {card: int(text.split("×")[1]) for g in groups for card, text in g[2]}
+    assert len(counts) == 54 and counts == view["card_counter"]
+    me.assert_clean()

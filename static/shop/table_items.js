@@ -12,12 +12,6 @@ let own = {table: null, view: null};
 let inventory = [];
 let panel = null;
 
-function label(card) {
-  if (card === "RJ") return T.big_joker;
-  if (card === "BJ") return T.small_joker;
-  return (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]];
-}
-
 function key() {
   return (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
     : String(Date.now()) + Math.random().toString(16).slice(2);
@@ -145,18 +139,59 @@ function render() {
   panel.querySelector("#use-sign").disabled = held("sign") === 0;
   panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
   panel.querySelector("#use-cloth").disabled = held("tablecloth") === 0;
-  const box = panel.querySelector("#card-counter");
-  const counts = view && view.card_counter;
-  box.hidden = !counts;
-  if (counts) {
-    box.replaceChildren(...Object.entries(counts).map(([card, n]) => {
-      const span = document.createElement("span");
-      span.dataset.card = card;
-      span.className = n ? "" : "zero";
-      span.textContent = `${label(card)}×${n}`;
-      return span;
-    }));
+  renderCounter(view);
+}
+
+// The card counter's counts, beside the hand (RULES.md §12 算牌器): one group
+// per rank in this deal's order, the dao first (highlighted), 2, A … 3, then
+// the jokers by name; each card of the group with its suit and count.
+const RANK_ORDER = "2AKQJT9876543";
+const counterBox = document.createElement("section");
+counterBox.id = "card-counter";
+counterBox.className = "card-counter";
+counterBox.hidden = true;
+counterBox.setAttribute("aria-label", T.counter_label);
+(document.getElementById("hand") || app.lastElementChild).before(counterBox);
+
+function counterGroup(cls, labelText, cards, counts) {
+  const g = document.createElement("span");
+  g.className = "cc-group " + cls;
+  if (labelText) {
+    const l = document.createElement("b");
+    l.className = "cc-label";
+    l.textContent = labelText;
+    g.append(l);
   }
+  for (const [card, text] of cards) {
+    const span = document.createElement("span");
+    span.dataset.card = card;
+    const n = counts[card] || 0;
+    span.className = n ? "" : "zero";
+    span.textContent = `${text}×${n}`;
+    g.append(span);
+  }
+  return g;
+}
+
+function renderCounter(view) {
+  const counts = view && view.status === "playing" ? view.card_counter : null;
+  counterBox.hidden = !counts;
+  if (!counts) { counterBox.dataset.key = ""; return; }
+  const dao = view.dao;
+  const key = dao + JSON.stringify(counts);
+  if (counterBox.dataset.key === key) return;  // redrawn only when a count changes
+  counterBox.dataset.key = key;
+  const title = document.createElement("h3");
+  title.textContent = T.counter_title;
+  const ranks = [dao, ...RANK_ORDER.split("").filter((r) => r !== dao)];
+  const groups = ranks.map((r) => {
+    const rank = r === "T" ? "10" : r;
+    const cards = Object.keys(SUITS).map((s) => [r + s, SUITS[s]]);
+    return counterGroup(r === dao ? "dao" : "", r === dao ? `${T.dao} ${rank}` : rank, cards, counts);
+  });
+  groups.push(counterGroup("jokers", "", [["RJ", T.big_joker], ["BJ", T.small_joker]], counts));
+  counterBox.dataset.dao = dao;
+  counterBox.replaceChildren(title, ...groups);
 }
 
 if (conf.user_id) {
