@@ -9,8 +9,12 @@ fill them in.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from django.templatetags.static import static
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
@@ -29,6 +33,30 @@ DJANGO_MSGIDS = (
         8,
     ),
 )
+
+
+#: emoji the site draws with its own icons (static/icons/), never a colour-emoji
+#: font, which many machines lack (empty boxes): the reactions of the quick
+#: phrases (settings.GAMES_REACTIONS) and the 定时器's ⏱
+EMOJI_ICONS = {"👍": "thumbs_up", "😄": "smile", "😮": "surprised", "😭": "crying",
+               "🎉": "party", "⏱️": "timer", "⏱": "timer"}
+
+
+def emoji_icons() -> dict[str, str]:
+    """``{emoji: icon URL}`` for :data:`EMOJI_ICONS` (static/js/emoji.js)."""
+    return {e: static(f"icons/{name}.svg") for e, name in EMOJI_ICONS.items()}
+
+
+def with_icons(text: str) -> str:
+    """``text`` HTML-escaped, each emoji of :data:`EMOJI_ICONS` as its icon
+    (the markup of static/js/emoji.js): safe HTML for server-rendered pages."""
+    icons = emoji_icons()
+    keys = sorted(icons, key=len, reverse=True)
+    parts = re.split("(" + "|".join(map(re.escape, keys)) + ")", str(text))
+    return mark_safe("".join(
+        f'<span class="emoji"><img class="emoji-img" src="{escape(icons[p])}" alt="" '
+        f'aria-hidden="true"><span class="visually-hidden">{p}</span></span>'
+        if i % 2 else escape(p) for i, p in enumerate(parts)))
 
 
 def _lang() -> str:
@@ -180,6 +208,7 @@ def table_strings() -> dict[str, Any]:
         "conn_retry_in": _("Reconnecting in %(s)s s…"),
         "conn_retrying": _("Reconnecting…"),
         "conn_back": _("Reconnected: the table is up to date again."),
+        "emoji_icons": emoji_icons(),
         **notice_strings(),
     }
 

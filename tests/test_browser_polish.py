@@ -202,3 +202,48 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     counts = {card: int(text.split("×")[1]) for g in groups for card, text in g[2]}
     assert len(counts) == 54 and counts == view["card_counter"]
     me.assert_clean()
+
+
+# Visible text with an emoji in it (outside .visually-hidden), and every emoji
+# icon with whether it loaded and its size.
+EMOJI_JS = """() => {
+  const re = /\\p{Extended_Pictographic}/u;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const shown = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentElement;
+    if (re.test(n.data) && !p.closest('.visually-hidden, script, template, style')
+        && p.getClientRects().length) shown.push(n.data);
+  }
+  const icons = [...document.querySelectorAll('img.emoji-img')].filter(i => i.getClientRects().length)
+    .map(i => [i.complete && i.naturalWidth > 0, Math.round(i.getBoundingClientRect().width),
+               i.nextElementSibling.textContent]);
+  return {shown, icons};
+}"""
+
+
+@DEVICES
+def test_emoji_are_the_sites_own_icons(site, browser, device):
+    """The quick reactions and the chat line one of them makes are SVG icons
+    served by the site, never emoji text a font must draw (this machine has
+    no colour-emoji font: those were empty boxes)."""
+    me = _person(browser, site.base_url, device)
+    page = me.page
+    me.create_table("表情桌")
+    toggle = page.locator("#chat-toggle")
+    if toggle.is_visible():
+        toggle.click()
+    reactions = page.locator("#phrases button.reaction")
+    assert reactions.count() == 5
+    reactions.first.scroll_into_view_if_needed()
+    reactions.first.click()  # 👍
+    page.locator("#chat-log .chat-text .emoji-img").wait_for()
+    page.wait_for_function("() => [...document.querySelectorAll('img.emoji-img')]"
+                           ".every(i => i.complete)")
+    seen = page.evaluate(EMOJI_JS)
+    assert seen["shown"] == [], seen["shown"]
+    assert len(seen["icons"]) == 6, seen["icons"]
+    for loaded, width, emoji in seen["icons"]:
+        assert loaded and width >= 12, (emoji, loaded, width)
+    assert sorted(e for _, _, e in seen["icons"]) == sorted(["👍", "😄", "😮", "😭", "🎉", "👍"])
+    me.assert_clean()

@@ -595,7 +595,7 @@ def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, ow
     table = tables.create_table(owner, "老桌")
     tables.sit(table.pk, owner, 2)
     items.use(owner, give(owner, "gold_sign"), "gold_sign", "k", table_id=table.pk, name="金桌")
-    chat.chat(table.pk, owner, "你好")
+    chat.chat(table.pk, owner, "你好👍")
     actions.rename(mod, table.pk, "新桌", "不雅")
     until = AuditEntry.objects.get().before["sign"]["until"]
     beijing = timezone.localtime(timezone.datetime.fromisoformat(until)).strftime("%Y-%m-%d %H:%M")
@@ -607,6 +607,7 @@ def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, ow
     said = ChatMessage.objects.get(table=table).created_at
     assert f'<small class="at">{timezone.localtime(said):%Y-%m-%d %H:%M}</small>' in page
     assert timezone.localtime(said).utcoffset() == timedelta(hours=8)
+    assert '你好<span class="emoji"><img class="emoji-img" src="/static/icons/thumbs_up.svg"' in page
     audit = client.get("/mod/audit/").content.decode()
     assert "金字招牌" in audit and "gold_sign" not in audit and '{"' not in audit
 

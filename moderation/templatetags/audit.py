@@ -97,6 +97,12 @@ def seat_name(index: int) -> str:
 
 
 @register.filter
+def emoji_icons(text: str) -> str:
+    """A chat line with its emoji as the site's icons (``games.ui.with_icons``)."""
+    return ui.with_icons(text)
+
+
+@register.filter
 def game_result(code: str) -> str:
     """A recent game's result code in the current language."""
     return str(RESULT_NAMES.get(code, code))

@@ -4,6 +4,7 @@
  * table's chat lines from others, remembered per browser. */
 
 import {$, clear, el} from "./dom.js";
+import {richText} from "./emoji.js";
 
 const MUTE_KEY = "yuanzi.chatMuted";
 
@@ -16,7 +17,7 @@ export function wirePhrases(commands, {phrases, reactionsFrom, loggedIn}) {
   const row = $("phrases");
   clear(row);
   (phrases || []).forEach((text, i) => {
-    const b = el("button", i >= reactionsFrom ? "phrase reaction" : "phrase", text);
+    const b = richText(el("button", i >= reactionsFrom ? "phrase reaction" : "phrase"), text);
     b.type = "button";
     b.dataset.index = i;
     b.disabled = !loggedIn;
