@@ -603,7 +603,7 @@ def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, ow
     page = client.get(f"/mod/tables/{table.pk}/").content.decode()
     assert "金字招牌" in page and beijing in page  # the sign's item and until
     assert "gold_sign" not in page and until not in page and '{"' not in page
-    assert '<li data-seat="2">南: ' in page and '<li data-seat="0">北: ' in page
+    assert '<li data-seat="2">南： ' in page and '<li data-seat="0">北： ' in page
     said = ChatMessage.objects.get(table=table).created_at
     assert f'<small class="at">{timezone.localtime(said):%Y-%m-%d %H:%M}</small>' in page
     assert timezone.localtime(said).utcoffset() == timedelta(hours=8)
