@@ -15,7 +15,7 @@ from typing import Any
 from django.templatetags.static import static
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext_lazy, pgettext
+from django.utils.translation import get_language, ngettext, ngettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from accounts import levels
@@ -57,6 +57,12 @@ def with_icons(text: str) -> str:
         f'<span class="emoji"><img class="emoji-img" src="{escape(icons[p])}" alt="" '
         f'aria-hidden="true"><span class="visually-hidden">{p}</span></span>'
         if i % 2 else escape(p) for i, p in enumerate(parts)))
+
+
+def plural_forms(singular: str, plural: str) -> dict[str, str]:
+    """A count's words for the scripts: ``{"one", "other"}`` through ngettext
+    (fmt() in static/js/i18n.js picks by ``n``; both are one form in Chinese)."""
+    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
 
 
 def _lang() -> str:
@@ -144,8 +150,8 @@ def table_strings() -> dict[str, Any]:
         "trick_points": _("%(points)s points on the table"),
         "stake": _("Stake %(stake)s"),
         "practice_short": _("Practice"),
-        "cards_left": _("%(n)s cards"),
-        "hand_count": _("%(n)s cards in hand"),
+        "cards_left": plural_forms("%(n)s card", "%(n)s cards"),
+        "hand_count": plural_forms("%(n)s card in hand", "%(n)s cards in hand"),
         "pass_mark": _("Pass"),
         "leads": _("%(name)s leads"),
         "your_turn": _("Your turn"),

@@ -247,3 +247,50 @@ def test_emoji_are_the_sites_own_icons(site, browser, device):
         assert loaded and width >= 12, (emoji, loaded, width)
     assert sorted(e for _, _, e in seen["icons"]) == sorted(["👍", "😄", "😮", "😭", "🎉", "👍"])
     me.assert_clean()
+
+
+@DEVICES
+def test_wording_welcome_watchers_items_box_and_english_phrases(site, browser, device):
+    """After sign-up the lobby says what the account starts with; the owner
+    standing at their own waiting table is no spectator and 0 watching is
+    not shown (table and lobby); a player with no items gets no empty 道具
+    box; an English visitor reads the quick phrases in English (and a
+    phrase's chat line in each reader's language) and counts in plurals."""
+    owner = _person(browser, site.base_url, device)
+    welcome = owner.page.locator(".messages").inner_text()
+    assert "2,000 金币" in welcome and "商店" in welcome, welcome
+    owner.create_table("说话桌")
+    table_url = owner.page.url
+    page = owner.page
+    assert page.locator("#spectators").is_hidden()
+    page.wait_for_timeout(500)  # the items panel redraws every 0.4 s
+    assert page.locator("#items-panel").is_hidden()
+    lobby = Player.open(browser, "lobby-visitor", **device)  # not logged in
+    lobby.page.goto(site.base_url + "/")
+    table_id = table_url.rstrip("/").rsplit("/", 1)[1]
+    row = lobby.page.locator(f".lobby-table[data-table-id='{table_id}']")
+    row.wait_for()
+    assert row.locator(".lt-spectators").count() == 0
+
+    english = _person(browser, site.base_url, device, locale="en-US")
+    english.page.goto(table_url)
+    english.wait_connected()
+    spectators = page.locator("#spectators")
+    spectators.wait_for(state="visible")
+    assert spectators.inner_text() == "1 人观战"
+    ep = english.page
+    labels = ep.locator("#phrases button.phrase:not(.reaction)").all_inner_texts()
+    assert labels == ["Hurry up!", "Well played, partner!", "Good cards!", "Sorry!",
+                      "One more game!", "Thanks!"], labels
+    counts = ep.evaluate("""async () => { const m = await import('/static/js/i18n.js');
+      return [1, 2, 40].map(n => m.fmt(m.T.cards_left, {n}))
+        .concat([m.fmt(m.T.hand_count, {n: 1})]); }""")
+    assert counts == ["1 card", "2 cards", "40 cards", "1 card in hand"], counts
+    toggle = ep.locator("#chat-toggle")
+    if toggle.is_visible():
+        toggle.click()
+    ep.locator("#phrases button.phrase", has_text="Hurry up!").click()
+    ep.locator("#chat-log .chat-text", has_text="Hurry up!").wait_for()
+    page.locator("#chat-log .chat-text", has_text="快点吧").wait_for(state="attached")
+    for p in (owner, english, lobby):
+        p.assert_clean()

@@ -54,3 +54,51 @@ def test_allauth_pages_say_ni_with_full_width_punctuation(owner):
         assert BAD_WORDING.findall(_words(html)) == [], name
     assert "用户名：" in _words(pages["/accounts/login/"])
     assert "你" in _words(pages["login error"]) + _words(pages["password change"])
+
+
+def test_the_owner_standing_at_a_waiting_table_is_no_spectator():
+    """Issue 16: the owner alone showed as "1 watching" (table and lobby);
+    while a game runs an unseated owner does watch it."""
+    from games import presence, snapshots, tables
+    from games.models import Table
+    from tests.helpers import make_players
+
+    owner, watcher = make_players(2, "sp")
+    table = tables.create_table(owner)
+    presence.touch_presence("c-owner", table.pk, owner)
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap["spectators"] == 0 and snap["watchers"]["names"] == []
+    assert next(r for r in snapshots.lobby_rows() if r["id"] == table.pk)["spectators"] == 0
+    presence.touch_presence("c-watch", table.pk, watcher)
+    assert snapshots.table_snapshot(table.pk)["spectators"] == 1
+    Table.objects.filter(pk=table.pk).update(status=Table.PLAYING)
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap["spectators"] == 2
+    assert [w["username"] for w in snap["watchers"]["names"]] == [owner.username, watcher.username]
+
+
+def test_sign_up_says_what_the_account_starts_with():
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")
+    r = client.post("/accounts/signup/", {"username": "xinren", "password1": "atom-Jiaxing-2026",
+                                          "password2": "atom-Jiaxing-2026"}, follow=True)
+    page = r.content.decode()
+    assert "欢迎来到原子在线！你的账号送你 2,000 金币" in page
+    assert "2,000" not in client.get("/").content.decode()  # said once
+
+
+def test_the_english_table_page_has_plural_counts_and_english_phrases(owner):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en-US")
+    client.force_login(owner)
+    from games import tables
+
+    table = tables.create_table(owner)
+    ctx = client.get(f"/tables/{table.pk}/").context
+    strings, boot = ctx["strings"], ctx["boot"]
+    assert strings["cards_left"] == {"one": "%(n)s card", "other": "%(n)s cards"}
+    assert boot["phrase_labels"][:2] == ["Hurry up!", "Well played, partner!"]
+    assert boot["phrases"][:2] == ["快点吧", "配合得好"]  # what goes out is the list's own
+    zh = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")
+    zh.force_login(owner)
+    ctx = zh.get(f"/tables/{table.pk}/").context
+    assert ctx["boot"]["phrase_labels"] == ctx["boot"]["phrases"]
+    assert ctx["strings"]["cards_left"] == {"one": "%(n)s 张", "other": "%(n)s 张"}

@@ -131,10 +131,14 @@ function render() {
   const show = {
     card_counter: playing && held("card_counter") > 0,
     sign: (seated || owner) && (held("sign") + held("gold_sign")) > 0,
-    tablecloth: owner,
+    // the owner with a 桌布 to lay, or a laid one to take off (free)
+    tablecloth: owner && (held("tablecloth") > 0 || (table.theme || "default") !== "default"),
     recorder: over && held("recorder") > 0,
   };
   for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
+  // no item to use here and nothing to say: no empty 道具 box (issue 16)
+  panel.hidden = ![...panel.querySelectorAll("[data-for]")].some((row) => !row.hidden) &&
+    !panel.querySelector("#items-message").textContent;
   panel.querySelector("[data-for=card_counter] .held").textContent = "× " + held("card_counter");
   panel.querySelector("#use-sign").disabled = held("sign") === 0;
   panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
