@@ -136,6 +136,8 @@ def test_inventory_tooltips_follow_a_swap_and_dear_items_cannot_be_bought(
     gold = page.locator('.catalogue-item[data-item="gold_sign"]')
     assert gold.locator("button[type=submit]").is_disabled()
     assert "金币不足：还差 6000 金币" in gold.inner_text()
+    assert gold.locator(".buy-short").is_visible()
+    assert gold.locator("button[type=submit]").bounding_box()["height"] < 50  # one line
     timer = page.locator('.catalogue-item[data-item="timer"]')
     assert timer.locator("button[type=submit]").is_enabled()
     assert timer.locator(".buy-short").count() == 0
