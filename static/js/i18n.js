@@ -13,7 +13,7 @@ export function useStrings(id) {
 /* "%(n)s watching" + {n: 3} → "3 watching" (a missing value: empty). A count's
    words ({one, other}, games/ui.py plural_forms) are picked by values.n. */
 export function fmt(template, values) {
-  if (template && typeof template === "object") {
+  if (template && typeof template === "object" && "other" in template) {
     template = Number(values.n) === 1 ? template.one : template.other;
   }
   return String(template).replace(/%\((\w+)\)s/g, (_, k) =>
