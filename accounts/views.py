@@ -12,7 +12,10 @@ from games.queries import recent_games
 
 
 def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
-    """Show a player's profile: level, rating points, coins, game counts.
+    """Show a player's profile: level, rating points, game counts; coins too
+    to its owner and moderators only (issue 16: a balance and the coins a
+    player's recent games moved are private; a game's own coin changes stay
+    public at its table and on its result page).
 
     ``/accounts/profile/<username>/`` is public; ``/accounts/profile/`` shows the
     signed-in user's own profile and sends anonymous visitors to log in.
@@ -25,10 +28,13 @@ def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
     else:
         user = get_object_or_404(get_user_model(), username=username)
     player, _ = Profile.objects.get_or_create(user=user)
+    is_self = request.user == user
     context = {
         "player": player,
         "player_user": user,
-        "is_self": request.user == user,
+        "is_self": is_self,
+        # moderators (and superusers) hold use_console; no import of moderation here
+        "shows_coins": is_self or request.user.has_perm("moderation.use_console"),
         "recent_games": recent_games(user),
     }
     return render(request, "accounts/profile.html", context)

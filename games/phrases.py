@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import chat
 from games.errors import Refused
@@ -19,10 +20,26 @@ DEFAULT_PHRASES = ("快点吧", "配合得好", "好牌！", "不好意思", "�
 DEFAULT_REACTIONS = ("👍", "😄", "😮", "😭", "🎉")
 
 
+#: the default phrases in the page's language (issue 16: an English page showed
+#: them in Chinese): each has an English msgid whose Chinese is the phrase itself
+LABELS = {
+    "快点吧": gettext_lazy("Hurry up!"), "配合得好": gettext_lazy("Well played, partner!"),
+    "好牌！": gettext_lazy("Good cards!"), "不好意思": gettext_lazy("Sorry!"),
+    "再来一局": gettext_lazy("One more game!"), "谢谢": gettext_lazy("Thanks!"),
+}
+
+
 def phrases() -> list[str]:
     """The phrases, then the reactions: what index ``i`` of a ``phrase`` means."""
     return [*getattr(settings, "GAMES_QUICK_PHRASES", DEFAULT_PHRASES),
             *getattr(settings, "GAMES_REACTIONS", DEFAULT_REACTIONS)]
+
+
+def labels() -> list[str]:
+    """:func:`phrases` as the page shows them, in its language (a phrase the
+    site does not know by :data:`LABELS`, and every emoji, as it is). Only the
+    words shown change: a phrase still goes out as the list's own text."""
+    return [str(LABELS[p]) if p in LABELS else p for p in phrases()]
 
 
 def reactions_from() -> int:

@@ -44,9 +44,9 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     live = presence.live(table_id)  # presence, not the database (DESIGN.md "Load")
     online_users = {u for _, u in live if u is not None}
     seated = {s.user_id for s in seats if s.user_id}
-    spectators = presence.spectator_count(live, seated)
+    spectators = presence.spectator_count(live, _not_watching(table, seated))
     snap = {
-        "watchers": _watchers(live, seated),
+        "watchers": _watchers(live, _not_watching(table, seated)),
         "id": table.pk,
         "name": table.name,
         "owner": table.owner.username,
@@ -74,6 +74,13 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     }
     lifecycle.contribute_snapshots([table], {table.pk: snap})
     return snap
+
+
+def _not_watching(table: Table, seated: set[int]) -> set[int]:
+    """Users at the table who are not spectators: the seated ones, and the
+    owner of a waiting table, standing at it to run it (issue 16: the owner
+    alone showed as "1 watching")."""
+    return seated | {table.owner_id} if table.status == Table.WAITING else seated
 
 
 def _watchers(live, seated: set[int]) -> dict[str, Any]:
@@ -132,7 +139,7 @@ def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[d
                 "name": t.name,
                 "owner": t.owner.username,
                 "status": t.status,
-                "spectators": presence.spectator_count(live[t.pk], seated),
+                "spectators": presence.spectator_count(live[t.pk], _not_watching(t, seated)),
                 "seats": [
                     {"index": s.index, "player": _player(s.user) if s.user_id else None,
                      "bot": s.is_bot, "ready": s.ready}

@@ -9,9 +9,13 @@ fill them in.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from django.utils.translation import get_language, ngettext_lazy, pgettext
+from django.templatetags.static import static
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext, ngettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from accounts import levels
@@ -29,6 +33,36 @@ DJANGO_MSGIDS = (
         8,
     ),
 )
+
+
+#: emoji the site draws with its own icons (static/icons/), never a colour-emoji
+#: font, which many machines lack (empty boxes): the reactions of the quick
+#: phrases (settings.GAMES_REACTIONS) and the 定时器's ⏱
+EMOJI_ICONS = {"👍": "thumbs_up", "😄": "smile", "😮": "surprised", "😭": "crying",
+               "🎉": "party", "⏱️": "timer", "⏱": "timer"}
+
+
+def emoji_icons() -> dict[str, str]:
+    """``{emoji: icon URL}`` for :data:`EMOJI_ICONS` (static/js/emoji.js)."""
+    return {e: static(f"icons/{name}.svg") for e, name in EMOJI_ICONS.items()}
+
+
+def with_icons(text: str) -> str:
+    """``text`` HTML-escaped, each emoji of :data:`EMOJI_ICONS` as its icon
+    (the markup of static/js/emoji.js): safe HTML for server-rendered pages."""
+    icons = emoji_icons()
+    keys = sorted(icons, key=len, reverse=True)
+    parts = re.split("(" + "|".join(map(re.escape, keys)) + ")", str(text))
+    return mark_safe("".join(
+        f'<span class="emoji"><img class="emoji-img" src="{escape(icons[p])}" alt="" '
+        f'aria-hidden="true"><span class="visually-hidden">{p}</span></span>'
+        if i % 2 else escape(p) for i, p in enumerate(parts)))
+
+
+def plural_forms(singular: str, plural: str) -> dict[str, str]:
+    """A count's words for the scripts: ``{"one", "other"}`` through ngettext
+    (fmt() in static/js/i18n.js picks by ``n``; both are one form in Chinese)."""
+    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
 
 
 def _lang() -> str:
@@ -86,6 +120,7 @@ def table_strings() -> dict[str, Any]:
         "small_joker_short": pgettext("card corner, small joker", "SMALL"),
         "jokers": _("jokers"),
         "bot": _("Bot"),
+        "bot_seat": _("Bot (%(seat)s)"),
         "auto_badge": _("Auto-play"),
         "ready_badge": _("Ready"),
         "empty_seat": _("Empty seat"),
@@ -115,8 +150,8 @@ def table_strings() -> dict[str, Any]:
         "trick_points": _("%(points)s points on the table"),
         "stake": _("Stake %(stake)s"),
         "practice_short": _("Practice"),
-        "cards_left": _("%(n)s cards"),
-        "hand_count": _("%(n)s cards in hand"),
+        "cards_left": plural_forms("%(n)s card", "%(n)s cards"),
+        "hand_count": plural_forms("%(n)s card in hand", "%(n)s cards in hand"),
         "pass_mark": _("Pass"),
         "leads": _("%(name)s leads"),
         "your_turn": _("Your turn"),
@@ -179,6 +214,7 @@ def table_strings() -> dict[str, Any]:
         "conn_retry_in": _("Reconnecting in %(s)s s…"),
         "conn_retrying": _("Reconnecting…"),
         "conn_back": _("Reconnected: the table is up to date again."),
+        "emoji_icons": emoji_icons(),
         **notice_strings(),
     }
 
@@ -207,9 +243,6 @@ def why_strings() -> dict[str, Any]:
         "why_stake_doubled": _("The stake of %(base)s is doubled by the double clamp to "
                                "%(stake)s rating points: each winner gains it, each loser "
                                "loses it."),
-        "why_practice": _("A practice game (a bot played): no rating points change."),
-        "drop_line": _("%(name)s receives %(item)s"),
-        "drop_lost": _("%(name)s would receive %(item)s, but the inventory is full"),
     }
 
 

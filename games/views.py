@@ -176,6 +176,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "view": view,
         "waiting_alone": request.GET.get("waiting") == "1",
         "phrases": phrases.phrases(),
+        "phrase_labels": phrases.labels(),
         "reactions_from": phrases.reactions_from(),
         "me": _me(request),
         "ws_path": f"/ws/table/{table_id}/",

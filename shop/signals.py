@@ -1,12 +1,16 @@
-"""Signal handlers of the shop: a new account's coins come through the ledger."""
+"""Signal handlers of the shop: a new account's coins come through the ledger,
+and the new player is told about them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.signals import user_signed_up
+from django.contrib import messages
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from shop import ledger
@@ -26,3 +30,14 @@ def grant_signup_coins(
         with transaction.atomic():
             entry = ledger.credit(instance.user_id, ledger.SIGNUP_GRANT, ledger.Reason.SIGNUP)
         instance.coins = entry.balance_after
+
+
+@receiver(user_signed_up, dispatch_uid="shop_signup_welcome")
+def welcome(request: Any, user: Any, **_kw: Any) -> None:
+    """Say what a new account starts with (issue 16: nothing mentioned the
+    sign-up coins): a message on the next page, in the visitor's language."""
+    if request is not None:
+        messages.success(request, _(
+            "Welcome to Yuanzi online! Your account starts with %(coins)s coins: spend "
+            "them in the shop on items, or on wager tables. Check in daily for more.")
+            % {"coins": f"{ledger.SIGNUP_GRANT:,}"})

@@ -56,10 +56,14 @@ def _failed(request: HttpRequest, e: Refused) -> HttpResponse:
 
 def shop_page(request: HttpRequest) -> HttpResponse:
     """``/shop/``: every item with its picture, price, effect and how many you
-    hold; your balance, inventory, check-in and relief."""
+    hold; your balance, inventory, check-in and relief. An item priced above
+    your coins has ``short`` (how many coins you lack; its 购买 is disabled)."""
     catalogue = list(Item.objects.all())
     context: dict[str, Any] = {"catalogue": catalogue}
     if request.user.is_authenticated:
+        balance = Profile.objects.get(user=request.user).coins
+        for item in catalogue:
+            item.short = max(0, item.price - balance) if item.for_sale else 0
         slots = inventory.slots_of(request.user.pk)
         held: dict[int, int] = {}
         for s in slots:

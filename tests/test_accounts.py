@@ -194,8 +194,23 @@ def test_profile_page_shows_title_and_points_to_next(client, owner):
     assert "科员" in html
     assert "距下一级" in html
     assert "50 积分" in html
-    assert "2000" in html
     assert response.context["recent_games"] == []
+
+
+def test_a_profiles_coins_show_to_its_owner_and_moderators_only(client, owner, outsider, mod):
+    """Issue 16: another player's balance is private, as at the table."""
+    url = reverse("profile", args=["owner"])
+    for viewer in (None, outsider):
+        if viewer:
+            client.force_login(viewer)
+        html = client.get(url).content.decode()
+        # the profile's own card (the header may show the viewer's own coins)
+        card = html.split('<section class="card profile">', 1)[1].split("</section>", 1)[0]
+        assert 'class="coins"' not in card and "2000" not in card and "金币" not in card
+    for viewer in (owner, mod):
+        client.force_login(viewer)
+        html = client.get(url).content.decode()
+        assert '<dd class="coins">2000</dd>' in html
 
 
 def test_profile_page_in_english(client, owner):

@@ -433,6 +433,9 @@ def test_required_fields_the_sites_words_and_english_jokers(site, browser):
     strings = ep.evaluate("JSON.parse(document.getElementById('table-strings').textContent)")
     assert strings["big_joker"] == "Big joker" and strings["small_joker"] == "Small joker"
     assert strings["big_joker_short"] == "BIG" and strings["small_joker_short"] == "SMALL"
+    # someone watches (no count is shown for nobody): the count lists them
+    page.goto(ep.url)
+    ep.locator("#spectators").wait_for(state="visible")
     ep.locator("#spectators").click()
     assert ep.locator("#watchers-list").is_visible()
     english.assert_clean()

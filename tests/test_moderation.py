@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import GemCap, Profile, RatingEntry
 from games import chat, engine, tables
 from games.errors import Refused
-from games.models import Game, Seat, Table
+from games.models import ChatMessage, Game, Seat, Table
 from moderation import actions, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, Sanction
 from shop.models import CoinEntry
@@ -581,3 +581,37 @@ def test_unmute_is_audited_and_ends_the_mute(mod, owner, outsider):
     chat.chat(table.pk, outsider, "free")
     assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["mute", "unmute"]
     assert "mute_until" in AuditEntry.objects.get(action="unmute").before
+
+
+def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, owner):
+    """Issue 16: the audit log's before/after reads ``key: value`` with times in
+    Beijing time and items by name (no raw JSON, no UTC ISO); the table page
+    names seats 北东南西 and dates chat in Beijing time; a user's recent games
+    say 负 in the Chinese console, not ``loss``."""
+    from shop import items
+    from tests.test_items import give
+    from tests.test_wagers import finish_with, finished_state
+
+    table = tables.create_table(owner, "老桌")
+    tables.sit(table.pk, owner, 2)
+    items.use(owner, give(owner, "gold_sign"), "gold_sign", "k", table_id=table.pk, name="金桌")
+    chat.chat(table.pk, owner, "你好👍")
+    actions.rename(mod, table.pk, "新桌", "不雅")
+    until = AuditEntry.objects.get().before["sign"]["until"]
+    beijing = timezone.localtime(timezone.datetime.fromisoformat(until)).strftime("%Y-%m-%d %H:%M")
+    client = _client(mod)
+    page = client.get(f"/mod/tables/{table.pk}/").content.decode()
+    assert "金字招牌" in page and beijing in page  # the sign's item and until
+    assert "gold_sign" not in page and until not in page and '{"' not in page
+    assert '<li data-seat="2">南： ' in page and '<li data-seat="0">北： ' in page
+    said = ChatMessage.objects.get(table=table).created_at
+    assert f'<small class="at">{timezone.localtime(said):%Y-%m-%d %H:%M}</small>' in page
+    assert timezone.localtime(said).utcoffset() == timedelta(hours=8)
+    assert '你好<span class="emoji"><img class="emoji-img" src="/static/icons/thumbs_up.svg"' in page
+    audit = client.get("/mod/audit/").content.decode()
+    assert "金字招牌" in audit and "gold_sign" not in audit and '{"' not in audit
+
+    four = make_players(4, "lost")
+    finish_with(start_game(four), finished_state("1"))  # seats 0 and 2 lose
+    page = client.get(f"/mod/users/{four[0].username}/").content.decode()
+    assert '<span class="result">负</span>' in page and ">loss<" not in page

@@ -746,8 +746,13 @@ def test_result_page_and_profile_show_coin_changes(client, four):
     finish_with(game, finished_state("1"))  # N–S lose 10 each, E–W win 10
     page = client.get(reverse("game_result", args=[game.pk])).content.decode()
     assert page.count('data-coins="-10"') == 2 and page.count('data-coins="10"') == 2
+    # the coins a player's games moved are theirs to see (and moderators'): issue 16
+    profile = client.get(f"/accounts/profile/{four[1].username}/").content.decode()
+    assert "data-coins" not in profile
+    client.force_login(four[1])
     profile = client.get(f"/accounts/profile/{four[1].username}/").content.decode()
     assert 'data-coins="10"' in profile
+    client.logout()
     others = make_players(4, "plain")
     plain = start(wager_table(others, 0), others)
     finish_with(plain, finished_state("1"))

@@ -29,7 +29,8 @@ def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
         "slots": slots,
         # 停用定时器 only while a timer is armed
         "armed_timer": any(s.armed for s in slots),
-        "strings": strings(),
+        # the grid redraws its slots' names (tooltips, alt texts) after a swap or a use
+        "strings": {**strings(), "items": {i.code: i.name for i in Item.objects.all()}},
     }
 
 
@@ -47,6 +48,7 @@ def strings() -> dict[str, str]:
         "failed": _("That did not work; try again."),
         "no_recorder": _("You have no recorder: buy one in the shop."),
         "saved": _("Saved to your replays."),
+        "armed_mark": _("armed"),
     }
 
 
@@ -74,8 +76,12 @@ def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
                 "protected": _("Name protected by %(by)s until %(until)s."),
                 "big_joker": _("Big joker"),
                 "small_joker": _("Small joker"),
-                "drops": _("Drops"),
-                "lost": _("lost: inventory full"),
+                "counter_title": _("Card counter: what the other three still hold this half"),
+                "counter_label": _("Cards the other three hold"),
+                "dao": _("dao"),
+                "drops": _("Drops: %(drops)s"),
+                "drop_line": _("%(name)s receives %(item)s"),
+                "drop_lost": _("%(name)s would receive %(item)s, but the inventory is full"),
             },
         },
     }

@@ -3,7 +3,9 @@
  * raw (docs/protocol.md) and only ever goes in as text. */
 
 import {$, clear, el} from "./dom.js";
+import {richText} from "./emoji.js";
 import {T} from "./i18n.js";
+import {phraseLabel} from "./phrases.js";
 
 const MAX_LINES = 100;
 const MAX_CHARS = 200;
@@ -34,7 +36,7 @@ export function addLine(line) {
   li.appendChild(t);
   li.appendChild(el("span", "chat-user", line.user));
   if (line.moderator) li.appendChild(el("span", "badge mod", $("mod-badge-text").textContent));
-  li.appendChild(el("span", "chat-text", line.text));
+  li.appendChild(richText(el("span", "chat-text"), phraseLabel(line.text)));
   const dialog = $("report-dialog");
   if (line.id && dialog) {  // report this line (report.js opens the dialog)
     li.dataset.lineId = line.id;

@@ -10,8 +10,12 @@ export function useStrings(id) {
   Object.assign(T, JSON.parse(document.getElementById(id).textContent));
 }
 
-/* "%(n)s watching" + {n: 3} → "3 watching" (a missing value: empty). */
+/* "%(n)s watching" + {n: 3} → "3 watching" (a missing value: empty). A count's
+   words ({one, other}, games/ui.py plural_forms) are picked by values.n. */
 export function fmt(template, values) {
+  if (template && typeof template === "object" && "other" in template) {
+    template = Number(values.n) === 1 ? template.one : template.other;
+  }
   return String(template).replace(/%\((\w+)\)s/g, (_, k) =>
     values[k] === undefined ? "" : String(values[k]));
 }

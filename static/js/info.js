@@ -11,7 +11,10 @@ import {playing, state, teamOrder} from "./state.js";
 export function renderInfo(s = state) {
   const {table, view} = s;
   $("table-name").textContent = table ? table.name : "";
-  $("spectators").textContent = fmt(T.spectators, {n: table ? table.spectators : 0});
+  const watching = table ? table.spectators : 0;  // nobody watching: nothing said
+  $("spectators").textContent = watching ? fmt(T.spectators, {n: watching}) : "";
+  $("spectators").hidden = !watching;
+  if (!watching) $("watchers-list").hidden = true;
   $("game-info").hidden = !view;
   if (!view) return;
   $("half-label").textContent = view.half === 2 ? T.second_half : T.first_half;

@@ -59,7 +59,7 @@ function rowEl(t) {
   t.seats.forEach((s) => seats.appendChild(seatEl(s)));
   li.appendChild(seats);
   const foot = el("div", "lt-foot");
-  foot.appendChild(el("span", "lt-spectators", fmt(T.spectators, {n: t.spectators})));
+  if (t.spectators) foot.appendChild(el("span", "lt-spectators", fmt(T.spectators, {n: t.spectators})));
   const open = el("a", "button small", T.open);
   open.href = "/tables/" + t.id + "/";
   foot.appendChild(open);

@@ -2,7 +2,7 @@
  * a seat's occupant, a game's player (for results), a team, a level's title.
  * Selectors over the store (state.js), text from the page strings (i18n.js). */
 
-import {T} from "./i18n.js";
+import {T, fmt} from "./i18n.js";
 import {mySide, playing, state, teamOf} from "./state.js";
 
 export function titleOf(level, s = state) {
@@ -27,11 +27,12 @@ export function seatName(i, s = state) {
   return seat.bot ? botName(seat.bot_policy) : T.empty_seat;
 }
 
-/* The name of the shown game's player in seat i, whatever the seats hold now. */
+/* The name of the shown game's player in seat i, whatever the seats hold now;
+ * a bot briefly, by its seat ("机器人（北）", as the result page names it). */
 export function playerName(i, s = state) {
   const p = s.view && s.view.players && s.view.players[i];
   if (!p) return T.seat_names[i];
-  return p.bot ? botName(p.bot_policy) + " (" + T.seat_names[i] + ")" : p.username;
+  return p.bot ? fmt(T.bot_seat, {seat: T.seat_names[i]}) : p.username;
 }
 
 /* "xiaoming · ahua": the two players of team 0 (seats 0, 2) or 1 (seats 1, 3). */

@@ -3,6 +3,7 @@
  * (#toasts: refusals and one-off news, a few seconds each). */
 
 import {$, el} from "./dom.js";
+import {richText} from "./emoji.js";
 import {T, fmt} from "./i18n.js";
 import {autoIn, closed, playing, state, stoodUp} from "./state.js";
 
@@ -11,7 +12,7 @@ const MAX_TOASTS = 3;
 /* A toast: kind "error" (an alert) or "info" (a status), gone after `ms`. */
 export function toast(message, kind = "error", ms = 3500) {
   const box = $("toasts");
-  const t = el("div", "toast " + kind, message);
+  const t = richText(el("div", "toast " + kind), message);  // an emoji as the site's icon
   t.setAttribute("role", kind.startsWith("info") ? "status" : "alert");
   box.appendChild(t);
   setTimeout(() => t.classList.add("fade"), ms);

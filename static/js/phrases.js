@@ -4,6 +4,7 @@
  * table's chat lines from others, remembered per browser. */
 
 import {$, clear, el} from "./dom.js";
+import {richText} from "./emoji.js";
 
 const MUTE_KEY = "yuanzi.chatMuted";
 
@@ -11,12 +12,19 @@ export function muted() {
   try { return localStorage.getItem(MUTE_KEY) === "1"; } catch (e) { return false; }
 }
 
-/* commands.phrase(index) → sent or not. */
-export function wirePhrases(commands, {phrases, reactionsFrom, loggedIn}) {
+/* The server's phrase → its words in the page's language (a chat line made by
+   a phrase reads in the reader's language). */
+const labels = new Map();
+export function phraseLabel(text) { return labels.has(text) ? labels.get(text) : text; }
+
+/* commands.phrase(index) → sent or not; `phraseLabels`: the phrases in the page's language. */
+export function wirePhrases(commands, {phrases, phraseLabels, reactionsFrom, loggedIn}) {
   const row = $("phrases");
   clear(row);
   (phrases || []).forEach((text, i) => {
-    const b = el("button", i >= reactionsFrom ? "phrase reaction" : "phrase", text);
+    const label = (phraseLabels && phraseLabels[i]) || text;
+    labels.set(text, label);
+    const b = richText(el("button", i >= reactionsFrom ? "phrase reaction" : "phrase"), label);
     b.type = "button";
     b.dataset.index = i;
     b.disabled = !loggedIn;

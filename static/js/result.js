@@ -7,7 +7,7 @@ import {cardsRow, rankText} from "./cards.js";
 import {$, clear, el, show} from "./dom.js";
 import {T, fmt, signed} from "./i18n.js";
 import {playerName, teamLabel, titleOf} from "./names.js";
-import {extrasBlock, whyBlock} from "./result_why.js";
+import {whyBlock} from "./result_why.js";
 import {myGameSeat, mySnapshotSeat, state, stoodUp, tableWaiting, teamOf} from "./state.js";
 
 /* The panel's buttons call commands.ready() and commands.close(). */
@@ -62,8 +62,6 @@ export function renderResult(s = state) {
   body.appendChild(totals(res, s));
   (view.halves || []).forEach((h) => body.appendChild(half(h, s)));
   body.appendChild(rating(res, s));
-  const extras = extrasBlock(view, s);
-  if (extras) body.appendChild(extras);
   const left = leftHands(s);
   if (left) body.appendChild(left);
   if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", T.stood_up));
@@ -145,7 +143,10 @@ function rating(res, s) {
   const view = s.view;
   const sec = el("section", "result-rating");
   if (view.practice) {
-    sec.appendChild(el("p", "practice-note", T.practice_game));
+    // said once: an escape's sentence already names the practice game
+    if ((view.result.reason || "normal") !== "escape") {
+      sec.appendChild(el("p", "practice-note", T.practice_game));
+    }
     return sec;
   }
   sec.appendChild(el("p", "stake-note", fmt(T.stake_line, {stake: res.stake})));

@@ -2,7 +2,7 @@
  * the result panel (result.js). Reads only the view the server sent: the
  * result ({winner, double_clamp, abandoned_by, reason, totals, stake,
  * rating_changes}), the finished halves and the base stake (RULES.md §6–§7,
- * §12). Also the slot for the shop's drops in a finished game's view. */
+ * §12). The shop draws a game's drops itself (static/shop/table_items.js). */
 
 import {el} from "./dom.js";
 import {T, fmt} from "./i18n.js";
@@ -46,10 +46,12 @@ export function whySentences(view, s) {
       winner: teamLabel(res.winner, s),
     }));
   }
+  // a practice game says so once, in the rating section (result.js)
   if (reason === "normal") {
-    if (view.practice) out.push(T.why_practice);
-    else if (res.double_clamp) out.push(fmt(T.why_stake_doubled, {base: view.stake, stake: res.stake}));
-    else out.push(fmt(T.why_stake, {stake: res.stake}));
+    if (!view.practice) {
+      out.push(res.double_clamp ? fmt(T.why_stake_doubled, {base: view.stake, stake: res.stake})
+        : fmt(T.why_stake, {stake: res.stake}));
+    }
   } else if (reason !== "escape") {
     out.push(T.why_no_change);
   }
@@ -61,21 +63,4 @@ export function whyBlock(view, s) {
   const box = el("div", "result-why");
   whySentences(view, s).forEach((line) => box.appendChild(el("p", "why-line", line)));
   return box;
-}
-
-/* Drops the shop put in a finished game's view (`drops`: [{user_id, item,
-   cause, lost}]), or null when there are none. Coin changes (`coin_changes`)
-   are drawn into the panel by wager.js. */
-export function extrasBlock(view, s) {
-  const drops = Array.isArray(view.drops) ? view.drops : [];
-  if (!drops.length) return null;
-  const ul = el("ul", "result-extras");
-  drops.forEach((d) => {
-    const seat = (view.players || []).findIndex((p) => p.user_id === d.user_id);
-    const li = el("li", "drop" + (d.lost ? " lost" : ""),
-      fmt(d.lost ? T.drop_lost : T.drop_line, {name: seat >= 0 ? playerName(seat, s) : "", item: d.item}));
-    li.dataset.item = d.item;
-    ul.appendChild(li);
-  });
-  return ul;
 }

@@ -199,7 +199,8 @@ wirePrevTrick();
 wireFeel();
 wireWatchers();
 wirePhrases({phrase: (index) => send({type: "phrase", index})},
-            {phrases: boot.phrases, reactionsFrom: boot.reactions_from, loggedIn: !!state.me.id});
+            {phrases: boot.phrases, phraseLabels: boot.phrase_labels,
+             reactionsFrom: boot.reactions_from, loggedIn: !!state.me.id});
 wireInvite({
   spectators: (allowed) => send({type: "spectators", allowed}),
   fillBots: () => emptySeats().forEach((seat) => send({type: "add_bot", seat})),

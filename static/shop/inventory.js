@@ -37,16 +37,19 @@ function render(me) {
     b.dataset.count = s.count;
     b.classList.toggle("armed", s.armed);
     b.replaceChildren();
+    // the slot's name goes with its item: a swapped slot keeps no old tooltip
+    const name = s.item ? (T.items[s.item] || s.item) : "";
+    if (name) b.title = name; else b.removeAttribute("title");
     if (s.item) {
       const img = document.createElement("img");
       img.src = grid.dataset.static + s.item + ".svg";
-      img.alt = s.item; img.width = 40; img.height = 40;
+      img.alt = name; img.width = 40; img.height = 40;
       const n = document.createElement("span");
       n.className = "count"; n.textContent = s.count;
       b.append(img, n);
       if (s.armed) {
         const a = document.createElement("span");
-        a.className = "armed-mark"; a.textContent = "⏱";
+        a.className = "armed-mark"; a.textContent = T.armed_mark;
         b.append(a);
       }
     }

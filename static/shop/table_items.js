@@ -12,12 +12,6 @@ let own = {table: null, view: null};
 let inventory = [];
 let panel = null;
 
-function label(card) {
-  if (card === "RJ") return T.big_joker;
-  if (card === "BJ") return T.small_joker;
-  return (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]];
-}
-
 function key() {
   return (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
     : String(Date.now()) + Math.random().toString(16).slice(2);
@@ -97,14 +91,16 @@ const resultButtons = document.querySelector("#result-panel .overlay-buttons");
 if (resultButtons) resultButtons.before(dropsBox);
 else (document.getElementById("hand") || app.lastElementChild).after(dropsBox);
 
+/* One translated line: "掉落：qa_alice 获得 钻石碎片 · …" (the result panel's only drops line). */
 function renderDrops(view) {
   const drops = view && view.status === "over" ? (view.drops || []) : [];
   dropsBox.hidden = drops.length === 0;
   const text = drops.map((d) => {
     const p = view.players.find((x) => x.user_id === d.user_id);
-    return `${p ? p.username : "?"}: ${conf.items[d.item] || d.item}${d.lost ? " (" + T.lost + ")" : ""}`;
+    return (d.lost ? T.drop_lost : T.drop_line).replace("%(name)s", p ? p.username : "?")
+      .replace("%(item)s", conf.items[d.item] || d.item);
   }).join(" · ");
-  const line = drops.length ? `${T.drops}: ${text}` : "";
+  const line = drops.length ? T.drops.replace("%(drops)s", text) : "";
   if (dropsBox.textContent !== line) dropsBox.textContent = line;
 }
 
@@ -135,26 +131,71 @@ function render() {
   const show = {
     card_counter: playing && held("card_counter") > 0,
     sign: (seated || owner) && (held("sign") + held("gold_sign")) > 0,
-    tablecloth: owner,
+    // the owner with a 桌布 to lay, or a laid one to take off (free)
+    tablecloth: owner && (held("tablecloth") > 0 || (table.theme || "default") !== "default"),
     recorder: over && held("recorder") > 0,
   };
   for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
+  // no item to use here and nothing to say: no empty 道具 box (issue 16)
+  panel.hidden = ![...panel.querySelectorAll("[data-for]")].some((row) => !row.hidden) &&
+    !panel.querySelector("#items-message").textContent;
   panel.querySelector("[data-for=card_counter] .held").textContent = "× " + held("card_counter");
   panel.querySelector("#use-sign").disabled = held("sign") === 0;
   panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
   panel.querySelector("#use-cloth").disabled = held("tablecloth") === 0;
-  const box = panel.querySelector("#card-counter");
-  const counts = view && view.card_counter;
-  box.hidden = !counts;
-  if (counts) {
-    box.replaceChildren(...Object.entries(counts).map(([card, n]) => {
-      const span = document.createElement("span");
-      span.dataset.card = card;
-      span.className = n ? "" : "zero";
-      span.textContent = `${label(card)}×${n}`;
-      return span;
-    }));
+  renderCounter(view);
+}
+
+// The card counter's counts, beside the hand (RULES.md §12 算牌器): one group
+// per rank in this deal's order, the dao first (highlighted), 2, A … 3, then
+// the jokers by name; each card of the group with its suit and count.
+const RANK_ORDER = "2AKQJT9876543";
+const counterBox = document.createElement("section");
+counterBox.id = "card-counter";
+counterBox.className = "card-counter";
+counterBox.hidden = true;
+counterBox.setAttribute("aria-label", T.counter_label);
+(document.getElementById("hand") || app.lastElementChild).before(counterBox);
+
+function counterGroup(cls, labelText, cards, counts) {
+  const g = document.createElement("span");
+  g.className = "cc-group " + cls;
+  if (labelText) {
+    const l = document.createElement("b");
+    l.className = "cc-label";
+    l.textContent = labelText;
+    g.append(l);
   }
+  for (const [card, text] of cards) {
+    const span = document.createElement("span");
+    span.dataset.card = card;
+    const n = counts[card] || 0;
+    span.className = n ? "" : "zero";
+    span.textContent = `${text}×${n}`;
+    g.append(span);
+  }
+  return g;
+}
+
+function renderCounter(view) {
+  const counts = view && view.status === "playing" ? view.card_counter : null;
+  counterBox.hidden = !counts;
+  if (!counts) { counterBox.dataset.key = ""; return; }
+  const dao = view.dao;
+  const key = dao + JSON.stringify(counts);
+  if (counterBox.dataset.key === key) return;  // redrawn only when a count changes
+  counterBox.dataset.key = key;
+  const title = document.createElement("h3");
+  title.textContent = T.counter_title;
+  const ranks = [dao, ...RANK_ORDER.split("").filter((r) => r !== dao)];
+  const groups = ranks.map((r) => {
+    const rank = r === "T" ? "10" : r;
+    const cards = Object.keys(SUITS).map((s) => [r + s, SUITS[s]]);
+    return counterGroup(r === dao ? "dao" : "", r === dao ? `${T.dao} ${rank}` : rank, cards, counts);
+  });
+  groups.push(counterGroup("jokers", "", [["RJ", T.big_joker], ["BJ", T.small_joker]], counts));
+  counterBox.dataset.dao = dao;
+  counterBox.replaceChildren(title, ...groups);
 }
 
 if (conf.user_id) {
