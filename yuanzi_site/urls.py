@@ -8,6 +8,7 @@ from accounts.views import leaderboard
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("shop.urls")),
+    path("", include("social.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
