@@ -6,10 +6,13 @@ friends page in both languages, and a constant number of queries per page with
 
 from __future__ import annotations
 
+import os
+import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import close_old_connections, connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -452,3 +455,57 @@ def test_every_list_pages_with_a_constant_number_of_queries(owner, partner, outs
     page = big.get(reverse("friends"), {"page": 3}).content.decode()
     assert page.count('class="social-row') == 4 * 50
     assert 'rel="next"' in page and 'rel="prev"' in page
+
+
+# --- races (PostgreSQL) ----------------------------------------------------------------
+
+def _race(calls) -> list[str]:
+    """Run every call at once, each in its own thread and connection; returns
+    what each answered (a state, or a refusal's reason), in no order."""
+    results: list[str] = []
+    barrier = threading.Barrier(len(calls))
+
+    def one(call) -> None:
+        try:
+            barrier.wait()
+            results.append(call())
+        except Refused as e:
+            results.append(e.reason)
+        finally:
+            close_old_connections()
+            connection.close()
+
+    threads = [threading.Thread(target=one, args=(c,)) for c in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+PG_ONLY = pytest.mark.skipif(not os.environ.get("DATABASE_URL"),
+                             reason="needs PostgreSQL (DATABASE_URL): SQLite serialises every "
+                                    "writer, so parallel requests prove nothing there")
+
+
+@PG_ONLY
+@pytest.mark.django_db(transaction=True)
+def test_thirty_parallel_requests_exactly_twenty_are_sent(owner):
+    assert connection.vendor == "postgresql"
+    others = _users("q", 30)
+    results = _race([lambda u=u: friends.request(owner, u) for u in others])
+    assert sorted(results) == ["outgoing"] * 20 + ["rate_limited"] * 10
+    assert FriendRequest.objects.filter(from_user=owner).count() == 20
+
+
+@PG_ONLY
+@pytest.mark.django_db(transaction=True)
+def test_two_people_asking_each_other_at_once_become_friends(owner):
+    assert connection.vendor == "postgresql"
+    others = _users("w", 10)
+    calls = [lambda u=u: friends.request(owner, u) for u in others]
+    calls += [lambda u=u: friends.request(u, owner) for u in others]
+    results = _race(calls)
+    assert sorted(results) == ["friends"] * 10 + ["outgoing"] * 10
+    assert relations.friend_count(owner.pk) == 10
+    assert not FriendRequest.objects.filter(status=FriendRequest.PENDING).exists()
