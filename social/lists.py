@@ -111,18 +111,26 @@ def _may_open(table: Table, viewer, insider: set[int], moderator: bool,
 def friends(viewer, number: int, invites: dict[str, str]) -> Page:
     """Page ``number`` of ``viewer``'s friends by name: rows ``{"username",
     "level", "title", "online", "table"}`` (:func:`whereabouts`)."""
-    page = _page(Friendship.objects.filter(user=viewer).select_related("friend__profile")
-                 .order_by("friend__username", "friend_id"), number)
-    where = whereabouts(viewer, [f.friend_id for f in page.rows], invites)
-    rows = [{"username": f.friend.username, **_standing(f.friend), **where[f.friend_id]}
-            for f in page.rows]
+    # the page's ids and names first, their profiles after: one join fewer in
+    # the query that sorts and skips every friend before the page
+    page = _page(Friendship.objects.filter(user=viewer).order_by("friend__username", "friend_id")
+                 .values_list("friend_id", "friend__username"), number)
+    ids = [uid for uid, _name in page.rows]
+    where = whereabouts(viewer, ids, invites)
+    points = _points(ids)
+    rows = [{"username": name, **_standing(points.get(uid)), **where[uid]}
+            for uid, name in page.rows]
     return Page(rows, page.number, page.has_next)
 
 
-def _standing(user) -> dict[str, Any]:
-    profile = getattr(user, "profile", None)
-    if profile is None:
-        return {"level": 0, "title": ""}
+def _points(user_ids: list[int]) -> dict[int, int]:
+    """Rating points of ``user_ids`` (one query; none for an empty list)."""
+    return dict(Profile.objects.filter(user_id__in=user_ids)
+                .values_list("user_id", "rating_points"))
+
+
+def _standing(rating_points: int | None) -> dict[str, Any]:
+    profile = Profile(rating_points=rating_points or 0)
     return {"level": profile.level, "title": profile.title}
 
 
@@ -155,9 +163,10 @@ def search(viewer, text: str, number: int) -> Page:
     "state", "blocked"}`` (``state`` as :func:`social.relations.state`,
     ``blocked``: the viewer blocks them)."""
     users = get_user_model().objects.filter(username__icontains=text, is_active=True).exclude(
-        pk=viewer.pk).select_related("profile").order_by("username", "pk")
+        pk=viewer.pk).order_by("username", "pk").only("pk", "username")
     page = _page(users, number)
     ids = [u.pk for u in page.rows]
+    points = _points(ids)
     friends_ = set(Friendship.objects.filter(user=viewer, friend_id__in=ids)
                    .values_list("friend_id", flat=True))
     sent, got = set(), set()
@@ -174,7 +183,7 @@ def search(viewer, text: str, number: int) -> Page:
     for u in page.rows:
         state = (relations.FRIENDS if u.pk in friends_ else relations.OUTGOING if u.pk in sent
                  else relations.INCOMING if u.pk in got else relations.NONE)
-        rows.append({"username": u.username, **_standing(u), "state": state,
+        rows.append({"username": u.username, **_standing(points.get(u.pk)), "state": state,
                      "blocked": u.pk in blocks})
     return Page(rows, page.number, page.has_next)
 
