@@ -405,6 +405,21 @@ def test_the_page_script_and_style_are_served(client):
         assert r.status_code == 200 and r["Content-Type"].startswith(kind)
 
 
+def test_the_admin_lists_friends_requests_and_blocks_read_only(owner, partner, admin_client):
+    friends.request(owner, partner)
+    blocks.block(partner, owner)
+    for model in ("friendship", "friendrequest", "block"):
+        url = f"/admin/social/{model}/"
+        page = admin_client.get(url)
+        assert page.status_code == 200, url
+        assert admin_client.get(url + "add/").status_code == 403
+    row = FriendRequest.objects.get()
+    change = admin_client.get(f"/admin/social/friendrequest/{row.pk}/change/")
+    assert change.status_code == 200  # a view, not a form
+    admin_client.post(f"/admin/social/friendrequest/{row.pk}/change/", {"status": "pending"})
+    assert FriendRequest.objects.get().status == FriendRequest.ENDED
+
+
 # --- query counts ----------------------------------------------------------------
 
 def _fill(viewer, n: int, prefix: str) -> None:
