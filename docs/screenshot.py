@@ -11,6 +11,8 @@ the user's turn to follow a play, with the first hint selected, saves
 then puts a finished two-half game in place (``tests/page_states.py``) for
 ``docs/img/result-sentence.png`` (the result saying why), and opens a 好友房
 for ``docs/img/private-invite.png`` (its room code and invite link, phone).
+Last, ``docs/img/friends-phone.png``: a new player's friends page on the phone
+(a friend at a table, a request each way, a block; :func:`friends_shots`).
 
 Needs Debian's chromium (``/usr/bin/chromium``) and ``fonts-noto-cjk`` (else
 the Chinese shows as boxes). Usage::
@@ -34,7 +36,7 @@ from tests.servers import Site  # noqa: E402
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 SHOTS = ("table-midgame.png", "table-midgame-phone.png", "result-sentence.png",
-         "private-invite.png", "replay.png", "shop.png", "inventory.png")
+         "private-invite.png", "replay.png", "shop.png", "inventory.png", "friends-phone.png")
 # what the shop shots' user buys after the grant: (item code, quantity)
 PURCHASES = (("recorder", 2), ("card_counter", 3), ("timer", 1), ("sign", 1),
              ("tablecloth", 1))
@@ -97,6 +99,42 @@ def shop_shots(site, me: Player, out: Path, turns: int) -> None:
     page.locator('#inventory .slot[data-item="recorder"]').click()  # selected: 使用 enabled
     time.sleep(0.3)
     panel.screenshot(path=str(out / "inventory.png"))
+
+
+def friends_shots(site, browser, out: Path) -> None:
+    """``friends-phone.png``: 阿珍's friends page on a 360 px phone — 老王 a
+    friend, online at his table; 小李's request waiting; hers to 阿强; 阿毛
+    blocked (issue 18)."""
+    base = site.base_url
+    people = {name: Player.open(browser, name, viewport=PHONE)
+              for name in ("阿珍", "老王", "小李", "阿强", "阿毛")}
+    for p in people.values():
+        p.sign_up(base)
+    zhen = people["阿珍"]
+    zhen.page.on("dialog", lambda d: d.accept())
+
+    def act(who: Player, name: str, button: str) -> None:
+        who.page.goto(f"{base}/friends/?q={name}")
+        row = who.page.locator(f'#search-results .social-row[data-username="{name}"]')
+        row.get_by_role("button", name=button).click()
+        who.page.locator("#social-message:not(:empty)").wait_for()
+
+    people["老王"].create_table("月河桌")
+    people["老王"].sit(1)
+    act(zhen, "老王", "加好友")
+    wang = people["老王"].page.context.new_page()  # his table stays open: online
+    wang.goto(base + "/friends/")
+    wang.locator('#incoming .social-row[data-username="阿珍"]').get_by_role(
+        "button", name="接受").click()
+    wang.locator("#social-message:not(:empty)").wait_for()
+    act(people["小李"], "阿珍", "加好友")
+    act(zhen, "阿强", "加好友")
+    act(zhen, "阿毛", "屏蔽")
+    zhen.page.goto(base + "/friends/")
+    time.sleep(0.3)
+    zhen.page.screenshot(path=str(out / "friends-phone.png"), full_page=True)
+    for p in people.values():
+        p.assert_clean()
 
 
 def main() -> int:
@@ -165,6 +203,7 @@ def main() -> int:
             time.sleep(0.3)
             page.screenshot(path=str(args.out / "private-invite.png"))
             shop_shots(site, me, args.out, args.turns)
+            friends_shots(site, browser, args.out)
             me.assert_clean()
             browser.close()
     finally:

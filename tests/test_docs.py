@@ -42,7 +42,7 @@ def test_every_reason_code_is_registered_and_documented():
     missing = sorted(r for r in REASONS if f"`{r}`" not in PROTOCOL)
     assert not missing, f"docs/protocol.md lacks reason codes {missing}"
     # every code written literally in the source is registered (Refused checks at run time too)
-    src = "\n".join(p.read_text() for app in ("games", "accounts", "shop")
+    src = "\n".join(p.read_text() for app in ("games", "accounts", "shop", "social")
                     for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts)
     written = set(re.findall(r'Refused\(\s*"(\w+)"', src))
     assert written and not written - set(REASONS), sorted(written - set(REASONS))

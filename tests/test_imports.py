@@ -2,7 +2,9 @@
 project's packages, nested and lazy ones included, read from the source with
 ``ast``. The engine imports nothing of Django nor of the site; ``games`` never
 imports ``shop`` or ``moderation`` (it may use ``accounts.models`` and
-``accounts.levels``); no module-level cycle anywhere."""
+``accounts.levels``); ``social`` may import ``games`` and ``accounts`` but
+``games``, ``accounts`` and ``shop`` never import it; no module-level cycle
+anywhere."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "accounts", "shop", "moderation", "yuanzi_site")
+PACKAGES = ("games", "accounts", "shop", "moderation", "social", "yuanzi_site")
 
 
 def _module_name(path: Path) -> str:
@@ -68,6 +70,15 @@ def test_games_never_imports_shop_or_moderation_and_only_accounts_models_and_lev
             if top == "accounts":
                 assert m in ("accounts", "accounts.models", "accounts.levels") or m.startswith((
                     "accounts.models.", "accounts.levels.")), f"{module} imports {m}"
+
+
+def test_social_is_imported_by_nobody_below_it():
+    _, everything = _graph()
+    assert any(m.startswith("social.") for m in everything)  # the walk saw the app
+    for module, imported in everything.items():
+        if module.split(".")[0] in ("games", "accounts", "shop"):
+            bad = sorted(m for m in imported if m.split(".")[0] == "social")
+            assert not bad, f"{module} imports {bad}"
 
 
 def test_no_import_cycle():

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "games",
     "shop",
     "moderation",
+    "social",
 ]
 
 MIDDLEWARE = [

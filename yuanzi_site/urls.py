@@ -20,6 +20,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("shop.urls")),
+    path("", include("social.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

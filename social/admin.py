@@ -1,0 +1,45 @@
+"""Friends and blocks in the admin: read-only (they change only through
+``social.friends`` / ``social.blocks``, which keep both sides and the limits)."""
+
+from django.contrib import admin
+
+from social.models import Block, FriendRequest, Friendship
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(_ReadOnly):
+    """One direction of each friendship (two rows per pair)."""
+
+    list_display = ("user", "friend", "created_at")
+    search_fields = ("user__username", "friend__username")
+    list_select_related = ("user", "friend")
+
+
+@admin.register(FriendRequest)
+class FriendRequestAdmin(_ReadOnly):
+    """Friend requests and what became of them (``silent``: to a blocker)."""
+
+    list_display = ("from_user", "to_user", "status", "silent", "created_at", "answered_at")
+    list_filter = ("status", "silent")
+    search_fields = ("from_user__username", "to_user__username")
+    list_select_related = ("from_user", "to_user")
+
+
+@admin.register(Block)
+class BlockAdmin(_ReadOnly):
+    """Who blocks whom (the blocked person never sees it)."""
+
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")

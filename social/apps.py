@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SocialConfig(AppConfig):
+    """The social hall (issue 18): friends and blocks. It reads ``games`` and
+    ``accounts``; neither of them, nor ``shop``, imports it."""
+
+    name = "social"
+    verbose_name = _("Friends and blocks")
+
+    def ready(self) -> None:
+        from social import reasons
+
+        reasons.register()

@@ -1,0 +1,19 @@
+"""Reason codes of friends and blocks (games.errors.REASONS; docs/protocol.md
+lists each). ``rate_limited`` is the games' own code, reused."""
+
+from games.errors import register_reasons
+
+CODES = {
+    "friend_self": "a friend request, answer or block naming yourself",
+    "friend_limit": "you or they already have the maximum of 200 friends",
+    "already_friends": "a friend request to someone who is already your friend",
+    "no_request": "accept or decline with no request from them, cancel with none to them",
+    "not_friends": "remove of someone who is not your friend",
+    "blocking": "a friend request to someone you block (unblock them first)",
+    "block_limit": "a block over the maximum of 500",
+}
+
+
+def register() -> None:
+    """Register the codes (``SocialConfig.ready``)."""
+    register_reasons(CODES)

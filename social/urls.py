@@ -1,0 +1,17 @@
+"""URLs of friends and blocks, mounted at the site root (``/friends/``, ``/api/…``)."""
+
+from django.urls import path, re_path
+
+from social import views
+
+urlpatterns = [
+    path("friends/", views.friends_page, name="friends"),
+    path("api/friends", views.api_friends, name="api_friends"),
+    re_path(r"^api/friends/(?P<username>[^/]+)/(?P<action>request|accept|decline|cancel|remove)$",
+            views.friend_action, name="api_friend_action"),
+    path("api/blocks", views.api_blocks, name="api_blocks"),
+    path("api/blocks/<str:username>", views.block, name="api_block"),
+    path("api/blocks/<str:username>/remove", views.unblock, name="api_unblock"),
+    path("api/users", views.api_search, name="api_search"),
+    path("api/users/<str:username>", views.api_user, name="api_user"),
+]
