@@ -4,8 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import leaderboard
+from yuanzi_site.health import healthz, readyz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("", include("games.urls")),
     path("", include("shop.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
