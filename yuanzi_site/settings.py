@@ -172,6 +172,15 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    # Beat may run on two hosts: celery-redbeat keeps the schedule in Redis and
+    # only the holder of a lock sends; the other waits and takes over within
+    # CELERY_REDBEAT_LOCK_TIMEOUT seconds of the holder's death (docs/deploy.md).
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_REDIS_URL = REDIS_URL
+    CELERY_REDBEAT_KEY_PREFIX = f"{REDIS_PREFIX}:redbeat"
+    CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CELERY_REDBEAT_LOCK_TIMEOUT", 10, minimum=2)
+    # the lock is extended at every tick: tick at least every second (the sweep's pace)
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # capacity: frames queued per connection before the layer drops them
