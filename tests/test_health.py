@@ -1,17 +1,26 @@
-"""Health endpoints (yuanzi_site.health; docs/deploy.md "Health"): ``/healthz``
+"""Health and metrics endpoints (yuanzi_site.health; docs/deploy.md): ``/healthz``
 answers with no dependency; ``/readyz`` names each part (database, Redis on
 the production stack, the scheduler's heartbeat) and fails with 503 naming
-the part that is down."""
+the part that is down; ``/metrics`` serves Prometheus text to configured
+addresses only, counting moves, ledger movements, games running and the
+scheduler's lag."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
-from games.models import SchedulerHeartbeat
+from games import play
+from games.models import Game, SchedulerHeartbeat
+from games.seatview import view_for
+from shop import ledger
+from tests.helpers import make_players, start_game
 from tests.servers import free_port
+from tests.ws_checks import choose
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +91,57 @@ def test_readyz_names_redis_when_it_is_down(client, settings):
 
 def test_readyz_refuses_other_methods(client):
     assert client.post("/readyz").status_code == 405
+
+
+# --- /metrics ---------------------------------------------------------------------------
+
+
+def _sample(text: str, name: str, labels: str = "") -> float:
+    """The value of one sample line ``name{labels} value`` (0 if absent)."""
+    for line in text.splitlines():
+        if line.startswith(f"{name}{{{labels}}} " if labels else f"{name} "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def _metrics(client) -> str:
+    response = client.get("/metrics", REMOTE_ADDR="127.0.0.1")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    return response.content.decode()
+
+
+def test_metrics_only_for_configured_addresses(client, settings):
+    settings.METRICS_ADDRESSES = ["127.0.0.1"]
+    assert client.get("/metrics", REMOTE_ADDR="203.0.113.5").status_code == 404
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
+
+
+def test_metrics_count_moves_games_running_due_lag_and_ledger_movements(
+        client, django_capture_on_commit_callbacks):
+    before = _metrics(client)
+    users = make_players(4, "metric")
+    game = start_game(users)
+    text = _metrics(client)
+    assert _sample(text, "yuanzi_games_running") == 1
+    assert _sample(text, "yuanzi_due_lag_seconds") == 0  # the turn is not due yet
+
+    seat = game.state["turn"]
+    view = view_for(game, seat)
+    action = choose(view, random.Random(1))
+    with django_capture_on_commit_callbacks(execute=True):
+        play.act(game.pk, users[seat], action.pop("seq"), {"type": action.pop("type"), **action})
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=30))
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        ledger.credit(users[0], 5, ledger.Reason.CHECKIN)
+    after = _metrics(client)
+    moves = 'by="player"'
+    assert _sample(after, "yuanzi_moves_total", moves) == _sample(before, "yuanzi_moves_total",
+                                                                  moves) + 1
+    assert _sample(after, "yuanzi_due_lag_seconds") >= 30
+    checkin = 'kind="single",reason="checkin"'
+    assert _sample(after, "yuanzi_ledger_movements_total", checkin) == _sample(
+        before, "yuanzi_ledger_movements_total", checkin) + 1
+    for name in ("yuanzi_move_seconds_bucket", "yuanzi_open_sockets",
+                 "yuanzi_channel_layer_send_failures_total"):
+        assert f"# TYPE {name.removesuffix('_bucket').removesuffix('_total')}" in after, name

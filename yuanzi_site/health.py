@@ -1,4 +1,5 @@
-"""Health endpoints for an operator and a load balancer (docs/deploy.md).
+"""Health and metrics endpoints for an operator and a load balancer
+(docs/deploy.md "Health" and "Metrics").
 
 - ``/healthz``: the process answers; checks nothing else (a liveness probe).
 - ``/readyz``: the process can serve players: the database answers, Redis
@@ -7,17 +8,27 @@
   ``GAMES_SCHEDULER`` is ``none``). 200 ``{"ready": true, "checks": {...}}``,
   or 503 with each failing part named in ``checks`` (a readiness probe: a
   proxy stops sending new players here).
+- ``/metrics``: Prometheus text format, for configured addresses only.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import multiprocess
+from prometheus_client.core import Metric
+from prometheus_client.registry import Collector
+
 from games import heartbeat
+from games.metrics import SiteCollector
 
 OK = "ok"
 
@@ -81,3 +92,30 @@ def readyz(request: HttpRequest) -> JsonResponse:
     checks = readiness()
     ready = all(v == OK for v in checks.values())
     return JsonResponse({"ready": ready, "checks": checks}, status=200 if ready else 503)
+
+
+class _ThisProcess(Collector):
+    """The metrics this process recorded (prometheus_client's default registry)."""
+
+    def collect(self) -> Iterator[Metric]:
+        yield from REGISTRY.collect()
+
+
+@never_cache
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    """``/metrics`` in the Prometheus text format, for the addresses in
+    ``METRICS_ADDRESSES`` only (the client address as Daphne judged it, the
+    same trusted-proxy logic as the sign-up limit: ``yuanzi_site.proxy``);
+    anyone else gets a plain 404. With ``PROMETHEUS_MULTIPROC_DIR`` set, the
+    sum of every process on this host; else this process's own; plus
+    :class:`games.metrics.SiteCollector`'s gauges read from the database."""
+    if request.META.get("REMOTE_ADDR") not in settings.METRICS_ADDRESSES:
+        raise Http404
+    registry = CollectorRegistry()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry.register(_ThisProcess())
+    registry.register(SiteCollector())
+    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)

@@ -61,6 +61,9 @@ SITE_ORIGINS = env_list(
 # Addresses of the reverse proxy whose X-Forwarded-For is believed (with
 # Daphne's --proxy-headers; yuanzi_site/proxy.py); from anyone else it is ignored
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+# Client addresses that may read /metrics (judged after TRUSTED_PROXIES, as Daphne
+# sees the client): a Prometheus server scraping each process directly.
+METRICS_ADDRESSES = env_list("METRICS_ADDRESSES", ["127.0.0.1", "::1"])
 
 # --- Applications ----------------------------------------------------------
 

@@ -4,11 +4,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import leaderboard
-from yuanzi_site.health import healthz, readyz
+from yuanzi_site.health import healthz, metrics, readyz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("metrics", metrics, name="metrics"),
     path("", include("games.urls")),
     path("", include("shop.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
