@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv test run lint messages screenshot
+.PHONY: venv test run prod lint messages screenshot
 
 venv: $(STAMP)
 
@@ -27,6 +27,13 @@ test: venv
 # (games/management/commands/runsite.py). `make run PORT=8001` for another port.
 run: venv
 	$(PY) manage.py runsite --host $(HOST) --port $(PORT)
+
+# The production stack on this machine (docs/deploy.md): two Daphnes behind
+# nginx on https://localhost:8443, a Celery worker and beat, PostgreSQL and
+# Redis (both running; DATABASE_URL / REDIS_URL override the defaults).
+# deploy/prod.sh migrates, collects static files and starts deploy/Procfile.
+prod: venv
+	deploy/prod.sh
 
 # Screenshots of the table mid-game for the README (docs/img/table-midgame*.png):
 # starts the site on its own SQLite file, signs a user up, plays a few turns

@@ -28,6 +28,8 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from games import metrics
+
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
@@ -82,6 +84,7 @@ async def _drain(queue: asyncio.Queue) -> None:
         try:
             await _send_batch(layer, messages)
         except Exception:  # one failed send must not stop every later one
+            metrics.SEND_FAILURES.inc()
             log.exception("broadcast failed")
 
 

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import access, broadcast, lifecycle, presence, queries, ratelimit, snapshots
+from games import access, broadcast, lifecycle, metrics, presence, queries, ratelimit, snapshots
 from games.dbcalls import db
 from games.errors import Refused
 from games.seatview import current_view
@@ -96,11 +96,21 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     message, answered with an error — instead of raising, and the connection's
     clean-up (:meth:`cleanup`) runs however the consumer ends."""
 
+    _counted = False  # in metrics.OPEN_SOCKETS since accept()
+
     async def __call__(self, scope, receive, send) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
+            if self._counted:
+                metrics.OPEN_SOCKETS.labels(type(self).__name__).dec()
             await asyncio.shield(self.cleanup())
+
+    async def accept(self, subprotocol: str | None = None, headers=None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self._counted:
+            self._counted = True
+            metrics.OPEN_SOCKETS.labels(type(self).__name__).inc()
 
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import chat, fairness, lifecycle, phrases, play, tables
+from games import chat, fairness, lifecycle, metrics, phrases, play, tables
 from games.errors import Refused
 from games.lifecycle import SocketContext
 from games.models import Table
@@ -83,7 +83,8 @@ def _move(ctx: SocketContext, msg: dict) -> None:
                 isinstance(c, str) for c in cards):
             raise Refused("bad_card", _("That is not a card."))
         action["cards"] = cards
-    play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
+    with metrics.MOVE_SECONDS.time():  # the game lookup, the move, its commit and broadcast
+        play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
 
 
 def _escape(ctx: SocketContext, msg: dict) -> None:

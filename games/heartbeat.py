@@ -41,3 +41,11 @@ def paused_since() -> datetime | None:
 def _forget_read() -> None:
     global _read
     _read = (0.0, None)
+
+
+def age() -> float | None:
+    """Seconds since the scheduler's last heartbeat, read now (uncached), or
+    ``None`` if no scheduler ever ran. ``/readyz`` calls it: an age over
+    ``GAMES_OUTAGE_SECONDS`` means turn clocks are paused (RULES.md §12)."""
+    at = SchedulerHeartbeat.objects.filter(name=NAME).values_list("at", flat=True).first()
+    return None if at is None else (timezone.now() - at).total_seconds()

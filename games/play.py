@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, fairness, lifecycle, presence, seatview
+from games import engine, fairness, lifecycle, metrics, presence, seatview
 from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.seatview import seat_of, seat_rows
@@ -212,6 +212,7 @@ def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
         game=game, seq=game.seq, seat=seat, action=action, events=events, by=by
     )
     _saved(game)
+    transaction.on_commit(metrics.MOVES.labels(by).inc)
 
 
 def _saved(game: Game) -> None:

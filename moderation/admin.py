@@ -1,10 +1,18 @@
 """Moderation models in the admin: the audit log is read only (append-only),
 the fair-play signals are computed (read only); sanctions, reports and blocked
-words are listed with filters and search (issue 10)."""
+words are listed with filters and search, read only too: they change only in
+the console, which audits every change (a change here would bypass the audit
+log). The one thing the admin edits is the catalogue's prices, and each such
+change is audited here like a console action (``AuditEntry.PRICE``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.db import transaction
+from django.forms import ModelForm
+from django.http import HttpRequest
 
 from games.admin import ViewOnlyAdmin
 from moderation.models import (
@@ -15,6 +23,8 @@ from moderation.models import (
     Report,
     Sanction,
 )
+from shop.admin import ItemAdmin
+from shop.models import Item
 
 
 @admin.register(AuditEntry)
@@ -29,8 +39,9 @@ class AuditEntryAdmin(ViewOnlyAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(admin.ModelAdmin):
-    """Mutes, suspensions and table bans (use the console to impose them: it audits)."""
+class SanctionAdmin(ViewOnlyAdmin):
+    """Mutes, suspensions and table bans, read only (the console imposes and lifts them,
+    audited)."""
 
     list_display = ("created_at", "user", "kind", "table", "until", "lifted_at", "moderator")
     list_filter = ("kind", "created_at")
@@ -39,8 +50,8 @@ class SanctionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
-    """Players' reports."""
+class ReportAdmin(ViewOnlyAdmin):
+    """Players' reports, read only (the console handles them, audited)."""
 
     list_display = ("created_at", "reporter", "target", "category", "table", "status",
                     "handled_by")
@@ -50,8 +61,8 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(BlockedWord)
-class BlockedWordAdmin(admin.ModelAdmin):
-    """The chat filter's words."""
+class BlockedWordAdmin(ViewOnlyAdmin):
+    """The chat filter's words, read only (the console edits them, audited)."""
 
     list_display = ("word", "added_by", "created_at")
     search_fields = ("word",)
@@ -73,3 +84,34 @@ class ConnectionAddressAdmin(ViewOnlyAdmin):
 
     list_display = ("user", "table", "address_hash", "seen_at")
     search_fields = ("user__username", "address_hash")
+
+
+admin.site.unregister(Item)
+
+
+@admin.register(Item)
+class AuditedItemAdmin(ItemAdmin):
+    """The catalogue as ``shop.admin.ItemAdmin`` edits it (prices, names,
+    descriptions), each change written to the audit log in the same
+    transaction: action ``price``, ``before``/``after`` the changed fields."""
+
+    def save_model(self, request: HttpRequest, obj: Item, form: ModelForm, change: bool) -> None:
+        fields = [f for f in form.changed_data if f in form.fields]
+        before = {}
+        if change and fields:
+            old = Item.objects.filter(pk=obj.pk).values(*fields).first() or {}
+            before = {f: old.get(f) for f in fields}
+        after = {f: getattr(obj, f) for f in fields}
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            if fields:
+                AuditEntry.objects.create(
+                    moderator=request.user, moderator_name=request.user.get_username(),
+                    action=AuditEntry.PRICE, reason=f"admin: {obj.code}",
+                    before=_plain(before), after=_plain(after),
+                )
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    """JSON-safe values for the audit row (a lazy string or a decimal as text)."""
+    return {k: v if isinstance(v, (int, bool, type(None))) else str(v) for k, v in values.items()}

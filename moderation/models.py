@@ -80,10 +80,10 @@ class AuditEntry(models.Model):
 
     CLOSE, KICK, RENAME, MUTE, UNMUTE, SUSPEND, UNSUSPEND = (
         "close", "kick", "rename", "mute", "unmute", "suspend", "unsuspend")
-    GRANT, REVOKE, GEM_CAP, REPORT, WORDS, ROLE = (
-        "grant", "revoke", "gem_cap", "report", "words", "role")
+    GRANT, REVOKE, GEM_CAP, REPORT, WORDS, ROLE, PRICE = (
+        "grant", "revoke", "gem_cap", "report", "words", "role", "price")
     ACTIONS = [(a, a) for a in (CLOSE, KICK, RENAME, MUTE, UNMUTE, SUSPEND, UNSUSPEND, GRANT,
-                                REVOKE, GEM_CAP, REPORT, WORDS, ROLE)]
+                                REVOKE, GEM_CAP, REPORT, WORDS, ROLE, PRICE)]
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                   related_name="+", verbose_name=_("moderator"))

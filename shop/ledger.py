@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.db.models import F, OuterRef, Subquery, Sum, Window
 from django.db.models.functions import Coalesce
+from prometheus_client import Counter
 
 from accounts.models import Profile
 from shop.models import CoinEntry
@@ -51,6 +52,10 @@ Reason = CoinEntry.Reason
 SIGNUP_GRANT = 2000  # every new account's coins (RULES.md §12 "Coins")
 MAX_AMOUNT = 10**12  # no single movement is larger; guards typos in grant_coins
 MAX_NOTE = 200  # CoinEntry.note's length
+
+#: committed coin movements (``/metrics``), by reason and kind (``transfer``: several
+#: legs summing to zero; ``single``: one credit or debit)
+MOVEMENTS = Counter("yuanzi_ledger_movements", "Committed coin movements", ["reason", "kind"])
 
 
 class LedgerError(ValueError):
@@ -163,6 +168,8 @@ def _post(
         ))
     for user_id in sorted({row.user_id for row in rows}):
         Profile.objects.filter(user_id=user_id).update(coins=balances[user_id])
+    counted = MOVEMENTS.labels(reason, "single" if transfer_id is None else "transfer")
+    transaction.on_commit(counted.inc)  # a rolled-back movement never happened
     return CoinEntry.objects.bulk_create(rows)  # ledger rows last
 
 

@@ -81,3 +81,9 @@ def test_every_readme_image_is_committed_and_small():
         assert path.is_file(), f"README shows {name}, which is not there"
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG"
         assert path.stat().st_size < 300 * 1024, f"{name} is {path.stat().st_size} bytes"
+
+
+def test_deploy_doc_shows_the_nginx_file_verbatim():
+    """The recipe and what CI runs cannot drift apart."""
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    assert "```nginx\n" + (ROOT / "deploy" / "nginx.conf").read_text() + "```" in doc

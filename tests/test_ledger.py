@@ -358,6 +358,11 @@ def test_check_ledger_fails_on_a_tampered_balance(owner, partner, capsys):
 
 @pytest.mark.ledger_unbalanced
 def test_check_ledger_fails_on_an_unbalanced_transfer(owner, partner, capsys):
+    if connection.vendor == "postgresql":  # the database refuses this itself (see below);
+        with connection.cursor() as cursor:  # check_ledger must still see it (rolled back)
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # flush the fixtures' pending FK checks
+            cursor.execute("ALTER TABLE shop_coinentry DISABLE TRIGGER USER")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
     with transaction.atomic():
         paid, _ = ledger.transfer([(owner, -10), (partner, 10)], Reason.WAGER)
     paid.delete()  # one side of the transfer lost; owner's balance now differs too
@@ -480,3 +485,45 @@ def test_every_test_that_breaks_the_ledger_fails():
     assert child.returncode != 0, child.stdout
     assert "1 passed, 1 error" in child.stdout
     assert "ledger FAILED: 1 differences" in child.stdout
+
+
+# --- the database's own guard (PostgreSQL) ---------------------------------------------------
+
+
+UNBALANCED_LEG = """
+INSERT INTO shop_coinentry (user_id, amount, balance_after, reason, item_code, transfer_id,
+                            note, created_at)
+VALUES (%s, %s, %s, 'wager', '', %s, '', now())
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_postgres_refuses_a_transfer_that_does_not_sum_to_zero(owner, partner):
+    """Raw SQL bypassing ``shop.ledger``: one leg of a transfer alone is refused
+    at commit by the deferred constraint trigger (migration 0006), and nothing
+    is written; two legs that sum to zero commit."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): SQLite has no constraint triggers; "
+                    "check_ledger is its guard")
+    import uuid
+
+    from django.db import IntegrityError
+
+    lone = uuid.uuid4()
+    with pytest.raises(IntegrityError, match="sums to 10, not 0"), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(UNBALANCED_LEG, [owner.pk, 10, 2010, lone])
+    assert not CoinEntry.objects.filter(transfer_id=lone).exists()
+
+    pair = uuid.uuid4()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(UNBALANCED_LEG, [owner.pk, 10, 2010, pair])
+        cursor.execute(UNBALANCED_LEG, [partner.pk, -10, 1990, pair])
+    assert CoinEntry.objects.filter(transfer_id=pair).count() == 2
+    # keep the ledger whole for the teardown audit: the balances follow the raw entries
+    Profile.objects.filter(user=owner).update(coins=2010)
+    Profile.objects.filter(user=partner).update(coins=1990)
+
+    with pytest.raises(IntegrityError, match="sums to"), transaction.atomic():
+        CoinEntry.objects.filter(transfer_id=pair, user=owner).delete()  # one leg lost
+    assert CoinEntry.objects.filter(transfer_id=pair).count() == 2

@@ -19,7 +19,7 @@ from games import chat, engine, tables
 from games.errors import Refused
 from games.models import ChatMessage, Game, Seat, Table
 from moderation import actions, roles, wordfilter
-from moderation.models import AuditEntry, BlockedWord, Sanction
+from moderation.models import AuditEntry, BlockedWord, Report, Sanction
 from shop.models import CoinEntry
 from tests.helpers import make_players, start_game
 
@@ -615,3 +615,36 @@ def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, ow
     finish_with(start_game(four), finished_state("1"))  # seats 0 and 2 lose
     page = client.get(f"/mod/users/{four[0].username}/").content.decode()
     assert '<span class="result">负</span>' in page and ">loss<" not in page
+
+
+def test_the_admin_audits_a_price_change_and_cannot_edit_sanctions(django_user_model, owner):
+    """Money invariants need an audit trail: a catalogue price edited in the
+    admin writes an audit row (action ``price``, before → after) in the same
+    transaction; sanctions, reports and blocked words are read only there (the
+    console, which audits, is where they change)."""
+    from django.contrib import admin
+
+    from shop.models import Item
+
+    root = django_user_model.objects.create_superuser(username="root", password="x")
+    client = _client(root)
+    item = Item.objects.get(code="sign")
+    url = f"/admin/shop/item/{item.pk}/change/"
+    form = client.get(url).context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data["price"] = item.price + 5
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content[:500]
+    assert Item.objects.get(pk=item.pk).price == item.price + 5
+    entry = AuditEntry.objects.get(action=AuditEntry.PRICE)
+    assert (entry.moderator_name, entry.before, entry.after) == (
+        "root", {"price": item.price}, {"price": item.price + 5})
+
+    for model in (Sanction, Report, BlockedWord):
+        ma = admin.site._registry[model]
+        request = type("R", (), {"user": root})()
+        assert not ma.has_add_permission(request), model
+        assert not ma.has_change_permission(request), model
+        assert not ma.has_delete_permission(request), model
+    assert client.post("/admin/moderation/blockedword/add/", {"word": "x"}).status_code == 403
+    assert not BlockedWord.objects.exists()

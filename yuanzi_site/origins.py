@@ -38,7 +38,8 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
     domain, _port = split_domain_port(host)
     if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
         return False
-    secure = scope.get("scheme") == "wss" or (
+    # "https": Daphne's --proxy-headers copies a trusted proxy's X-Forwarded-Proto
+    secure = scope.get("scheme") in ("wss", "https") or (
         getattr(settings, "SECURE_PROXY_SSL_HEADER", None) is not None
         and (_header(scope, b"x-forwarded-proto") or "").lower() == "https")
     return origin == f"{'https' if secure else 'http'}://{host}"

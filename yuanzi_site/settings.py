@@ -61,6 +61,9 @@ SITE_ORIGINS = env_list(
 # Addresses of the reverse proxy whose X-Forwarded-For is believed (with
 # Daphne's --proxy-headers; yuanzi_site/proxy.py); from anyone else it is ignored
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+# Client addresses that may read /metrics (judged after TRUSTED_PROXIES, as Daphne
+# sees the client): a Prometheus server scraping each process directly.
+METRICS_ADDRESSES = env_list("METRICS_ADDRESSES", ["127.0.0.1", "::1"])
 
 # --- Applications ----------------------------------------------------------
 
@@ -173,6 +176,15 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    # Beat may run on two hosts: celery-redbeat keeps the schedule in Redis and
+    # only the holder of a lock sends; the other waits and takes over within
+    # CELERY_REDBEAT_LOCK_TIMEOUT seconds of the holder's death (docs/deploy.md).
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_REDIS_URL = REDIS_URL
+    CELERY_REDBEAT_KEY_PREFIX = f"{REDIS_PREFIX}:redbeat"
+    CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CELERY_REDBEAT_LOCK_TIMEOUT", 10, minimum=2)
+    # the lock is extended at every tick: tick at least every second (the sweep's pace)
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # capacity: frames queued per connection before the layer drops them

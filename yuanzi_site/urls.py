@@ -8,6 +8,7 @@ from django.urls import include, path
 from django.views.decorators.cache import cache_control
 
 from accounts.views import leaderboard
+from yuanzi_site.health import healthz, metrics, readyz
 
 
 @cache_control(max_age=86400, public=True)
@@ -18,6 +19,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
+    path("metrics", metrics, name="metrics"),
     path("", include("games.urls")),
     path("", include("shop.urls")),
     path("", include("social.urls")),

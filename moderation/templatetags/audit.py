@@ -22,7 +22,7 @@ ACTION_NAMES = {
     "mute": _("mute"), "unmute": _("lift mute"), "suspend": _("suspend"),
     "unsuspend": _("lift suspension"), "grant": _("grant coins"), "revoke": _("revoke coins"),
     "gem_cap": _("gem cap"), "report": _("report"), "words": _("blocked words"),
-    "role": _("moderator role"),
+    "role": _("moderator role"), "price": _("catalogue change"),
 }
 
 
