@@ -133,7 +133,7 @@ def test_landscape_fits_one_screen(site, browser, device):
     of it overlaps; chat and items open from buttons of the bar."""
     width, height = device["viewport"]["width"], device["viewport"]["height"]
     me = _person(browser, site.base_url, device)
-    _practice_game(me, "横屏一屏")
+    table_id = _practice_game(me, "横屏一屏")
     page = me.page
     assert me.wait_turn_or_over() == "turn"
     page.evaluate("window.scrollTo(0, 0)")
@@ -159,6 +159,16 @@ def test_landscape_fits_one_screen(site, browser, device):
     page.locator("#items-toggle").click()
     assert page.locator("#items-panel").is_hidden()
     assert page.locator(".lobby-back").is_visible()  # the site header gives way to it
+    # my turn runs out: the notice toast keeps clear of the buttons and the hand
+    _server(site, "from django.utils import timezone; from games.models import Table; "
+                  f"g = Table.objects.get(pk={table_id}).current_game; "
+                  "g.due_at = timezone.now(); g.save(update_fields=['due_at'])")
+    page.locator(".toast.notice-toast[data-code=turn_timeout]").wait_for(timeout=5_000)
+    rects = _toast_clear(page)
+    t = rects[".toast.notice-toast"]
+    assert t["h"] > 0 and _inside(t, width, height), t
+    for sel in ("#play-controls .buttons", "#hand"):
+        assert not _overlap(t, rects[sel]), (sel, rects)
     me.assert_clean()
 
 

@@ -13,16 +13,20 @@ import {
 /* Seat buttons call commands.sit(i), commands.addBot(i), commands.removeBot(i).
    A tap on a seat's name shows the whole name where the seat is narrow. */
 export function wireSeats(commands) {
+  const toggleName = (head) => {
+    const box = head.closest(".seat");
+    const i = Number(box.dataset.seat);
+    if (namesOpen.has(i)) namesOpen.delete(i); else namesOpen.add(i);
+    box.classList.toggle("name-open", namesOpen.has(i));
+    head.setAttribute("aria-expanded", namesOpen.has(i) ? "true" : "false");
+  };
+  $("felt").addEventListener("keydown", (e) => {
+    const head = e.target.closest(".seat-head");
+    if (head && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); toggleName(head); }
+  });
   $("felt").addEventListener("click", (e) => {
     const head = e.target.closest(".seat-head");
-    if (head) {
-      const box = head.closest(".seat");
-      const i = Number(box.dataset.seat);
-      if (namesOpen.has(i)) namesOpen.delete(i); else namesOpen.add(i);
-      box.classList.toggle("name-open", namesOpen.has(i));
-      head.setAttribute("aria-expanded", namesOpen.has(i) ? "true" : "false");
-      return;
-    }
+    if (head) { toggleName(head); return; }
     const b = e.target.closest(".seat-actions button[data-seat]");
     if (!b) return;
     const i = Number(b.dataset.seat);
@@ -80,6 +84,8 @@ function renderSeat(box, i, s) {
   name.title = full;
   head.appendChild(name);
   if (level) head.appendChild(el("span", "badge bot-level", level));
+  head.setAttribute("role", "button");
+  head.tabIndex = 0;
   head.setAttribute("aria-expanded", namesOpen.has(i) ? "true" : "false");
   box.appendChild(head);
 
