@@ -233,6 +233,15 @@ def test_portrait_toasts_buttons_and_names(site, browser):
             lr, sr = level.bounding_box(), box.bounding_box()
             assert lr["x"] + lr["width"] <= sr["x"] + sr["width"] + 0.5
 
+    # a tap on a name opens it whole, a second tap closes it
+    east = page.locator('.seat[data-seat="1"]')
+    east.locator(".seat-head").tap()
+    assert "name-open" in east.get_attribute("class")
+    assert east.locator(".seat-name").evaluate(
+        "n => n.scrollHeight <= n.clientHeight + 1 && getComputedStyle(n).overflow === 'visible'")
+    east.locator(".seat-head").tap()
+    assert "name-open" not in east.get_attribute("class")
+
     # my turn times out: the notice toast stays 9 s; it keeps clear of the
     # buttons and the hand with the felt at the top and with the hand at the bottom
     _server(site, "from django.utils import timezone; from games.models import Table; "
