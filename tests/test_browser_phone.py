@@ -112,12 +112,16 @@ UNCOVERED_JS = """() => {
   return {n: cards.length, bad};
 }"""
 
+# Is this element's text cut off (its content overflows its box)?
+CLIPPED_JS = "n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1"
+
 # After the next frame (a scroll's listeners have run and layout is current).
 NEXT_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 def _inside(r: dict, width: int, height: int) -> bool:
-    return r["x"] >= -0.5 and r["y"] >= -0.5 and r["right"] <= width + 0.5 and r["bottom"] <= height + 0.5
+    return (r["x"] >= -0.5 and r["y"] >= -0.5
+            and r["right"] <= width + 0.5 and r["bottom"] <= height + 0.5)
 
 
 def _overlap(a: dict, b: dict) -> bool:
@@ -202,7 +206,8 @@ def test_portrait_toasts_buttons_and_names(site, browser):
     assert me.wait_turn_or_over() == "turn"
 
     # one row of buttons, all on screen
-    buttons = page.evaluate("""() => [...document.querySelectorAll('#play-controls .buttons button')]
+    buttons = page.evaluate("""() => [
+      ...document.querySelectorAll('#play-controls .buttons button')]
       .filter(b => b.offsetParent !== null).map(b => { const r = b.getBoundingClientRect();
         return {id: b.id, y: r.top, x: r.left, right: r.right, h: r.height}; })""")
     assert len(buttons) >= 5, buttons
@@ -220,18 +225,19 @@ def test_portrait_toasts_buttons_and_names(site, browser):
         box = page.locator(f'.seat[data-seat="{seat}"]')
         name = box.locator(".seat-name")
         full = name.get_attribute("title")
-        clipped = name.evaluate("n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1")
-        if clipped:
+        if name.evaluate(CLIPPED_JS):
             box.locator(".seat-head").click()
-            assert not name.evaluate("n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1")
+            assert not name.evaluate(CLIPPED_JS)
         assert name.inner_text().replace("\n", "") in full, (name.inner_text(), full)
         if seat == 1:
             assert full == LONG_NAME and name.inner_text().replace("\n", "") == LONG_NAME
         elif seat != 2:
             level = box.locator(".badge.bot-level")
             assert level.is_visible() and level.inner_text() == "高手"
-            lr, sr = level.bounding_box(), box.bounding_box()
-            assert lr["x"] + lr["width"] <= sr["x"] + sr["width"] + 0.5
+            where = f'.seat[data-seat="{seat}"]'
+            rects = page.evaluate(RECTS_JS, [where, where + " .badge.bot-level"])
+            lr, sr = rects[where + " .badge.bot-level"], rects[where]
+            assert lr["w"] > 0 and lr["right"] <= sr["right"] + 0.5, (lr, sr)
 
     # a tap on a name opens it whole, a second tap closes it
     east = page.locator('.seat[data-seat="1"]')
@@ -272,7 +278,8 @@ WATCH_MY_PLAYS_JS = """() => {
     if (!cards) return;
     slot.getAnimations({subtree: true}).forEach(a => { a.pause(); a.currentTime = 0; });
     // what shows of the cards: the trick clips what lies outside it
-    const r = cards.getBoundingClientRect(), t = document.getElementById('trick').getBoundingClientRect();
+    const r = cards.getBoundingClientRect();
+    const t = document.getElementById('trick').getBoundingClientRect();
     const c = {left: Math.max(r.left, t.left), top: Math.max(r.top, t.top),
                right: Math.min(r.right, t.right), bottom: Math.min(r.bottom, t.bottom)};
     const p = document.querySelector('.seat[data-pos="bottom"]').getBoundingClientRect();
@@ -292,12 +299,14 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     me = _person(browser, site.base_url, DESKTOP)
     page = me.page
     me.create_table("桌面桌")
-    seat = page.locator('.seat[data-seat="0"]')
-    sit, level, add = (seat.locator(s).bounding_box()
-                       for s in ("button.sit", "select.bot-level", "button.add-bot"))
-    assert sit["width"] * sit["height"] > 2 * level["width"] * level["height"], (sit, level)
-    assert sit["height"] >= level["height"] and sit["width"] > level["width"], (sit, level)
-    assert sit["width"] * sit["height"] > add["width"] * add["height"], (sit, add)
+    page.locator('.seat[data-seat="0"] select.bot-level').wait_for()
+    # one evaluation: the seats are redrawn whenever the table changes
+    rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="0"] {s}'
+                                     for s in ("button.sit", "select.bot-level", "button.add-bot")])
+    sit, level, add = rects.values()
+    assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)
+    assert sit["h"] >= level["h"] and sit["w"] > level["w"], (sit, level)
+    assert sit["w"] * sit["h"] > add["w"] * add["h"], (sit, add)
     me.sit(2)
     me.add_bots("expert")
     me.ready()
