@@ -27,6 +27,23 @@ export function seatName(i, s = state) {
   return seat.bot ? botName(seat.bot_policy) : T.empty_seat;
 }
 
+/* The level of the bot in seat i ("高手"), as seatName sees the seat; "" for a person. */
+export function seatBotLevel(i, s = state) {
+  let policy = null;
+  let bot = false;
+  if (playing(s) && s.view.players && s.view.players[i]) {
+    const p = s.view.players[i];
+    bot = !!p.bot;
+    policy = p.bot_policy;
+  } else {
+    const seat = s.table.seats[i];
+    bot = !seat.player && !!seat.bot;
+    policy = seat.bot_policy;
+  }
+  if (!bot) return "";
+  return (policy && T.bot_levels && T.bot_levels[policy]) || "";
+}
+
 /* The name of the shown game's player in seat i, whatever the seats hold now;
  * a bot briefly, by its seat ("机器人（北）", as the result page names it). */
 export function playerName(i, s = state) {

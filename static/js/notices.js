@@ -18,8 +18,48 @@ export function toast(message, kind = "error", ms = 3500) {
   setTimeout(() => t.classList.add("fade"), ms);
   setTimeout(() => t.remove(), ms + 700);
   while (box.children.length > MAX_TOASTS) box.removeChild(box.firstChild);
+  placeToasts();
   return t;
 }
+
+// What a toast never covers: the action row (提示 / 不要 / 出牌, ready) and the hand.
+const KEEP_CLEAR = ["controls", "hand"];
+const MARGIN = 6;  // px between a toast and what it keeps clear of
+
+/* Put the toasts in the tallest band of the screen that is free of the
+   controls and the hand (in the felt's columns), at its bottom edge, next
+   to the buttons; the newest toast stays in view if the band is short.
+   Called when a toast appears, on every render, on scroll and resize. */
+export function placeToasts() {
+  const box = $("toasts");
+  if (!box || !box.children.length) return;
+  const vh = window.innerHeight;
+  const vw = document.documentElement.clientWidth;
+  const felt = $("felt") && $("felt").getBoundingClientRect();
+  const inView = felt && felt.width > 0 && felt.right > 0 && felt.left < vw;
+  const left = inView ? Math.max(felt.left, 0) : 0;
+  const right = inView ? Math.min(felt.right, vw) : vw;
+  const width = Math.min(right - left - 2 * MARGIN, 416, vw * 0.92);
+  // the screen's rows taken by what is kept clear (where it meets those columns)
+  const taken = KEEP_CLEAR.map((id) => $(id)).filter(Boolean)
+    .map((n) => n.getBoundingClientRect())
+    .filter((r) => r.height > 0 && r.bottom > 0 && r.top < vh && r.right > left && r.left < right)
+    .map((r) => [Math.max(r.top - MARGIN, 0), Math.min(r.bottom + MARGIN, vh)])
+    .sort((a, b) => a[0] - b[0]);
+  let best = [0, 0];
+  let from = 0;
+  for (const [top, bottom] of [...taken, [vh, vh]]) {
+    if (top - from > best[1] - best[0]) best = [from, top];
+    from = Math.max(from, bottom);
+  }
+  box.style.left = (left + right) / 2 + "px";
+  box.style.width = Math.max(width, 0) + "px";
+  box.style.top = "auto";
+  box.style.bottom = vh - best[1] + MARGIN + "px";
+  box.style.maxHeight = Math.max(best[1] - best[0] - 2 * MARGIN, 0) + "px";
+}
+window.addEventListener("scroll", placeToasts, {passive: true});
+window.addEventListener("resize", placeToasts);
 
 /* Show notice `id` saying `text` (none: its own words, from the template), or hide it. */
 function notice(id, on, text) {

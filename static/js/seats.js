@@ -5,14 +5,28 @@
 
 import {$, clear, el} from "./dom.js";
 import {T, fmt} from "./i18n.js";
-import {seatName, titleOf} from "./names.js";
+import {seatBotLevel, seatName, titleOf} from "./names.js";
 import {
   closed, isOwner, myGameSeat, mySnapshotSeat, playing, positions, state, tableWaiting,
 } from "./state.js";
 
-/* Seat buttons call commands.sit(i), commands.addBot(i), commands.removeBot(i). */
+/* Seat buttons call commands.sit(i), commands.addBot(i), commands.removeBot(i).
+   A tap on a seat's name shows the whole name where the seat is narrow. */
 export function wireSeats(commands) {
+  const toggleName = (head) => {
+    const box = head.closest(".seat");
+    const i = Number(box.dataset.seat);
+    if (namesOpen.has(i)) namesOpen.delete(i); else namesOpen.add(i);
+    box.classList.toggle("name-open", namesOpen.has(i));
+    head.setAttribute("aria-expanded", namesOpen.has(i) ? "true" : "false");
+  };
+  $("felt").addEventListener("keydown", (e) => {
+    const head = e.target.closest(".seat-head");
+    if (head && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); toggleName(head); }
+  });
   $("felt").addEventListener("click", (e) => {
+    const head = e.target.closest(".seat-head");
+    if (head) { toggleName(head); return; }
     const b = e.target.closest(".seat-actions button[data-seat]");
     if (!b) return;
     const i = Number(b.dataset.seat);
@@ -26,6 +40,7 @@ export function wireSeats(commands) {
 }
 
 let botLevel = "normal";  // the owner's last pick survives the seats' redraws
+const namesOpen = new Set();  // seats whose whole name was asked for by a tap
 
 function seatButton(cls, text, i) {
   const b = el("button", cls, text);
@@ -59,9 +74,19 @@ function renderSeat(box, i, s) {
   box.classList.toggle("is-bot", !!(seat.bot || (gameShown && p && p.bot)));
   box.classList.toggle("is-auto", auto);
 
+  box.classList.toggle("name-open", namesOpen.has(i));
   const head = el("div", "seat-head");
   head.appendChild(el("span", "seat-compass", T.seat_names[i]));
-  head.appendChild(el("span", "seat-name", occupied ? seatName(i, s) : T.empty_seat));
+  // a bot's level is its own chip, so a narrow seat never cuts it off
+  const level = occupied ? seatBotLevel(i, s) : "";
+  const full = occupied ? seatName(i, s) : T.empty_seat;
+  const name = el("span", "seat-name", level ? T.bot : full);
+  name.title = full;
+  head.appendChild(name);
+  if (level) head.appendChild(el("span", "badge bot-level", level));
+  head.setAttribute("role", "button");
+  head.tabIndex = 0;
+  head.setAttribute("aria-expanded", namesOpen.has(i) ? "true" : "false");
   box.appendChild(head);
 
   // An empty seat shows 空位 and its buttons, nothing of whoever sat there.

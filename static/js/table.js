@@ -29,7 +29,7 @@ import {wireTouch} from "./hand_touch.js";
 import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
 import {emptySeats, renderInvite, wireInvite} from "./invite.js";
-import {renderNotices, showNotice, toast} from "./notices.js";
+import {placeToasts, renderNotices, showNotice, toast} from "./notices.js";
 import {wirePhrases} from "./phrases.js";
 import {renderPrevTrick, wirePrevTrick} from "./prev_trick.js";
 import {markModerators, wireReport} from "./report.js";
@@ -63,6 +63,7 @@ function render() {
   if (state.table) markModerators(state.table);
   renderFairness(state.view);
   renderWager(); // after seats and result: it marks them
+  placeToasts(); // after everything that moves the controls and the hand
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
   $("chat-send").disabled = off || !state.me.id;
@@ -214,10 +215,19 @@ wireWager((wager) => send({type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
 wireReport({send, table: () => state.table, meId: boot.me.id});
 
-// a landscape phone keeps the chat behind a button (static/css/page.css)
-$("chat-toggle").addEventListener("click", (e) => {
-  const open = app.classList.toggle("chat-open");
-  e.currentTarget.setAttribute("aria-expanded", open ? "true" : "false");
+// a landscape phone keeps the chat and the items behind buttons, one open at a
+// time (static/css/page.css)
+const drawers = {chat: $("chat-toggle"), items: $("items-toggle")};
+Object.entries(drawers).forEach(([name, button]) => {
+  if (!button) return;
+  button.addEventListener("click", () => {
+    const open = !app.classList.contains(name + "-open");
+    Object.entries(drawers).forEach(([other, b]) => {
+      if (!b) return;
+      app.classList.toggle(other + "-open", open && other === name);
+      b.setAttribute("aria-expanded", open && other === name ? "true" : "false");
+    });
+  });
 });
 
 // tab back after sleeping: ask for the current view at once

@@ -1,0 +1,327 @@
+"""Issue 16 §4 and two §6 layout items in a real browser (Debian chromium
+through Playwright), measured with element rectangles as a player sees them:
+
+* landscape phones (740×360, 844×390): the four seats, the trick, the dao and
+  scores, the controls and the whole hand on one screen without scrolling;
+  chat and items behind buttons;
+* a portrait phone (360×740): toasts never over the action row or the hand,
+  the action row on one line, every seat's name readable (whole, or whole on
+  a tap) and a bot's level shown;
+* a desktop (1366×800): my own played cards never over my name plate; on an
+  empty seat 坐下 is the main control, the bot level a small one.
+
+One site process (``manage.py runsite``, SQLite file of its own) serves the
+module; each test signs up its own people. Playwright's sync API is driven
+directly (NOTES.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import Player, chromium_path, launch
+from tests.servers import Site
+
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="browser tests need Debian's chromium at /usr/bin/chromium",
+)
+
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+PORTRAIT = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+LANDSCAPES = [{"viewport": {"width": w, "height": h}, "is_mobile": True, "has_touch": True}
+              for w, h in ((740, 360), (844, 390))]
+LONG_NAME = "qa_bob_the_builder"  # 18 characters: what QA saw cut to "qa_…"
+
+
+@pytest.fixture(scope="module")
+def site():
+    site = Site()
+    try:
+        yield site.wait_listening()
+    finally:
+        site.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+_names = iter(range(10_000))
+
+
+def _person(browser, base_url: str, device: dict, name: str | None = None) -> Player:
+    me = Player.open(browser, name or f"p16u{next(_names)}", **device)
+    me.sign_up(base_url)
+    return me
+
+
+def _table_id(me: Player) -> int:
+    return int(me.page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1])
+
+
+def _practice_game(me: Player, name: str) -> int:
+    """Open a table, sit at South, three expert bots, ready: the game runs."""
+    me.create_table(name)
+    me.sit(2)
+    me.add_bots("expert")
+    me.ready()
+    me.page.locator("#table-app[data-status=playing]").wait_for()
+    return _table_id(me)
+
+
+def _server(site: Site, code: str) -> str:
+    out = site.manage("shell", "-c", code).strip().splitlines()
+    return out[-1] if out else ""
+
+
+# The rectangles (viewport coordinates, CSS px) of what the tests compare.
+RECTS_JS = """(sels) => Object.fromEntries(sels.map(s => {
+  const e = document.querySelector(s);
+  if (!e) return [s, null];
+  const r = e.getBoundingClientRect();
+  return [s, {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}];
+}))"""
+
+# Every card of the hand keeps a 28 × 28 area that hit-tests to it (as in
+# tests/test_browser_page.py), seen without scrolling.
+UNCOVERED_JS = """() => {
+  const cards = [...document.querySelectorAll('#hand .pcard')];
+  const bad = [];
+  for (const c of cards) {
+    const r = c.getBoundingClientRect();
+    let ok = false;
+    for (let dx = 0; !ok && dx + 28 <= r.width + 0.01; dx += 2) {
+      for (let dy = 0; !ok && dy + 28 <= r.height + 0.01; dy += 2) {
+        ok = [0, 7, 14, 21, 27.5].every(x => [0, 7, 14, 21, 27.5].every(y => {
+          const e = document.elementFromPoint(r.left + dx + x, r.top + dy + y);
+          return e && e.closest('.pcard') === c;
+        }));
+      }
+    }
+    if (!ok) bad.push(c.dataset.card);
+  }
+  return {n: cards.length, bad};
+}"""
+
+# Is this element's text cut off (its content overflows its box)?
+CLIPPED_JS = "n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1"
+
+# After the next frame (a scroll's listeners have run and layout is current).
+NEXT_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def _inside(r: dict, width: int, height: int) -> bool:
+    return (r["x"] >= -0.5 and r["y"] >= -0.5
+            and r["right"] <= width + 0.5 and r["bottom"] <= height + 0.5)
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["right"] - 0.5 and b["x"] < a["right"] - 0.5
+            and a["y"] < b["bottom"] - 0.5 and b["y"] < a["bottom"] - 0.5)
+
+
+@pytest.mark.parametrize("device", LANDSCAPES, ids=["740x360", "844x390"])
+def test_landscape_fits_one_screen(site, browser, device):
+    """A phone held sideways, my turn with a full hand: the four seats, the
+    trick, the dao and the scores, the play buttons and every card (each a
+    28 px tap area) are on screen at once with the page unscrolled; nothing
+    of it overlaps; chat and items open from buttons of the bar."""
+    width, height = device["viewport"]["width"], device["viewport"]["height"]
+    me = _person(browser, site.base_url, device)
+    table_id = _practice_game(me, "横屏一屏")
+    page = me.page
+    assert me.wait_turn_or_over() == "turn"
+    page.evaluate("window.scrollTo(0, 0)")
+    sels = ['.seat[data-pos="top"]', '.seat[data-pos="left"]', '.seat[data-pos="right"]',
+            '.seat[data-pos="bottom"]', "#trick", "#felt", ".dao-box", "#scores", "#hint-btn",
+            "#pass-btn", "#play-btn", "#auto-btn", "#hand", ".table-bar"]
+    rects = page.evaluate(RECTS_JS, sels)
+    for sel in sels:
+        assert rects[sel]["w"] > 0 and rects[sel]["h"] > 0, (sel, rects[sel])
+        assert _inside(rects[sel], width, height), (sel, rects[sel], device)
+    assert page.evaluate("window.scrollY") == 0
+    for a, b in (("#felt", "#hand"), ("#felt", "#play-btn"), ("#hand", "#play-btn"),
+                 ("#felt", "#scores"), ("#hand", "#hint-btn")):
+        assert not _overlap(rects[a], rects[b]), (a, rects[a], b, rects[b])
+    measured = page.evaluate(UNCOVERED_JS)
+    assert measured["n"] in (40, 41) and measured["bad"] == [], measured
+    # chat and items: closed, each opened by its button (one at a time)
+    assert page.locator(".chat").is_hidden() and page.locator("#items-panel").is_hidden()
+    page.locator("#chat-toggle").click()
+    assert page.locator(".chat").is_visible()
+    page.locator("#items-toggle").click()
+    assert page.locator("#items-panel").is_visible() and page.locator(".chat").is_hidden()
+    page.locator("#items-toggle").click()
+    assert page.locator("#items-panel").is_hidden()
+    assert page.locator(".lobby-back").is_visible()  # the site header gives way to it
+    # my turn runs out: the notice toast keeps clear of the buttons and the hand
+    _server(site, "from django.utils import timezone; from games.models import Table; "
+                  f"g = Table.objects.get(pk={table_id}).current_game; "
+                  "g.due_at = timezone.now(); g.save(update_fields=['due_at'])")
+    page.locator(".toast.notice-toast[data-code=turn_timeout]").wait_for(timeout=5_000)
+    rects = _toast_clear(page)
+    t = rects[".toast.notice-toast"]
+    assert t["h"] > 0 and _inside(t, width, height), t
+    for sel in ("#play-controls .buttons", "#hand"):
+        assert not _overlap(t, rects[sel]), (sel, rects)
+    me.assert_clean()
+
+
+def _toast_clear(page) -> dict:
+    """The notice toast's rectangle beside the action row's and the hand's."""
+    page.evaluate(NEXT_FRAME_JS)
+    return page.evaluate(RECTS_JS, [".toast.notice-toast", "#play-controls .buttons", "#hand"])
+
+
+def test_portrait_toasts_buttons_and_names(site, browser):
+    """360 × 740, my turn with a person of a long name at East and bots at
+    North and West: the action row is one line inside the screen; the felt,
+    the buttons and the hand fit the screen together; a notice toast (my
+    turn timed out) never covers the buttons or the hand wherever the page is
+    scrolled; every seat shows its whole name or shows it on a tap, and a
+    bot's level is shown."""
+    me = _person(browser, site.base_url, PORTRAIT)
+    bob = _person(browser, site.base_url, DESKTOP, LONG_NAME)
+    me.create_table("竖屏桌")
+    table_id = _table_id(me)
+    bob.page.goto(me.page.url)
+    bob.wait_connected()
+    bob.sit(1)
+    me.sit(2)
+    me.add_bots("expert")
+    bob.ready()
+    me.ready()
+    me.page.locator("#table-app[data-status=playing]").wait_for()
+    bob.page.locator("#auto-btn").click()  # the server plays for bob
+    page = me.page
+    assert me.wait_turn_or_over() == "turn"
+
+    # one row of buttons, all on screen
+    buttons = page.evaluate("""() => [
+      ...document.querySelectorAll('#play-controls .buttons button')]
+      .filter(b => b.offsetParent !== null).map(b => { const r = b.getBoundingClientRect();
+        return {id: b.id, y: r.top, x: r.left, right: r.right, h: r.height}; })""")
+    assert len(buttons) >= 5, buttons
+    assert max(b["y"] for b in buttons) - min(b["y"] for b in buttons) < 1, buttons
+    assert all(b["x"] >= 0 and b["right"] <= 360 for b in buttons), buttons
+
+    # the felt, the buttons and the hand on one screen
+    page.evaluate("document.getElementById('felt').scrollIntoView({block: 'start'})")
+    rects = page.evaluate(RECTS_JS, ["#felt", "#play-controls .buttons", "#hand"])
+    for sel, r in rects.items():
+        assert _inside(r, 360, 740), (sel, r)
+
+    # names: whole, or whole after a tap; bots show their level
+    for seat in range(4):
+        box = page.locator(f'.seat[data-seat="{seat}"]')
+        name = box.locator(".seat-name")
+        full = name.get_attribute("title")
+        if name.evaluate(CLIPPED_JS):
+            box.locator(".seat-head").click()
+            assert not name.evaluate(CLIPPED_JS)
+        assert name.inner_text().replace("\n", "") in full, (name.inner_text(), full)
+        if seat == 1:
+            assert full == LONG_NAME and name.inner_text().replace("\n", "") == LONG_NAME
+        elif seat != 2:
+            level = box.locator(".badge.bot-level")
+            assert level.is_visible() and level.inner_text() == "高手"
+            where = f'.seat[data-seat="{seat}"]'
+            rects = page.evaluate(RECTS_JS, [where, where + " .badge.bot-level"])
+            lr, sr = rects[where + " .badge.bot-level"], rects[where]
+            assert lr["w"] > 0 and lr["right"] <= sr["right"] + 0.5, (lr, sr)
+
+    # a tap on a name opens it whole, a second tap closes it
+    east = page.locator('.seat[data-seat="1"]')
+    east.locator(".seat-head").tap()
+    assert "name-open" in east.get_attribute("class")
+    assert east.locator(".seat-name").evaluate(
+        "n => n.scrollHeight <= n.clientHeight + 1 && getComputedStyle(n).overflow === 'visible'")
+    east.locator(".seat-head").tap()
+    assert "name-open" not in east.get_attribute("class")
+
+    # my turn times out: the notice toast stays 9 s; it keeps clear of the
+    # buttons and the hand with the felt at the top and with the hand at the bottom
+    _server(site, "from django.utils import timezone; from games.models import Table; "
+                  f"g = Table.objects.get(pk={table_id}).current_game; "
+                  "g.due_at = timezone.now(); g.save(update_fields=['due_at'])")
+    toast = page.locator(".toast.notice-toast[data-code=turn_timeout]")
+    toast.wait_for(timeout=5_000)
+    for where in ("document.getElementById('felt').scrollIntoView({block: 'start'})",
+                  "document.getElementById('hand').scrollIntoView({block: 'end'})",
+                  "window.scrollTo(0, 0)"):
+        page.evaluate(where)
+        rects = _toast_clear(page)
+        t = rects[".toast.notice-toast"]
+        assert t["h"] > 0 and _inside(t, 360, 740), (where, t)
+        for sel in ("#play-controls .buttons", "#hand"):
+            assert not _overlap(t, rects[sel]), (where, sel, rects)
+    me.assert_clean()
+
+
+# Each time my own play lands in the trick, the slot's arrival is put back to
+# its first frame (the worst one: the cards furthest from the trick) and its
+# cards' rectangle compared with my name plate's.
+WATCH_MY_PLAYS_JS = """() => {
+  window.__myPlays = [];
+  const slot = document.querySelector('.trick-slot[data-pos="bottom"]');
+  new MutationObserver(() => {
+    const cards = slot.querySelector('.cards');
+    if (!cards) return;
+    slot.getAnimations({subtree: true}).forEach(a => { a.pause(); a.currentTime = 0; });
+    // what shows of the cards: the trick clips what lies outside it
+    const r = cards.getBoundingClientRect();
+    const t = document.getElementById('trick').getBoundingClientRect();
+    const c = {left: Math.max(r.left, t.left), top: Math.max(r.top, t.top),
+               right: Math.min(r.right, t.right), bottom: Math.min(r.bottom, t.bottom)};
+    const p = document.querySelector('.seat[data-pos="bottom"]').getBoundingClientRect();
+    const drawn = document.elementFromPoint(p.left + p.width / 2, p.top + 4);
+    window.__myPlays.push({cards: [c.left, c.top, c.right, c.bottom],
+                           plate: [p.left, p.top, p.right, p.bottom],
+                           plateOnTop: !!(drawn && drawn.closest('.seat[data-pos="bottom"]'))});
+    slot.getAnimations({subtree: true}).forEach(a => a.finish());
+  }).observe(slot, {childList: true});
+}"""
+
+
+def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
+    """1366 × 800. A waiting table's empty seat: 坐下 is the largest control,
+    the bot level and 加机器人 smaller. In the game, each of my plays —
+    caught at the first frame of its arrival — stays off my name plate."""
+    me = _person(browser, site.base_url, DESKTOP)
+    page = me.page
+    me.create_table("桌面桌")
+    page.locator('.seat[data-seat="0"] select.bot-level').wait_for()
+    # one evaluation: the seats are redrawn whenever the table changes
+    rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="0"] {s}'
+                                     for s in ("button.sit", "select.bot-level", "button.add-bot")])
+    sit, level, add = rects.values()
+    assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)
+    assert sit["h"] >= level["h"] and sit["w"] > level["w"], (sit, level)
+    assert sit["w"] * sit["h"] > add["w"] * add["h"], (sit, add)
+    me.sit(2)
+    me.add_bots("expert")
+    me.ready()
+    page.locator("#table-app[data-status=playing]").wait_for()
+    page.evaluate(WATCH_MY_PLAYS_JS)
+    plays = turns = 0
+    while plays < 3 and turns < 15 and me.wait_turn_or_over() == "turn":
+        turns += 1
+        if me.take_turn().startswith("play"):
+            plays += 1
+            page.wait_for_function("n => window.__myPlays.length >= n", arg=plays)
+    seen = page.evaluate("window.__myPlays")
+    assert len(seen) >= 1, seen
+    for s in seen:
+        cards, plate = s["cards"], s["plate"]
+        assert cards[3] <= plate[1] + 0.5, s  # the cards end above the plate
+        assert s["plateOnTop"], s
+    me.assert_clean()
