@@ -177,8 +177,9 @@ def _set_wager_message(ctx: lifecycle.SocketContext, msg: dict) -> None:
 def seat_policy(table: Table, user, moment: str) -> None:
     """The wager's seat policy (RULES.md §9): at a wager table a person needs
     ``100 × wager`` coins to sit (``"sit"``), before a game starts
-    (``"start"``) and after one ends, once settled (``"game_end"``); a bot may
-    not sit (``"bot"``).
+    (``"start"``, read under the seated players' profile locks, so the held
+    stake that follows sees the same balances) and after one ends, once
+    settled (``"game_end"``); a bot may not sit (``"bot"``).
 
     :raises Refused: ``not_enough_coins`` (params ``needed``, ``wager``),
         ``wager_table``.
@@ -188,7 +189,16 @@ def seat_policy(table: Table, user, moment: str) -> None:
         return
     if moment == "bot":
         raise Refused("wager_table", _("A wager table takes no bots."))
-    if _coins(user.pk) < needed(wager):
+    if moment == "start":
+        # the four profiles locked now, in the lock order, until the game has
+        # started and held its stakes: a purchase racing the start either
+        # commits first (and a player left short is stood up) or sees the hold
+        seated = Seat.objects.filter(table=table, user__isnull=False).values_list(
+            "user_id", flat=True)
+        coins = ledger.lock_balances([user.pk, *seated])[user.pk]
+    else:
+        coins = _coins(user.pk)
+    if coins < needed(wager):
         raise _short(wager)
 
 
