@@ -30,13 +30,11 @@ from shop import coins as coin_sources
 from shop import holds, items, ledger, purchase
 from shop.models import CoinEntry, GameWager, Hold, InventorySlot, TableWager
 from tests import helpers
-from tests.test_wagers import (  # noqa: F401  (fixtures: four, notices)
+from tests.test_wagers import (
     POSTGRES_ONLY,
     coins,
     finish_with,
     finished_state,
-    four,
-    notices,
     refused,
     set_coins,
     set_level,
@@ -45,6 +43,27 @@ from tests.test_wagers import (  # noqa: F401  (fixtures: four, notices)
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def four():
+    """Four players N, E, S, W (2,000 coins each, level 0)."""
+    return helpers.make_players(4, "w")
+
+
+@pytest.fixture
+def notices():
+    """Every ``notice`` sent after a commit, as ``(user_id, notice)``."""
+    from games import lifecycle
+
+    seen: list[tuple[int, dict]] = []
+
+    def record(user_id, notice):
+        seen.append((user_id, notice))
+
+    lifecycle.subscribe("notice", record)
+    yield seen
+    lifecycle._SUBSCRIBERS["notice"].remove(record)
 
 
 @pytest.fixture(autouse=True)
@@ -454,3 +473,8 @@ def _race(table: Table, fourth, buyer, delay: float) -> dict[str, str]:
         t.join(30)
     assert not any(t.is_alive() for t in threads), "deadlocked"
     return results
+
+
+def test_the_rules_page_explains_the_held_stake(client):
+    page = client.get("/rules/").content.decode()
+    assert 'id="held-stake"' in page and "押宝冻结" in page and "解冻" in page
