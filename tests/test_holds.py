@@ -128,6 +128,20 @@ def test_the_database_keeps_a_hold_within_the_balance(four):
     assert (coins(four[0]), held(four[0])) == (2000, 200)
 
 
+def test_the_ledger_refuses_any_movement_into_held_coins(four):
+    n, e = four[:2]
+    start(wager_table(four, 10), four)
+    with pytest.raises(ledger.NotEnoughCoins) as err, transaction.atomic():
+        ledger.debit(n, 1801, ledger.Reason.PURCHASE, item_code="sign")
+    assert err.value.params == {"user_id": n.pk, "balance": 2000, "needed": 1801, "held": 200}
+    with pytest.raises(ledger.NotEnoughCoins), transaction.atomic():
+        ledger.transfer([(n, -1801), (e, 1801)], ledger.Reason.ITEM)
+    assert coins(n) == 2000
+    with transaction.atomic():
+        ledger.transfer([(n, -1800), (e, 1800)], ledger.Reason.ITEM)
+    assert (coins(n), held(n), coins(e), held(e)) == (200, 200, 3800, 200)
+
+
 # --- the reproduction: the wager cannot be dodged -------------------------------------------
 
 

@@ -103,7 +103,8 @@ def test_debit_beyond_the_balance_is_refused_and_changes_nothing(owner):
         # must not spoil the move that asked for it)
         ledger.credit(owner, 5, Reason.RELIEF)
     assert refused.value.code == "not_enough_coins"
-    assert refused.value.params == {"user_id": owner.pk, "balance": 2000, "needed": 2001}
+    assert refused.value.params == {"user_id": owner.pk, "balance": 2000, "needed": 2001,
+                                    "held": 0}
     balances, entries = state()
     assert balances == [(owner.pk, 2005)] and entries[:-1] == before[1]
 
@@ -197,7 +198,8 @@ def test_a_short_payer_refuses_the_whole_transfer(owner, partner, opponent):
     before = state()
     with transaction.atomic(), pytest.raises(NotEnoughCoins) as refused:
         ledger.transfer([(owner, -100), (opponent, -100), (partner, 200)], Reason.WAGER)
-    assert refused.value.params == {"user_id": opponent.pk, "balance": 50, "needed": 100}
+    assert refused.value.params == {"user_id": opponent.pk, "balance": 50, "needed": 100,
+                                    "held": 0}
     assert state() == before
 
 
