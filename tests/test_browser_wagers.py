@@ -168,7 +168,7 @@ from tests.helpers import make_players
 me = get_user_model().objects.get(username="queren")
 poor = make_players(1, "bwp")[0]
 with transaction.atomic():
-    ledger.credit(poor, 1500, ledger.Reason.GRANT)
+    ledger.debit(poor, 500, ledger.Reason.PURCHASE, item_code="sign")  # 1,500 left
 table = tables.create_table(me, "确认桌")
 tables.sit(table.pk, me, 0)
 tables.sit(table.pk, poor, 1)
