@@ -67,6 +67,17 @@ def notices():
 
 
 @pytest.fixture(autouse=True)
+def _catalogue(db):
+    """The catalogue's rows (a data migration): a ``transaction=True`` test
+    flushes the tables, so they are put back before each test (idempotent)."""
+    import importlib
+
+    from django.apps import apps
+
+    importlib.import_module("shop.migrations.0004_catalogue_data").add_items(apps, None)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_hold_cache():
     """The views' per-process cache of holds must not outlive a test's database."""
     holds.forget()
