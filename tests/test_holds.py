@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 
 from accounts.models import Profile
 from games import play, tables
+from games.errors import Refused
 from games.models import Game, Seat, Table
 from games.seatview import view_for
 from moderation import actions
@@ -308,7 +309,7 @@ def test_the_audit_finds_a_hold_that_does_not_match(four):
 
 def test_a_moderators_revoke_takes_only_coins_not_held(four, mod):
     start(wager_table(four, 10), four)
-    with pytest.raises(Exception) as e:
+    with pytest.raises(Refused) as e:
         actions.coins(mod, four[0].username, "1801", "太多", revoke=True)
     assert e.value.reason == "revoke_exceeds_balance"
     assert e.value.params == {"balance": 2000, "held": 200} and "200" in str(e.value)
