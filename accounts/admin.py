@@ -21,7 +21,7 @@ class ProfileAdmin(admin.ModelAdmin):
     list_display = ("user", "rating_points", "level", "coins", "games_played", "games_won")
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
-    readonly_fields = ("user", "coins", "rating_points", "rated_wins")
+    readonly_fields = ("user", "coins", "coins_held", "rating_points", "rated_wins")
     ordering = ("-rating_points",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

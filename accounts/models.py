@@ -17,6 +17,9 @@ class Profile(models.Model):
     coins ledger (``shop.ledger``, which grants the sign-up coins of RULES.md
     §12), so it always equals the sum of the user's coin entries; a database
     constraint keeps it from going below zero (DESIGN.md "Money and points").
+    ``coins_held`` (≤ ``coins``, a database constraint) is the part a running
+    wager game holds (``shop.holds``, RULES.md §12 "Held stake"): shown, not
+    spendable.
     """
 
     user = models.OneToOneField(
@@ -24,6 +27,9 @@ class Profile(models.Model):
     )
     rating_points = models.IntegerField(_("rating points"), default=0)
     coins = models.PositiveBigIntegerField(_("coins"), default=0)
+    # the part of ``coins`` held by running wager games (RULES.md §12 "Held
+    # stake"): not spendable, not a movement; written only by ``shop.holds``
+    coins_held = models.PositiveBigIntegerField(_("coins held"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     # rated games only (four people, RULES.md §7): what puts a player on the leaderboard
     rated_games = models.PositiveIntegerField(_("rated games"), default=0)
@@ -38,6 +44,11 @@ class Profile(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(coins__gte=0), name="accounts_profile_coins_nonnegative"
+            ),
+            # a hold never exceeds the balance (RULES.md §12 "Held stake")
+            models.CheckConstraint(
+                condition=models.Q(coins_held__gte=0) & models.Q(coins_held__lte=models.F("coins")),
+                name="accounts_profile_held_within_coins",
             ),
         ]
 

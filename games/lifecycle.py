@@ -10,6 +10,12 @@ in ascending ``priority`` (ties: registration order), never in
   transaction that ends the game, once per game, whatever ended it. A hook
   handles its own business cases (an insolvent payer, a full inventory) and
   never raises for them; an exception means a bug and rolls the ending back.
+- :func:`on_game_start` — ``hook(game: Game) -> None``, run inside the
+  transaction that starts a game (``games.play.start_game``: the table row
+  locked, the ``Game`` and its ``GameSeat`` rows written, ``seat_rows(game)``
+  loaded), before the first views go out; e.g. the wager's held stake. Like
+  a game-end hook it handles its own business cases and never raises for
+  them; an exception rolls the start back.
 - :func:`on_turn_timeout` — ``hook(game, seat) -> timedelta | None``, asked
   (under the game's row lock) before the RULES.md §8 timeout action; the first
   to return a duration extends the turn by it instead (the 定时器).
@@ -113,6 +119,7 @@ class Registry:
         return [e.fn for e in self._entries]
 
 
+GAME_START = Registry("game_start")
 GAME_END = Registry("game_end")
 TURN_TIMEOUT = Registry("turn_timeout")
 SEAT_POLICIES = Registry("seat_policy")
@@ -162,6 +169,11 @@ class SocketContext:
     user: Any
     table_id: int
     channel_name: str
+
+
+def on_game_start(hook: Callable[[Game], None], priority: int) -> Callable[[Game], None]:
+    """Register a game-start hook (see the module docstring)."""
+    return GAME_START.add(hook, priority)
 
 
 def on_game_end(hook: Callable[[GameEnd], None], priority: int) -> Callable[[GameEnd], None]:

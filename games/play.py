@@ -41,8 +41,9 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     """Deal a new game at ``table`` for its four ready ``seats`` (index order, each
     with ``user__profile`` loaded) and start its clock (RULES.md §2, §7–§8).
 
-    Runs inside the caller's transaction with the table row locked; the first
-    views go out after commit.
+    Runs inside the caller's transaction with the table row locked, and the
+    game-start hooks (``lifecycle.on_game_start``) in it; the first views go
+    out after commit.
     """
     rows = [
         GameSeat(index=s.index, bot=s.bot_policy or "normal") if s.is_bot else
@@ -65,6 +66,8 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     GameSeat.objects.bulk_create(rows)
     table.status, table.current_game = Table.PLAYING, game
     table.save(update_fields=["status", "current_game"])
+    for entry in lifecycle.GAME_START:  # e.g. the wager's held stake, in this transaction
+        entry.fn(game)
     _announce(game)
     return game
 

@@ -144,12 +144,14 @@ def _remember_invite(request: HttpRequest, table: Table) -> None:
 
 
 def _me(request: HttpRequest) -> dict:
-    # coins: the viewer's own balance (a wager table shows it; never anyone else's)
+    # coins: the viewer's own balance (a wager table shows it; never anyone else's),
+    # coins_held: the part a running wager game holds (RULES.md §12 "Held stake")
     user = request.user
     if not user.is_authenticated:
         return {"id": None, "username": None}
-    coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
-    return {"id": user.pk, "username": user.username, "coins": coins}
+    coins, held = Profile.objects.filter(user=user).values_list(
+        "coins", "coins_held").first() or (None, 0)
+    return {"id": user.pk, "username": user.username, "coins": coins, "coins_held": held}
 
 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -399,7 +399,9 @@ def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = 
 
     :param amount: a whole number 1 – 10⁹ (text is parsed).
     :raises Refused: ``bad_coin_amount``, ``revoke_exceeds_balance`` (never
-        clamped), the reason and target codes.
+        clamped; a revoke takes only coins not held by a running wager game,
+        RULES.md §12 "Held stake": params ``balance``, ``held``), the reason
+        and target codes.
     """
     permitted(moderator, "revoke" if revoke else "grant")
     reason = clean_reason(reason)
@@ -420,10 +422,17 @@ def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = 
             else:
                 entry = ledger.credit(user, number, ledger.Reason.GRANT, other=moderator,
                                       note=note)
-        except ledger.NotEnoughCoins:
-            raise Refused("revoke_exceeds_balance", _(
-                "%(user)s holds only %(balance)s coins.") % {"user": user.username,
-                                                             "balance": balance}) from None
+        except ledger.NotEnoughCoins as e:
+            held = e.params["held"]
+            figures = {"user": user.username, "balance": balance, "held": held,
+                       "spendable": balance - held}
+            if held:
+                text = _("%(user)s holds %(balance)s coins, %(held)s of them held by a running "
+                         "wager game: at most %(spendable)s can be taken.") % figures
+            else:
+                text = _("%(user)s holds only %(balance)s coins.") % figures
+            raise Refused("revoke_exceeds_balance", text,
+                          {"balance": balance, "held": held}) from None
         lifecycle.notify(user.pk, "coins_revoked" if revoke else "coins_granted", _(
             "A moderator took %(amount)s coins: %(reason)s") % {"amount": number,
                                                                 "reason": reason}

@@ -10,8 +10,9 @@ class ShopConfig(AppConfig):
     verbose_name = _("Shop")
 
     def ready(self) -> None:
-        from shop import hooks, reasons, signals, wagers  # noqa: F401  (signals: the sign-up grant)
+        from shop import holds, hooks, reasons, signals, wagers  # noqa: F401  (signals: the sign-up grant)
 
         reasons.register()
         hooks.register()
         wagers.register()  # wager tables plug into the lifecycle seam (issue 9)
+        holds.register()  # the held stake of wager games (issue 16)

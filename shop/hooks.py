@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile
 from games import engine, lifecycle
 from games.seatview import seat_rows
 from shop import inventory, items, itemstate, ledger
@@ -36,8 +37,10 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
     receives ``SHOP_TIMER_SHARE`` (one ledger transfer, in the transaction of
     the extension, under the game's lock: the countdown and the sweep cannot
-    both fire it). In a practice game or short of coins: no extension, it
-    stays armed, the owner gets a ``notice``.
+    both fire it). Only coins not held by a wager game count (RULES.md §12
+    "Held stake"). In a practice game or short of coins: no extension, it
+    stays armed, the owner gets a ``notice`` (``timer_no_coins``, params
+    ``fee`` and ``held``).
     """
     rows = seat_rows(game)
     user_id = rows[seat].user_id
@@ -51,11 +54,15 @@ def timer_timeout(game, seat: int) -> timedelta | None:
         return None
     others = [r.user_id for r in rows if r.user_id and r.user_id != user_id]
     fee = settings.SHOP_TIMER_SHARE * len(others)
-    balances = ledger.lock_balances([user_id, *others])  # ascending: the lock order
-    if balances[user_id] < fee:
-        lifecycle.notify(user_id, "timer_no_coins",
-                         _("Your timer needs %(fee)s coins to fire; it stays armed.")
-                         % {"fee": fee}, {"fee": fee})
+    holdings = ledger.lock_holdings([user_id, *others])  # ascending: the lock order
+    mine = holdings[user_id]
+    if mine.spendable < fee:
+        if mine.held:
+            text = _("Your timer needs %(fee)s coins you can spend (%(held)s of yours are held "
+                     "by this game); it stays armed.") % {"fee": fee, "held": mine.held}
+        else:
+            text = _("Your timer needs %(fee)s coins to fire; it stays armed.") % {"fee": fee}
+        lifecycle.notify(user_id, "timer_no_coins", text, {"fee": fee, "held": mine.held})
         return None
     slots = inventory.locked(user_id, profile_locked=True)
     inventory.take_one(next(s for s in slots if s.armed))
@@ -70,6 +77,29 @@ def timer_timeout(game, seat: int) -> timedelta | None:
                      % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
                      {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee})
     return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
+
+
+def timer_under_hold(game) -> None:
+    """Game-start hook (after the held stake, ``shop.holds``): tell each player
+    whose 定时器 is armed but whose coins not held by this game cannot pay its
+    fee that it cannot fire (a ``notice`` ``timer_held``, params ``fee``,
+    ``held``, ``spendable``); it stays armed (RULES.md §12)."""
+    if game.practice:
+        return
+    people = [r.user_id for r in seat_rows(game) if r.user_id]
+    armed = set(InventorySlot.objects.filter(user_id__in=people, armed=True)
+                .values_list("user_id", flat=True))
+    if not armed:
+        return
+    fee = settings.SHOP_TIMER_SHARE * (len(people) - 1)
+    for user_id, coins, held in Profile.objects.filter(user_id__in=armed, coins_held__gt=0) \
+            .values_list("user_id", "coins", "coins_held"):
+        if coins - held < fee:
+            lifecycle.notify(user_id, "timer_held", _(
+                "%(held)s of your coins are held by this wager game until it ends; your timer "
+                "needs %(fee)s coins you can spend, so it cannot fire now (it stays armed).")
+                % {"held": held, "fee": fee},
+                {"fee": fee, "held": held, "spendable": coins - held})
 
 
 # --- views and snapshots ---------------------------------------------------------------
@@ -178,6 +208,7 @@ def register() -> None:
     from shop import handlers
 
     lifecycle.on_turn_timeout(timer_timeout, priority=10)
+    lifecycle.on_game_start(timer_under_hold, priority=30)  # after the hold (shop.holds, 20)
     lifecycle.view_contribution(view_keys, priority=40)
     lifecycle.snapshot_contribution(table_keys, priority=40, lobby=("sign",))
     lifecycle.rename_policy(items.rename_policy, priority=40)

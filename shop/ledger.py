@@ -14,8 +14,15 @@ Public API (all amounts are whole coins):
   a 定时器's 270 / 3 × 90), signed legs that sum to zero, one ``transfer_id``;
 - ``lock_balances(users)``: lock profiles in the lock order and read balances,
   for a caller that must size a payment first (a loser who pays their whole
-  balance, RULES.md §9);
+  balance, RULES.md §9); ``lock_holdings(users)``: the same with the coins
+  held by running wager games (``Holding``);
 - ``audit()``: the whole-database proof behind ``check_ledger``.
+
+Held coins (RULES.md §12 "Held stake", ``shop.holds``): no movement may leave
+a balance under its ``Profile.coins_held`` — a debit or transfer that would is
+refused with ``NotEnoughCoins`` (``params.held``) — so a purchase, a
+moderator's revoke or a 定时器 spends only coins not held; a wager game's own
+settlement draws its hold down first (``shop.holds.draw``).
 
 Writes run only inside the caller's ``transaction.atomic()`` (else
 ``TransactionManagementError``). A refusal (``LedgerError``, e.g.
@@ -45,7 +52,7 @@ from django.db.models.functions import Coalesce
 from prometheus_client import Counter
 
 from accounts.models import Profile
-from shop.models import CoinEntry
+from shop.models import CoinEntry, Hold
 
 Reason = CoinEntry.Reason
 
@@ -75,14 +82,29 @@ class LedgerError(ValueError):
 
 class NotEnoughCoins(LedgerError):
     """A debit would take ``user_id`` below zero (RULES.md §9: coins never go
-    below zero). ``params``: ``user_id``, ``balance`` (held), ``needed``."""
+    below zero) or into the coins a running wager game holds (RULES.md §12).
+    ``params``: ``user_id``, ``balance`` (their coins), ``needed``, ``held``
+    (of ``balance``, held by a running game; ``balance − held`` can be spent)."""
 
-    def __init__(self, user_id: int, balance: int, needed: int) -> None:
+    def __init__(self, user_id: int, balance: int, needed: int, held: int = 0) -> None:
         super().__init__(
             "not_enough_coins",
-            f"user {user_id} holds {balance} coins, {needed} needed",
-            user_id=user_id, balance=balance, needed=needed,
+            f"user {user_id} holds {balance} coins ({held} of them held), {needed} needed",
+            user_id=user_id, balance=balance, needed=needed, held=held,
         )
+
+
+class Holding(NamedTuple):
+    """A locked profile's ``coins`` and the part of them ``held`` by running
+    wager games; ``spendable`` is the rest (RULES.md §12 "Held stake")."""
+
+    coins: int
+    held: int
+
+    @property
+    def spendable(self) -> int:
+        """Coins that may be spent: ``coins − held``."""
+        return self.coins - self.held
 
 
 class Leg(NamedTuple):
@@ -129,19 +151,24 @@ def lock_balances(users: Iterable[Any]) -> dict[int, int]:
     Must run inside ``transaction.atomic()``; the locks last until it ends.
     Raises ``LedgerError("no_profile")`` if a user has no profile.
     """
+    return {user_id: h.coins for user_id, h in lock_holdings(users).items()}
+
+
+def lock_holdings(users: Iterable[Any]) -> dict[int, Holding]:
+    """As ``lock_balances``, returning ``{user_id: Holding(coins, held)}``."""
     _require_atomic()
     ids = sorted({_id(u) for u in users})
     rows = (
         Profile.objects.select_for_update()
         .filter(user_id__in=ids)
         .order_by("user_id")
-        .values_list("user_id", "coins")
+        .values_list("user_id", "coins", "coins_held")
     )
-    balances = dict(rows)
-    missing = [i for i in ids if i not in balances]
+    holdings = {user_id: Holding(coins, held) for user_id, coins, held in rows}
+    missing = [i for i in ids if i not in holdings]
     if missing:
         raise LedgerError("no_profile", f"no profile for user {missing[0]}", user_id=missing[0])
-    return balances
+    return holdings
 
 
 def _post(
@@ -153,13 +180,15 @@ def _post(
         raise LedgerError("bad_item", f"item code {item_code!r} is not a code")
     if not isinstance(note, str) or len(note) > MAX_NOTE:
         raise LedgerError("bad_note", f"a note is text of at most {MAX_NOTE} characters")
-    balances = lock_balances(leg.user for leg in legs)
+    holdings = lock_holdings(leg.user for leg in legs)
+    balances = {user_id: h.coins for user_id, h in holdings.items()}
     rows = []
     for leg in legs:  # in the order given: each row's balance_after is the running one
         user_id = _id(leg.user)
         balance = balances[user_id] + leg.amount
-        if balance < 0:
-            raise NotEnoughCoins(user_id, balances[user_id], -leg.amount)
+        if balance < holdings[user_id].held:  # below zero, or into held coins (§12)
+            raise NotEnoughCoins(user_id, balances[user_id], -leg.amount,
+                                 holdings[user_id].held)
         balances[user_id] = balance
         rows.append(CoinEntry(
             user_id=user_id, amount=leg.amount, balance_after=balance, reason=reason,
@@ -275,9 +304,14 @@ def audit() -> Audit:
     Checks: every profile's ``coins`` equals the sum of its entries and its
     last entry's ``balance_after`` (0 with no entries); every entry's
     ``balance_after`` is the running sum of that user's entries in id order;
-    every entry's user has a profile; every multi-party transfer sums to zero.
-    Read only; a handful of queries whatever the size.
+    every entry's user has a profile; every multi-party transfer sums to zero;
+    every profile's ``coins_held`` equals what its running games still hold
+    (``Hold.held``), and no ended game holds anything (RULES.md §12 "Held
+    stake"). Read only; a handful of queries whatever the size.
     """
+    from games.models import Game  # games never imports shop: no cycle
+
+    of_running = Hold.objects.filter(user_id=OuterRef("user_id"), game__status=Game.PLAYING)
     result = Audit(entries=CoinEntry.objects.count())
     of_user = CoinEntry.objects.filter(user_id=OuterRef("user_id"))
     profiles = Profile.objects.annotate(
@@ -286,6 +320,11 @@ def audit() -> Audit:
             0,
         ),
         last=Subquery(of_user.order_by("-id").values("balance_after")[:1]),
+        holds=Coalesce(
+            Subquery(of_running.order_by().values("user_id").annotate(s=Sum("held"))
+                     .values("s")),
+            0,
+        ),
     ).select_related("user").order_by("user_id")
     for p in profiles:
         result.accounts += 1
@@ -295,6 +334,16 @@ def audit() -> Audit:
                 f"{p.user.username} (user {p.user_id}): coins {p.coins}, "
                 f"entries sum {p.total}, last balance_after {last}"
             )
+        if p.coins_held != p.holds:
+            result.differences.append(
+                f"{p.user.username} (user {p.user_id}): coins_held {p.coins_held}, "
+                f"running games hold {p.holds}"
+            )
+    stale = (Hold.objects.filter(held__gt=0).exclude(game__status=Game.PLAYING)
+             .values_list("game_id", "user_id", "held"))
+    for game_id, user_id, held in stale:
+        result.differences.append(
+            f"game {game_id} is over but still holds {held} coins of user {user_id}")
     broken = (
         CoinEntry.objects.annotate(
             running=Window(Sum("amount"), partition_by=F("user_id"), order_by=F("id").asc())

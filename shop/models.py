@@ -286,3 +286,35 @@ class Replay(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="shop_replay_once")]
+
+
+class Hold(models.Model):
+    """One player's held stake in one wager game (RULES.md §12 "Held stake").
+
+    ``amount``: the coins held when the game started, ``min(coins, wager ×
+    max(2 × stake, 20))``; ``held``: what is still held (the game's own
+    payment draws it down, the game's ending releases the rest and sets
+    ``released_at``). ``Profile.coins_held`` is the sum of ``held`` over the
+    player's running games; only ``shop.holds`` writes either.
+    """
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("user"))
+    amount = models.PositiveBigIntegerField(_("amount held"))
+    held = models.PositiveBigIntegerField(_("still held"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    released_at = models.DateTimeField(_("released at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("held stake")
+        verbose_name_plural = _("held stakes")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="shop_hold_once"),
+            models.CheckConstraint(condition=models.Q(held__lte=models.F("amount")),
+                                   name="shop_hold_within_amount"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, user {self.user_id}: {self.held} of {self.amount}"

@@ -8,7 +8,8 @@ nothing and 50 purchases at once on one account serialise on its profile.
 Errors: :class:`games.errors.Refused` — ``no_item`` (unknown or not for
 sale), ``bad_quantity`` (not a whole number 1–99), ``price_changed`` (the
 price shown is not the price now), ``inventory_full`` (refused whole),
-``not_enough_coins``.
+``not_enough_coins`` (params ``total``, ``coins``, ``held``: only coins not
+held by a running wager game can be spent, RULES.md §12 "Held stake").
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def buy(user, code: Any, quantity: Any, price: Any) -> CoinEntry:
     if n is None or not 1 <= n <= MAX_QUANTITY:
         raise Refused("bad_quantity", _("Buy a whole number from 1 to 99."))
     with transaction.atomic():
-        coins = ledger.lock_balances([user])[user.pk]
+        holding = ledger.lock_holdings([user])[user.pk]
         item = Item.objects.get(pk=item.pk)  # the price as of the lock
         if whole(price) != item.price:
             raise Refused("price_changed",
@@ -61,10 +62,14 @@ def buy(user, code: Any, quantity: Any, price: Any) -> CoinEntry:
                           _("Your inventory has no room for %(count)s more %(item)s.")
                           % {"count": n, "item": item.name})
         total = item.price * n
-        if coins < total:
-            raise Refused("not_enough_coins",
-                          _("That costs %(total)s coins; you have %(coins)s.")
-                          % {"total": total, "coins": coins})
+        if holding.spendable < total:  # held coins cannot be spent (RULES.md §12)
+            figures = {"total": total, "coins": holding.coins, "held": holding.held}
+            if holding.held:
+                text = _("That costs %(total)s coins; you have %(coins)s, of which %(held)s "
+                         "are held by your running wager game until it ends.") % figures
+            else:
+                text = _("That costs %(total)s coins; you have %(coins)s.") % figures
+            raise Refused("not_enough_coins", text, figures)
         entry = ledger.debit(user, total, ledger.Reason.PURCHASE, item_code=item.code,
                              note=f"{n} × {item.price}")
         inventory.add(slots, item, n)

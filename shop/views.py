@@ -37,7 +37,8 @@ def _unauthorized() -> JsonResponse:
 
 
 def _refused(e: Refused) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e), "params": e.params},
+                        status=400)
 
 
 def _done(request: HttpRequest, text: str, **data: Any) -> HttpResponse:
@@ -182,14 +183,16 @@ def api_shop(request: HttpRequest) -> JsonResponse:
 
 def _me_json(user) -> dict[str, Any]:
     p = Profile.objects.get(user=user)
-    return {"username": user.username, "coins": p.coins, "rating_points": p.rating_points,
+    return {"username": user.username, "coins": p.coins, "coins_held": p.coins_held,
+            "rating_points": p.rating_points,
             "level": p.level, "title": p.title,
             "inventory": inventory.as_json(inventory.slots_of(user.pk))}
 
 
 @require_GET
 def api_me(request: HttpRequest) -> JsonResponse:
-    """``GET /api/me``: ``username``, ``coins``, ``rating_points``, ``level``,
+    """``GET /api/me``: ``username``, ``coins``, ``coins_held`` (of ``coins``,
+    held by a running wager game: not spendable), ``rating_points``, ``level``,
     ``title``, ``inventory`` (``[{slot, item, count, armed}]``); 401 JSON
     for anonymous visitors."""
     if not request.user.is_authenticated:

@@ -29,14 +29,14 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts import levels
 from accounts.models import Profile
 from games import lifecycle, tables
 from games.errors import Refused, register_reasons
 from games.models import Game, Seat, Table
-from shop import ledger
+from shop import holds, ledger
 from shop.models import CoinEntry, GameWager, TableWager
 
 #: the wagers a table may carry, in coins (RULES.md §12): 0 and 10 × 2^k up to 10,240
@@ -50,6 +50,7 @@ REASONS = {
     "wager_table": "add_bot at a table with a wager (a wager table takes no bots)",
     # not_enough_coins: registered by shop.reasons (the coins are short; params: needed)
     "private_table": "set_wager at a private table (a private table takes no wager)",
+    "wager_stands_up": "set_wager to a wager some seated players cannot afford, without confirm",
 }
 
 
@@ -98,17 +99,24 @@ def _short(wager: int) -> Refused:
 # --- setting the wager ------------------------------------------------------------------
 
 
-def set_wager(table_id: int, user, wager: Any) -> int:
+def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
     """The owner sets the table's wager while it waits (RULES.md §12 "Wagers").
 
-    A changed wager un-readies everyone seated and stands up, each told by a
+    The owner must hold ``100 × wager`` coins themself, seated or not (they
+    may not set a wager they could not sit at: ``not_enough_coins``, params
+    ``needed``, ``wager``). A wager that some seated players cannot afford is
+    set only with ``confirm`` (else ``wager_stands_up``, params ``count`` —
+    how many would be stood up, never their balances — and ``wager``). A
+    changed wager un-readies everyone seated and stands up, each told by a
     ``notice`` (``not_enough_coins``), whoever holds under ``100 × wager``.
     Setting the wager it already has changes nothing.
 
     :param wager: the message's ``wager`` field, checked by :func:`parse_wager`.
+    :param confirm: the owner was told how many would be stood up and agreed.
     :returns: the table's wager.
     :raises Refused: ``bad_wager``, ``no_table``, ``not_owner``,
-        ``game_running``, ``private_table``, ``bots_seated``.
+        ``game_running``, ``private_table``, ``bots_seated``,
+        ``not_enough_coins``, ``wager_stands_up``; nothing has changed then.
     """
     wager = parse_wager(wager)
     with transaction.atomic():
@@ -130,11 +138,26 @@ def set_wager(table_id: int, user, wager: Any) -> int:
         current = TableWager.objects.select_for_update().filter(table=table).first()
         if (current.wager if current else 0) == wager:
             return wager
-        TableWager.objects.update_or_create(table=table, defaults={"wager": wager})
+        if _coins(table.owner_id) < needed(wager):  # issue 16: the owner could not sit at it
+            raise Refused(
+                "not_enough_coins",
+                _("You need %(needed)s coins to set a wager of %(wager)s coins: the owner must "
+                  "be able to sit at it.") % {"needed": needed(wager), "wager": wager},
+                {"needed": needed(wager), "wager": wager})
         seated = [s.user_id for s in seats if s.user_id is not None]
-        Seat.objects.filter(table=table, user__isnull=False).update(ready=False)
         balances = dict(Profile.objects.filter(user_id__in=seated).values_list("user_id", "coins"))
         short = [uid for uid in seated if balances.get(uid, 0) < needed(wager)]
+        if short and not confirm:
+            raise Refused(
+                "wager_stands_up",
+                ngettext("%(count)s seated player cannot afford a wager of %(wager)s coins and "
+                         "would be stood up.",
+                         "%(count)s seated players cannot afford a wager of %(wager)s coins and "
+                         "would be stood up.", len(short))
+                % {"count": len(short), "wager": wager},
+                {"count": len(short), "wager": wager})
+        TableWager.objects.update_or_create(table=table, defaults={"wager": wager})
+        Seat.objects.filter(table=table, user__isnull=False).update(ready=False)
         if short:
             e = _short(wager)
             tables.stand_up(table, short, e.reason, str(e), e.params)
@@ -143,8 +166,9 @@ def set_wager(table_id: int, user, wager: Any) -> int:
 
 
 def _set_wager_message(ctx: lifecycle.SocketContext, msg: dict) -> None:
-    """``{"type": "set_wager", "wager": 40}`` (docs/protocol.md)."""
-    set_wager(ctx.table_id, ctx.user, msg.get("wager"))
+    """``{"type": "set_wager", "wager": 40, "confirm": true}`` (docs/protocol.md;
+    ``confirm`` optional, only ``true`` confirms)."""
+    set_wager(ctx.table_id, ctx.user, msg.get("wager"), confirm=msg.get("confirm") is True)
 
 
 # --- who may sit --------------------------------------------------------------------------
@@ -153,8 +177,9 @@ def _set_wager_message(ctx: lifecycle.SocketContext, msg: dict) -> None:
 def seat_policy(table: Table, user, moment: str) -> None:
     """The wager's seat policy (RULES.md §9): at a wager table a person needs
     ``100 × wager`` coins to sit (``"sit"``), before a game starts
-    (``"start"``) and after one ends, once settled (``"game_end"``); a bot may
-    not sit (``"bot"``).
+    (``"start"``, read under the seated players' profile locks, so the held
+    stake that follows sees the same balances) and after one ends, once
+    settled (``"game_end"``); a bot may not sit (``"bot"``).
 
     :raises Refused: ``not_enough_coins`` (params ``needed``, ``wager``),
         ``wager_table``.
@@ -164,7 +189,16 @@ def seat_policy(table: Table, user, moment: str) -> None:
         return
     if moment == "bot":
         raise Refused("wager_table", _("A wager table takes no bots."))
-    if _coins(user.pk) < needed(wager):
+    if moment == "start":
+        # the four profiles locked now, in the lock order, until the game has
+        # started and held its stakes: a purchase racing the start either
+        # commits first (and a player left short is stood up) or sees the hold
+        seated = Seat.objects.filter(table=table, user__isnull=False).values_list(
+            "user_id", flat=True)
+        coins = ledger.lock_balances([user.pk, *seated])[user.pk]
+    else:
+        coins = _coins(user.pk)
+    if coins < needed(wager):
         raise _short(wager)
 
 
@@ -247,6 +281,8 @@ def settle(end: lifecycle.GameEnd) -> None:
     ``escape_wager``) naming the game, summing to zero; payments are sized
     from the balances locked first, so nobody goes below zero. A
     :class:`~shop.models.GameWager` records the wager and each seat's change.
+    Each payment is drawn from the payer's held stake first (``shop.holds``);
+    ``shop.holds.release`` releases the rest after this hook.
     """
     if not end.rated or end.reason not in (Game.NORMAL, Game.ESCAPE):
         return
@@ -263,6 +299,7 @@ def settle(end: lifecycle.GameEnd) -> None:
                           [locked[u] for u in users], escaper)
     legs = []
     for p in payments:
+        holds.draw(game, users[p.payer], p.amount)  # paid out of the held stake first (§12)
         legs.append(ledger.Leg(users[p.payer], -p.amount))
         legs.extend(ledger.Leg(users[seat], coins, users[p.payer])
                     for seat, coins in p.shares.items())

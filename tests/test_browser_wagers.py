@@ -2,8 +2,10 @@
 chromium through Playwright; fixtures of tests/test_browser.py): the owner sets
 a wager with the page's control, sees it, their balance, what a game wins or
 loses and whether each seated player can afford it — all as the server sent
-them — is refused a bot, is stood up when the wager outgrows their coins, and
-the lobby filters by wager."""
+them — is refused a bot, and the lobby filters by wager; the rungs the owner
+could not sit at are greyed out, a rung that stands seated players up asks for
+a confirmation, and a running wager game shows its player alone their held
+coins ("N 冻结")."""
 
 from __future__ import annotations
 
@@ -43,12 +45,16 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
     page.wait_for_function("() => (window.__toasts || []).some(t => t.includes('机器人'))")
     assert page.locator(".seat.is-bot").count() == 0
 
-    set_wager(page, 40)  # needs 4,000: the owner (2,000) is stood up
-    page.locator('.seat[data-seat="0"].empty').wait_for()
-    assert page.locator(".wager-afford").count() == 0
+    # issue 16: the owner (2,000) cannot set 40 (needs 4,000): greyed out, and why
+    assert page.locator('#wager-select option[value="20"]').is_enabled()
+    assert page.locator('#wager-select option[value="40"]').is_disabled()
+    assert page.locator('#wager-select option[value="10240"]').is_disabled()
+    assert "100 倍押金" in page.locator("#wager-why").inner_text()
+    set_wager(page, 20)  # exactly 2,000: the owner stays seated
+    page.locator('.seat.is-me[data-seat="0"] .wager-afford[data-afford="1"]').wait_for()
 
-    page.goto(site.base_url + "/?wager=40")
-    page.locator('.lobby-table:has(.lt-name:text-is("押宝桌")) .badge.wager[data-wager="40"]'
+    page.goto(site.base_url + "/?wager=20")
+    page.locator('.lobby-table:has(.lt-name:text-is("押宝桌")) .badge.wager[data-wager="20"]'
                  ).wait_for()
     page.locator("#lobby-status[data-state=open]").wait_for()
     assert page.locator(".lobby-table").count() == 1
@@ -123,4 +129,84 @@ def test_the_escape_dialog_names_the_wager_tables_coins(site, browser):  # noqa:
     assert f"赔 {10 * penalty} 金币" in text.inner_text()
     page.locator("#escape-cancel").click()
     assert page.locator("#escape-dialog").is_hidden()
+    me.assert_clean()
+
+
+HELD_GAME = """
+from django.contrib.auth import get_user_model
+from tests.helpers import make_players
+from tests.test_wagers import start, wager_table
+me = get_user_model().objects.get(username="dongjie")
+others = make_players(3, "bwh")
+table = wager_table([*others[:1], me, *others[1:]], 10)
+start(table, [*others[:1], me, *others[1:]])
+print(table.pk)
+"""
+
+
+def test_a_running_wager_game_shows_its_player_the_held_coins(site, browser):  # noqa: F811
+    """Issue 16: at a running 10-coin wager game (four 科员: 200 held each) the
+    player sees "200 冻结" beside their unchanged 2,000 coins; a spectator sees
+    no held coins at all; the shop page says the same to the player."""
+    me = Player.open(browser, "dongjie", viewport={"width": 1366, "height": 800})
+    page = me.page
+    me.sign_up(site.base_url)
+    table_id = int(site.manage("shell", "-c", HELD_GAME).split()[-1])
+    page.goto(site.base_url + f"/tables/{table_id}/")
+    page.locator("#table-app[data-status=playing]").wait_for()
+    page.locator("#my-held:not([hidden])").wait_for()
+    assert page.locator("#my-held").inner_text() == "200 冻结"
+    assert page.locator("#my-coins").inner_text() == "你的金币：2000"
+    watcher = Player.open(browser, "kanke2", viewport={"width": 1366, "height": 800})
+    watcher.page.goto(site.base_url + f"/tables/{table_id}/")
+    watcher.page.locator("#table-app[data-status=playing]").wait_for()
+    assert watcher.page.locator("#my-held").is_hidden()
+    page.goto(site.base_url + "/shop/")
+    assert page.locator("#shop-held").inner_text() == "200 冻结"
+    me.assert_clean()
+    watcher.assert_clean()
+
+
+SHORT_SEATED = """
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from games import tables
+from shop import ledger
+from tests.helpers import make_players
+me = get_user_model().objects.get(username="queren")
+poor = make_players(1, "bwp")[0]
+with transaction.atomic():
+    ledger.debit(poor, 500, ledger.Reason.PURCHASE, item_code="sign")  # 1,500 left
+table = tables.create_table(me, "确认桌")
+tables.sit(table.pk, me, 0)
+tables.sit(table.pk, poor, 1)
+print(table.pk)
+"""
+
+
+def test_a_wager_that_stands_a_player_up_asks_the_owner_first(site, browser):  # noqa: F811
+    """The owner picks 20 (2,000 to sit) while a player with 1,500 is seated:
+    the page asks, naming how many would be stood up (never a balance); Cancel
+    changes nothing, confirming sets it and stands that player up."""
+    me = Player.open(browser, "queren", viewport={"width": 1366, "height": 800})
+    page = me.page
+    me.sign_up(site.base_url)
+    table_id = int(site.manage("shell", "-c", SHORT_SEATED).split()[-1])
+    page.goto(site.base_url + f"/tables/{table_id}/")
+    me.wait_connected()
+    page.locator('.seat[data-seat="1"]:not(.empty)').wait_for()
+    page.locator("#wager-select").select_option("20")
+    page.locator("#wager-set").click()
+    page.locator("#wager-confirm:not([hidden])").wait_for()
+    text = page.locator("#wager-confirm-text").inner_text()
+    assert "1 位" in text and "1500" not in text
+    page.locator("#wager-confirm-no").click()
+    assert page.locator("#wager-confirm").is_hidden()
+    assert page.locator("#wager-box").get_attribute("data-wager") == "0"
+    page.locator("#wager-select").select_option("20")
+    page.locator("#wager-set").click()
+    page.locator("#wager-confirm-yes").click()
+    page.locator('#wager-box[data-wager="20"]').wait_for()
+    page.locator('.seat[data-seat="1"].empty').wait_for()
+    page.locator('.seat.is-me[data-seat="0"]').wait_for()
     me.assert_clean()

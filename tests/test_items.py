@@ -197,7 +197,7 @@ def test_timer_under_270_coins_does_not_fire_and_stays_armed(notices):
     assert helpers.last_event(game).by == "clock"
     assert InventorySlot.objects.get(user=user, armed=True).count == 1
     assert coins_of(user) == 269
-    assert (user.pk, "timer_no_coins", {"fee": 270}) in notices
+    assert (user.pk, "timer_no_coins", {"fee": 270, "held": 0}) in notices
 
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"),

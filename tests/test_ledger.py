@@ -103,7 +103,8 @@ def test_debit_beyond_the_balance_is_refused_and_changes_nothing(owner):
         # must not spoil the move that asked for it)
         ledger.credit(owner, 5, Reason.RELIEF)
     assert refused.value.code == "not_enough_coins"
-    assert refused.value.params == {"user_id": owner.pk, "balance": 2000, "needed": 2001}
+    assert refused.value.params == {"user_id": owner.pk, "balance": 2000, "needed": 2001,
+                                    "held": 0}
     balances, entries = state()
     assert balances == [(owner.pk, 2005)] and entries[:-1] == before[1]
 
@@ -197,7 +198,8 @@ def test_a_short_payer_refuses_the_whole_transfer(owner, partner, opponent):
     before = state()
     with transaction.atomic(), pytest.raises(NotEnoughCoins) as refused:
         ledger.transfer([(owner, -100), (opponent, -100), (partner, 200)], Reason.WAGER)
-    assert refused.value.params == {"user_id": opponent.pk, "balance": 50, "needed": 100}
+    assert refused.value.params == {"user_id": opponent.pk, "balance": 50, "needed": 100,
+                                    "held": 0}
     assert state() == before
 
 
@@ -500,7 +502,7 @@ VALUES (%s, %s, %s, 'wager', '', %s, '', now())
 @pytest.mark.django_db(transaction=True)
 def test_postgres_refuses_a_transfer_that_does_not_sum_to_zero(owner, partner):
     """Raw SQL bypassing ``shop.ledger``: one leg of a transfer alone is refused
-    at commit by the deferred constraint trigger (migration 0006), and nothing
+    at commit by the deferred constraint trigger (migration shop 0007), and nothing
     is written; two legs that sum to zero commit."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (DATABASE_URL): SQLite has no constraint triggers; "

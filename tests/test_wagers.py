@@ -110,6 +110,20 @@ def finish_with(game: Game, state: dict, reason: str | None = None) -> Game:
     return g
 
 
+def without_holds(game: Game) -> None:
+    """Make ``game`` one that was running before held stakes landed (issue 16:
+    such games have no hold and settle as before): its holds are dropped."""
+    from django.db.models import F
+
+    from shop import holds
+    from shop.models import Hold
+
+    for user_id, held in Hold.objects.filter(game=game).values_list("user_id", "held"):
+        Profile.objects.filter(user_id=user_id).update(coins_held=F("coins_held") - held)
+    Hold.objects.filter(game=game).delete()
+    holds.forget()
+
+
 def wager_entries(game: Game) -> dict[int, int]:
     """Each user's net coins from the game's wager entries."""
     out: dict[int, int] = {}
@@ -185,6 +199,7 @@ def test_worked_example_exactly(four):
     n, e, s, w = four
     table = wager_table(four, 10)
     game = start(table, four)
+    without_holds(game)  # a game from before held stakes: spending during it was possible
     set_coins(n, 15)  # spent during the game (a purchase), under the 1,000 needed to sit
     finish_with(game, finished_state("1"))
     assert [coins(u) for u in four] == [5, 2010, 1990, 2010]
@@ -204,6 +219,7 @@ def test_worked_example_with_a_short_loser(four):
     """… with N holding 7: N pays 7, W (seat 3, the seat after N) gets 4 and E 3."""
     n, e, s, w = four
     game = start(wager_table(four, 10), four)
+    without_holds(game)
     set_coins(n, 7)
     finish_with(game, finished_state("1"))
     assert [coins(u) for u in four] == [0, 2000 + 3 + 5, 1990, 2000 + 4 + 5]
@@ -271,6 +287,7 @@ def test_an_escaper_pays_wager_times_penalty_to_the_other_three(four):
 
 def test_an_insolvent_escaper_pays_their_whole_balance(four):
     game = start(wager_table(four, 10), four)
+    without_holds(game)
     set_coins(four[1], 5)  # spent it all during the game
     play.escape(game.pk, four[1])
     # E (seat 1) pays all of its 5 of the 200 due; after E come N, W, S: 2, 2, 1
@@ -281,6 +298,7 @@ def test_an_insolvent_escaper_pays_their_whole_balance(four):
 
 def test_an_escaper_with_nothing_left_moves_no_coins(four):
     game = start(wager_table(four, 10), four)
+    without_holds(game)
     set_coins(four[3], 0)
     play.escape(game.pk, four[3])
     assert [coins(u) for u in four] == [2000, 2000, 2000, 0]
@@ -372,6 +390,7 @@ def test_every_wager_code_is_registered():
 
 def test_too_few_coins_to_sit(four, outsider):
     table = tables.create_table(four[0])
+    set_coins(four[0], 4000)  # the owner may set only a wager they could sit at
     wagers.set_wager(table.pk, four[0], 40)  # needs 4,000
     before = _table_state(table)
     e = refused("not_enough_coins", tables.sit, table.pk, outsider, 0)
@@ -426,14 +445,19 @@ def test_raising_the_wager_unreadies_everyone_and_stands_up_the_short(
     set_coins(e, 4000)
     set_coins(s, 5000)
     set_coins(w, 3999)
-    set_coins(n, 500)  # the owner too: they may set a wager they cannot afford, not sit at it
+    set_coins(n, 4000)  # the owner must afford it (issue 16)
+    before = _table_state(table)
+    # who would be stood up: a count to confirm, never a balance; nothing changes yet
+    e_ = refused("wager_stands_up", wagers.set_wager, table.pk, n, 40)
+    assert e_.params == {"count": 1, "wager": 40} and "3999" not in str(e_)
+    assert _table_state(table) == before
     with django_capture_on_commit_callbacks(execute=True):
-        wagers.set_wager(table.pk, n, 40)
+        wagers.set_wager(table.pk, n, 40, confirm=True)
     seats = list(Seat.objects.filter(table=table).order_by("index")
                  .values_list("user_id", "ready"))
-    assert seats == [(None, False), (e.pk, False), (s.pk, False), (None, False)]
+    assert seats == [(n.pk, False), (e.pk, False), (s.pk, False), (None, False)]
     assert sorted((u, c["code"], c["params"]["needed"]) for u, c in notices) == sorted(
-        [(n.pk, "not_enough_coins", 4000), (w.pk, "not_enough_coins", 4000)])
+        [(w.pk, "not_enough_coins", 4000)])
     assert all(c["params"]["table_id"] == table.pk for _, c in notices)
 
 
@@ -469,6 +493,7 @@ def test_snapshot_shows_wager_affordability_and_stakes(four):
 
 def test_lobby_rows_carry_the_wager_and_filter_in_the_database(four, django_assert_max_num_queries):
     n = four[0]
+    set_coins(n, 4000)
     t0, t10, t40 = (tables.create_table(n) for _ in range(3))
     wagers.set_wager(t10.pk, n, 10)
     wagers.set_wager(t40.pk, n, 40)
@@ -484,6 +509,7 @@ def test_lobby_rows_carry_the_wager_and_filter_in_the_database(four, django_asse
 
 def test_lobby_page_filters_by_wager(client, four):
     n = four[0]
+    set_coins(n, 8000)
     _plain, staked = tables.create_table(n, "平桌"), tables.create_table(n, "押宝桌")
     wagers.set_wager(staked.pk, n, 80)
     page = client.get("/?wager=80").content.decode()
@@ -576,6 +602,7 @@ def test_settlement_racing_a_purchase_stays_exact(django_user_model):
             set_coins(u, 2000)
         table = wager_table(players, 10)
         game = start(table, players)
+        without_holds(game)  # the ledger's own race (a held stake refuses the purchase)
         # the purchase starts 0–100 ms after the settlement: both orders occur
         results = _race(game, state, n, delay=(i % 6) * 0.02)
         assert results["settle"] == "done", results
@@ -709,6 +736,7 @@ async def test_the_lobby_socket_filters_by_wager(_site):
     from yuanzi_site.asgi import application
 
     owner = (await database_sync_to_async(make_players)(1, "lobby"))[0]
+    await database_sync_to_async(set_coins)(owner, 4000)
 
     @database_sync_to_async
     def two_tables():

@@ -24,6 +24,7 @@ def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
         "coins": profile.coins,
+        "held": profile.coins_held,  # of coins, held by a running wager game (RULES.md §12)
         "checkin": coins.check_in_status(user),
         "relief": coins.relief_status(user, profile.coins),
         "slots": slots,
@@ -49,6 +50,7 @@ def strings() -> dict[str, str]:
         "no_recorder": _("You have no recorder: buy one in the shop."),
         "saved": _("Saved to your replays."),
         "armed_mark": _("armed"),
+        "held": _("%(held)s held"),
     }
 
 

@@ -19,12 +19,23 @@ def wager_ladder() -> tuple[int, ...]:
 
 
 @register.simple_tag
+def wager_seat_factor() -> int:
+    """Coins needed to sit per coin of wager (``shop.wagers.SEAT_FACTOR``, RULES.md §9)."""
+    return wagers.SEAT_FACTOR
+
+
+@register.simple_tag
 def wager_strings() -> dict[str, str]:
     """The words of ``static/js/wager.js`` (``%(name)s`` placeholders), translated."""
     return {
         "no_wager": _("No wager"),
         "wager_amount": _("Wager: %(wager)s coins"),
         "my_coins": _("Your coins: %(coins)s"),
+        "coins_held": _("%(held)s held"),
+        "held_title": _("Held by your running wager game until it ends: shown in your coins, "
+                        "not spendable."),
+        "wager_too_high": _("Greyed out: you need 100 × the wager in coins to set it "
+                            "(you have %(coins)s)."),
         "wager_stakes": _("Stake %(stake)s: win or lose %(normal)s coins, %(double)s on a "
                           "double clamp"),
         "can_afford": _("can afford"),

@@ -39,7 +39,7 @@ import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
 import {renderWatchers, wireWatchers} from "./watchers.js";
-import {renderWager, wireWager} from "./wager.js";
+import {renderWager, wagerRefused, wireWager} from "./wager.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -127,6 +127,7 @@ function onMessage(msg) {
       break;
     case "error":
       sock.settle();
+      if (wagerRefused(msg)) { render(); break; } // asks the owner to confirm instead
       toast(msg.message || T.error);
       if (RESYNC.has(msg.reason)) send({type: "sync"}, true);
       render();
@@ -211,7 +212,8 @@ wireResult({
   close: () => { store.dismissResult(); renderResult(); },
 });
 setChatMe(state.me.username);
-wireWager((wager) => send({type: "set_wager", wager}));
+wireWager((wager, confirm) => send(confirm ? {type: "set_wager", wager, confirm: true}
+  : {type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
 wireReport({send, table: () => state.table, meId: boot.me.id});
 

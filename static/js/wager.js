@@ -4,10 +4,16 @@
  * the owner's control to set it, and once a wager game is over each seat's
  * coin change in the result panel.
  *
- * Nothing here is computed: every figure is one the server sent (the table
- * snapshot's wager / wager_afford / wager_stakes, boot me.coins, a finished
- * view's coins and coin_changes). Hooks: #wager-box[data-wager],
- * #wager-select, #wager-set, .seat .wager-afford[data-afford=1|0],
+ * Nothing here is computed but the owner's greyed-out rungs (their own
+ * balance against 100 × the rung, #wager-form[data-seat-factor]; the server
+ * refuses them anyway): every figure is one the server sent (the table
+ * snapshot's wager / wager_afford / wager_stakes, boot me.coins and
+ * me.coins_held, a running view's coins_held, a finished view's coins and
+ * coin_changes). A rung that would stand seated players up is refused with
+ * wager_stands_up naming how many; the owner confirms in #wager-confirm.
+ * Hooks: #wager-box[data-wager], #wager-select (option:disabled), #wager-set,
+ * #wager-why, #wager-confirm, #my-held (N 冻结, RULES.md §12 "Held stake"),
+ * .seat .wager-afford[data-afford=1|0],
  * #result-body .coin-changes li[data-seat][data-coins].
  */
 
@@ -17,14 +23,28 @@ import {playerName} from "./names.js";
 import {isOwner, state, tableWaiting} from "./state.js";
 
 let coins = null; // my latest balance from the server: boot me.coins, then a finished view's
+let held = 0; // of it, held by my running wager game: boot me.coins_held, then my views'
 let chosen = false; // the owner picked a rung not yet set: table updates must not undo it
+let asked = null; // the rung the server asked the owner to confirm (wager_stands_up)
 
-/* The form calls setWager(n) with the chosen rung of the ladder. */
+/* The form calls setWager(n, confirm) with the chosen rung of the ladder. */
 export function wireWager(setWager) {
   if (!$("wager-box")) return;
   useStrings("wager-strings");
   coins = typeof state.me.coins === "number" ? state.me.coins : null;
+  held = state.me.coins_held || 0;
   $("wager-select").addEventListener("change", () => { chosen = true; });
+  $("wager-confirm-yes").addEventListener("click", () => {
+    $("wager-confirm").hidden = true;
+    if (asked !== null) setWager(asked, true);
+    asked = null;
+  });
+  $("wager-confirm-no").addEventListener("click", () => {
+    $("wager-confirm").hidden = true;
+    asked = null;
+    chosen = false;
+    renderWager();
+  });
   // the escape dialog (controls.js) names the rating penalty; a wager table adds
   // its coins (RULES.md §9: wager × the penalty), once that listener has written
   const escape = $("escape-btn");
@@ -36,8 +56,18 @@ export function wireWager(setWager) {
   $("wager-form").addEventListener("submit", (e) => {
     e.preventDefault();
     chosen = false;
-    setWager(Number($("wager-select").value));
+    setWager(Number($("wager-select").value), false);
   });
+}
+
+/* An error frame: true if it was the server asking to confirm a rung that
+ * stands seated players up (shown in #wager-confirm instead of a toast). */
+export function wagerRefused(msg) {
+  if (msg.reason !== "wager_stands_up" || !$("wager-confirm")) return false;
+  asked = msg.params && msg.params.wager;
+  $("wager-confirm-text").textContent = msg.message;
+  $("wager-confirm").hidden = false;
+  return true;
 }
 
 export function renderWager(s = state) {
@@ -48,16 +78,38 @@ export function renderWager(s = state) {
   const wager = t.wager || 0;
   box.dataset.wager = wager;
   if (v && v.status === "over" && typeof v.coins === "number") coins = v.coins;
+  if (v && typeof v.seat === "number") held = v.status === "playing" ? v.coins_held || 0 : 0;
   $("wager-amount").textContent = wager ? fmt(T.wager_amount, {wager}) : T.no_wager;
   $("my-coins").textContent = coins === null ? "" : fmt(T.my_coins, {coins});
+  const heldBox = $("my-held");
+  heldBox.hidden = !held;
+  heldBox.textContent = held ? fmt(T.coins_held, {held}) : "";
   const st = t.wager_stakes;
   $("wager-stakes").textContent = st
     ? fmt(T.wager_stakes, {stake: st.stake, normal: st.normal, double: st.double_clamp}) : "";
   show($("wager-form"), isOwner(s) && tableWaiting(s));
   const select = $("wager-select");
   if (!chosen && document.activeElement !== select) select.value = String(wager);
+  greyOut(select, wager);
+  if (!isOwner(s) || !tableWaiting(s)) $("wager-confirm").hidden = true;
   renderAfford(t, tableWaiting(s) ? wager : 0);
   renderCoinChanges(s);
+}
+
+/* The owner may set only a rung they could sit at: 100 × it of their own
+ * coins (the server refuses the others with not_enough_coins). */
+function greyOut(select, wager) {
+  const factor = Number($("wager-form").dataset.seatFactor) || 0;
+  let any = false;
+  for (const option of select.options) {
+    const w = Number(option.value);
+    const off = coins !== null && w !== wager && coins < factor * w;
+    option.disabled = off;
+    any = any || off;
+  }
+  const why = $("wager-why");
+  why.hidden = !any;
+  why.textContent = any ? fmt(T.wager_too_high, {coins}) : "";
 }
 
 /* On each seat: can that player afford the wager (a yes or no, never a balance). */

@@ -30,6 +30,9 @@ function say(text) { message.textContent = text; }
 
 function render(me) {
   document.getElementById("shop-coins").textContent = me.coins;
+  const held = document.getElementById("shop-held"); // RULES.md §12 "Held stake"
+  held.hidden = !me.coins_held;
+  held.textContent = me.coins_held ? T.held.replace("%(held)s", me.coins_held) : "";
   document.getElementById("disarm-btn").disabled = !me.inventory.some((s) => s.armed);
   for (const s of me.inventory) {
     const b = grid.querySelector(`[data-slot="${s.slot}"]`);

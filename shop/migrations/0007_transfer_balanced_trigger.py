@@ -56,7 +56,7 @@ def drop(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("shop", "0005_table_wager"),
+        ("shop", "0006_held_stake"),
     ]
 
     operations = [migrations.RunPython(create, drop)]
