@@ -107,15 +107,18 @@ LESSONS: tuple[Lesson, ...] = (
         ("Singles, pairs and triples", "单张、对子和三张"),
         ("Play goes North → West → South → East. Each player beats the last play with the "
          "same kind of a higher rank, or passes. You are South.",
-         "出牌顺序是 北 → 西 → 南 → 东。每人要么用同一牌型、更大的点数压过上一手，要么不出。你坐南家。"),
+         "出牌顺序是 北 → 西 → 南 → 东。每人要么用"
+         "同一牌型、更大的点数压过上一手，要么不出。你坐南家。"),
         (
             Step("play", ("West played a single 8. Beat it with a single.",
                           "西家出了一张 8。用一张单张压过它。"),
                  hand=_h("4S 6H 6D 9C 9S 9H JD QS"), before=(_bp(3, "8D"),),
                  want={"kind": "single"},
-                 off_goal=("That beats it, but here try a single.", "这样也能压，但这一步请出单张。"),
+                 off_goal=("That beats it, but"
+                           " here try a single.", "这样也能压，但这一步请出单张。"),
                  after=_pass_round(1, 0, 3),
-                 done=("Right: a higher single beats a single. Everyone passes and you win the trick.",
+                 done=("Right: a higher single beats a single."
+                       " Everyone passes and you win the trick.",
                        "对：更大的单张压单张。大家都不要，这一墩归你。")),
             Step("play", ("West played a pair of 7s. Beat it with a pair.",
                           "西家出了一对 7。用一对压过它。"),
@@ -152,7 +155,8 @@ LESSONS: tuple[Lesson, ...] = (
                           "西家出了一对 A。你没有比 A 大的对子：用炸弹炸。"),
                  hand=_h("3C 4S 4H 4C 4D 8S 9D"), before=(_bp(3, "AS AD"),),
                  want={"kind": "bomb"}, after=_pass_round(1, 0, 3),
-                 done=("Right: even a bomb of 4s beats a pair of As.", "对：四个 4 的炸弹也能炸一对 A。")),
+                 done=("Right: even a bomb of "
+                       "4s beats a pair of As.", "对：四个 4 的炸弹也能炸一对 A。")),
             Step("play", ("West played a 4-card bomb of 6s. Beat it.",
                           "西家出了四个 6 的炸弹。压过它。"),
                  hand=_h("3S 3H 3C 3D 5S 5H 5C 5D 5D 9C"), before=(_bp(3, "6S 6H 6C 6D"),),
@@ -179,7 +183,8 @@ LESSONS: tuple[Lesson, ...] = (
         ("Atoms and their suit order", "原子与花色"),
         ("The three copies of one card (same rank and suit) are an atom. An atom beats "
          "every bomb; atoms compare by rank, then by suit ♠ > ♥ > ♣ > ♦.",
-         "同一张牌的三张（点数和花色都相同）是原子。原子压任何炸弹；原子之间先比点数，再比花色 ♠ > ♥ > ♣ > ♦。"),
+         "同一张牌的三张（点数和花色都相同）是原子。原子压任何炸弹"
+         "；原子之间先比点数，再比花色 ♠ > ♥ > ♣ > ♦。"),
         (
             Step("play", ("West played a 6-card bomb of Qs. Beat it.",
                           "西家出了六个 Q 的炸弹。压过它。"),
@@ -229,7 +234,8 @@ LESSONS: tuple[Lesson, ...] = (
                      Option(("Eight 9s: three ♠, three ♥, one ♣, one ♦",
                              "八张 9：三张 ♠、三张 ♥、一张 ♣、一张 ♦"),
                             ("RULES §3: a hydrogen bomb has exactly two of each suit; this is an "
-                             "8-card bomb.", "规则 §3：氢弹必须每种花色正好两张；这只是八张的炸弹。")),
+                             "8-card bomb.", "规则 §3：氢弹必须每种花色"
+                                             "正好两张；这只是八张的炸弹。")),
                      Option(("Eight 9s, two of each suit", "八张 9，每种花色两张")),
                      Option(("Nine 9s", "九张 9"),
                             ("RULES §3: a hydrogen bomb is exactly eight cards; nine are a bomb.",
@@ -263,7 +269,8 @@ LESSONS: tuple[Lesson, ...] = (
                  want={"kind": "atom"}, after=_pass_round(1, 0, 3),
                  done=("Right: no bomb beats a dao pair, but an atom does.",
                        "对：炸弹压不了刀对，原子可以。")),
-            Step("choice", ("Check: what is a small joker played alone?", "小测：单出一张小王算什么？"),
+            Step("choice", ("Check: what is a smal"
+                            "l joker played alone?", "小测：单出一张小王算什么？"),
                  options=(
                      Option(("Higher than the dao", "比刀还大"),
                             ("RULES §3: a joker alone is a 3, the lowest single.",
@@ -292,11 +299,13 @@ LESSONS: tuple[Lesson, ...] = (
                  after=_pass_round(1, 0),
                  done=("Everyone passed. West is out, so the lead goes to West's next seat: you.",
                        "大家都不要。西家已出完，出牌权交给西家的下家：你。")),
-            Step("play", ("接风: the lead is yours. Lead any play.", "接风：轮到你出牌。随便出一手。"),
+            Step("play", ("接风: the lead is yo"
+                          "urs. Lead any play.", "接风：轮到你出牌。随便出一手。"),
                  hand=_h("4C 6S 6D TS JH"), want={}, after=_pass_round(1, 0),
                  done=("Right: you led; East and North pass, and the trick is yours.",
                        "对：你出了牌；东家、北家都不要，这一墩归你。")),
-            Step("choice", ("Check: North goes out with a single that nobody beats. Who leads next?",
+            Step("choice", ("Check: North goes out with a single"
+                            " that nobody beats. Who leads next?",
                             "小测：北家最后一张单张没人压，出完了。谁接着出牌？"),
                  options=(
                      Option(("South, North's partner", "南家，北家的对家"),
@@ -314,7 +323,8 @@ LESSONS: tuple[Lesson, ...] = (
         ("Scoring: 5, 10, K", "计分：5、10、K"),
         ("Every 5 is worth 5 points, every 10 and K 10: 300 points in a half. The player who "
          "makes the last play of a trick takes its points for their team.",
-         "每张 5 算 5 分，每张 10 和 K 算 10 分：一局共 300 分。一墩的最后出牌者为本队拿走这墩的分。"),
+         "每张 5 算 5 分，每张 10 和 K 算 10 分："
+         "一局共 300 分。一墩的最后出牌者为本队拿走这墩的分。"),
         (
             Step("play", ("East, North and West played 5♦, 10♠ and K♥: 25 points. Take the trick.",
                           "东、北、西家出了 5♦、10♠、K♥：共 25 分。把这一墩拿下。"),
@@ -333,7 +343,8 @@ LESSONS: tuple[Lesson, ...] = (
                  )),
             Step("choice", ("Check: North went out first; East is left last with K♠ 5♥ 9♣ in hand "
                             "and 40 points captured. Where do East's points go?",
-                            "小测：北家上游；东家最后还剩 K♠ 5♥ 9♣，本局拿了 40 分。东家的分去哪儿？"),
+                            "小测：北家上游；东家最后还剩 K♠ 5♥ "
+                            "9♣，本局拿了 40 分。东家的分去哪儿？"),
                  options=(
                      Option(("All 55 to North–South", "全部 55 分归南北")),
                      Option(("40 to North–South, the 15 in hand stay with East–West",
@@ -353,7 +364,8 @@ LESSONS: tuple[Lesson, ...] = (
          "the game ends with the stake doubled, if one team went out before either opponent, "
          "or if a team scored under 60. Otherwise a second half decides: the team of the first "
          "half's first out needs 300 of 600, the other team 305.",
-         "一盘最多两局。第一局后如果一队两人都先于对方出完，或有一队得分不到 60，就是双夹：比赛结束，"
+         "一盘最多两局。第一局后如果一队两人都先于对方出"
+         "完，或有一队得分不到 60，就是双夹：比赛结束，"
          "输赢分翻倍。否则打第二局：两局共 600 分，第一局上游的队得 300 分就赢，另一队要 305 分。"),
         (
             Step("play", ("Your partner North is out. West played a pair of 7s; go out with your "
@@ -365,11 +377,13 @@ LESSONS: tuple[Lesson, ...] = (
                        "double clamp, your team wins.",
                        "对：你们两人都出完了，东西还有牌：双夹，你们赢。")),
             Step("choice", ("Check: after the first half North–South have 250 points and East–West "
-                            "50. What happens?", "小测：第一局后南北 250 分，东西 50 分。结果如何？"),
+                            "50. What happens?", "小测：第一局后南北 250 "
+                                                 "分，东西 50 分。结果如何？"),
                  options=(
                      Option(("A second half is dealt", "再打第二局"),
                             ("RULES §6: a team under 60 after the first half is a double clamp: "
-                             "the game ends.", "规则 §6：第一局后有一队不到 60 分就是双夹，比赛结束。")),
+                             "the game ends.", "规则 §6：第一局后有一队不到"
+                                               " 60 分就是双夹，比赛结束。")),
                      Option(("Double clamp: North–South win, stake doubled",
                              "双夹：南北赢，输赢分翻倍")),
                      Option(("East–West win", "东西赢"),
@@ -381,7 +395,8 @@ LESSONS: tuple[Lesson, ...] = (
                             "小测：两局打完是 300 比 300。第一局东家上游。谁赢？"),
                  options=(
                      Option(("North–South", "南北"),
-                            ("RULES §6: North–South are not the first out's team, so they need 305.",
+                            ("RULES §6: North–South are not the "
+                             "first out's team, so they need 305.",
                              "规则 §6：南北不是第一局上游的队，要 305 分才赢。")),
                      Option(("East–West", "东西")),
                      Option(("A draw", "平局"),
@@ -397,7 +412,8 @@ CODES = tuple(lesson.code for lesson in LESSONS)
 
 KIND_NAMES: dict[str, Text] = {
     "single": ("a single", "单张"), "pair": ("a pair", "对子"), "triple": ("a triple", "三张"),
-    "bomb": ("a bomb", "炸弹"), "atom": ("an atom", "原子"), "hydrogen": ("a hydrogen bomb", "氢弹"),
+    "bomb": ("a bomb", "炸弹"), "atom": ("an atom", "原子"), "hydrogen": ("a hydro"
+                                                                      "gen bomb", "氢弹"),
 }
 SEAT_NAMES: dict[int, Text] = {0: ("North", "北家"), 1: ("East", "东家"),
                                2: ("You", "你"), 3: ("West", "西家")}
@@ -506,7 +522,8 @@ def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
     if tk == "atom":
         if nk == "atom":
             return say(("RULES §3: atoms compare by rank, then suit ♠ > ♥ > ♣ > ♦; yours is "
-                        "lower.", "规则 §3：原子先比点数，再比花色 ♠ > ♥ > ♣ > ♦；你的更小。"), lang)
+                        "lower.", "规则 §3：原子先比点数，再比花色 "
+                                  "♠ > ♥ > ♣ > ♦；你的更小。"), lang)
         return say(("RULES §3: only a higher atom or a hydrogen bomb beats an atom; %(mine)s "
                     "does not.", "规则 §3：只有更大的原子或氢弹能压原子，%(mine)s 不行。"),
                    lang, mine=mine)
@@ -517,18 +534,21 @@ def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
                             "%(theirs)s.", "规则 §3：炸弹先比张数：%(mine)s小于 %(theirs)s。"),
                            lang, mine=mine, theirs=theirs)
             return say(("RULES §3: bombs with as many cards compare by rank: %(mine)s is not "
-                        "above %(theirs)s.", "规则 §3：张数相同的炸弹比点数：%(mine)s 不比 %(theirs)s 大。"),
+                        "above %(theirs)s.", "规则 §3：张数相同的炸弹比点数：%(mine)s"
+                                             " 不比 %(theirs)s 大。"),
                        lang, mine=mine, theirs=theirs)
         return say(("RULES §3: only a bigger bomb, an atom or a hydrogen bomb beats a bomb.",
                     "规则 §3：只有更大的炸弹、原子或氢弹能压炸弹。"), lang)
     if nk == "bomb" and table.is_dao:
         return say(("RULES §3: no bomb beats a single, pair or triple of the dao; only an atom "
-                    "or a hydrogen bomb does.", "规则 §3：炸弹压不了刀的单张、对子、三张，只有原子或氢弹可以。"),
+                    "or a hydrogen bomb does.", "规则 §3：炸弹压不了刀的单张、"
+                                                "对子、三张，只有原子或氢弹可以。"),
                    lang)
     if nk != tk:
         return say(("RULES §3: %(kind)s beats only %(kind)s of a higher rank (or a bomb, atom or "
                     "hydrogen bomb); %(mine)s never does.",
-                    "规则 §3：%(kind)s只能被更大的%(kind)s（或炸弹、原子、氢弹）压，%(mine)s 不行。"),
+                    "规则 §3：%(kind)s只能被更大的%(kind)s"
+                    "（或炸弹、原子、氢弹）压，%(mine)s 不行。"),
                    lang, kind=say(KIND_NAMES[tk], lang), mine=mine)
     if play.jokers == play.size:
         return say(("RULES §3: jokers alone are 3s, the lowest rank: they do not beat %(theirs)s.",
@@ -546,7 +566,8 @@ def _off_goal(step: Step, lang: str) -> str:
         return say(("That is legal, but this step asks for %(kind)s.",
                     "这一手可以出，但这一步要你出%(kind)s。"), lang,
                    kind=say(KIND_NAMES[want["kind"]], lang))
-    return say(("That is legal, but not what this step asks.", "这一手可以出，但不是这一步要的。"), lang)
+    return say(("That is legal, but no"
+                "t what this step asks.", "这一手可以出，但不是这一步要的。"), lang)
 
 
 def _meets(step: Step, play: engine.Play | None) -> bool:
@@ -607,7 +628,8 @@ def judge(n: int, index: object, cards: object = None, choice: object = None,
                 return {**wrong, "explanation": say((
                     "RULES §3: these cards are no play: a play is cards of one rank (jokers "
                     "wild, never with dao cards), three copies of one card, or a hydrogen bomb.",
-                    "规则 §3：这些牌不成牌型：要同一点数（王可配，但不能配刀）、同一张牌的三张，或氢弹。"),
+                    "规则 §3：这些牌不成牌型：要同一点数（王"
+                    "可配，但不能配刀）、同一张牌的三张，或氢弹。"),
                     lang)}
             if table is not None and not engine.beats(play, table):
                 return {**wrong, "explanation": why_not(play, table, lang)}
