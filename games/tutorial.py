@@ -114,8 +114,6 @@ LESSONS: tuple[Lesson, ...] = (
                           "西家出了一张 8。用一张单张压过它。"),
                  hand=_h("4S 6H 6D 9C 9S 9H JD QS"), before=(_bp(3, "8D"),),
                  want={"kind": "single"},
-                 off_goal=("That beats it, but"
-                           " here try a single.", "这样也能压，但这一步请出单张。"),
                  after=_pass_round(1, 0, 3),
                  done=("Right: a higher single beats a single."
                        " Everyone passes and you win the trick.",
@@ -496,15 +494,31 @@ def _rank_text(rank: str) -> str:
     return "10" if rank == "T" else rank
 
 
+_SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
 def _play_text(play: engine.Play, lang: str) -> str:
-    name = say(KIND_NAMES[play.kind], lang)
+    """A play in words: "a pair of Ks" / "对子 K", "the atom 8♥" / "原子 8♥"."""
+    en = lang == "en"
     if play.kind in ("single", "pair", "triple") and play.jokers == play.size:
-        return name + (" of jokers (3s)" if lang == "en" else "（王，当 3）")
+        return say(KIND_NAMES[play.kind], lang) + (" of jokers (3s)" if en else "（王，当 3）")
     rank = _rank_text(play.rank)
+    if play.kind == "atom":
+        if play.jokers:
+            big = play.cards[0] == "RJ"
+            return say((("the big-joker atom", "大王原子") if big
+                        else ("the small-joker atom", "小王原子")), lang)
+        return f"the atom {rank}{_SUITS[play.cards[0][1]]}" if en \
+            else f"原子 {rank}{_SUITS[play.cards[0][1]]}"
     if play.kind == "bomb":
-        return (f"a {play.size}-card bomb of {rank}s" if lang == "en"
-                else f"{play.size} 张 {rank} 的炸弹")
-    return f"{name} of {rank}s" if lang == "en" else f"{name} {rank}"
+        return f"a {play.size}-card bomb of {rank}s" if en else f"{play.size} 张 {rank} 的炸弹"
+    if play.kind == "hydrogen":
+        return f"a hydrogen bomb of {rank}s" if en else f"{rank} 的氢弹"
+    if play.kind == "single":
+        return f"a single {rank}" if en else f"单张 {rank}"
+    if play.kind == "pair":
+        return f"a pair of {rank}s" if en else f"一对 {rank}"
+    return f"three {rank}s" if en else f"三张 {rank}"
 
 
 def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
@@ -515,15 +529,16 @@ def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
     if tk == "hydrogen":
         if nk == "hydrogen":
             return say(("RULES §3: hydrogen bombs compare by rank, and %(mine)s is not above "
-                        "%(theirs)s.", "规则 §3：氢弹比点数，你的 %(mine)s 不比 %(theirs)s 大。"),
+                        "%(theirs)s.", "规则 §3：氢弹比点数，%(mine)s 不比 %(theirs)s 大。"),
                        lang, mine=mine, theirs=theirs)
         return say(("RULES §3: only a higher hydrogen bomb beats a hydrogen bomb.",
                     "规则 §3：只有更大的氢弹能压氢弹。"), lang)
     if tk == "atom":
         if nk == "atom":
-            return say(("RULES §3: atoms compare by rank, then suit ♠ > ♥ > ♣ > ♦; yours is "
-                        "lower.", "规则 §3：原子先比点数，再比花色 "
-                                  "♠ > ♥ > ♣ > ♦；你的更小。"), lang)
+            return say(("RULES §3: atoms compare by rank, then suit ♠ > ♥ > ♣ > ♦: %(mine)s "
+                        "is below %(theirs)s.", "规则 §3：原子先比点数，再比花色 "
+                                                "♠ > ♥ > ♣ > ♦：%(mine)s 小于 %(theirs)s。"),
+                       lang, mine=mine, theirs=theirs)
         return say(("RULES §3: only a higher atom or a hydrogen bomb beats an atom; %(mine)s "
                     "does not.", "规则 §3：只有更大的原子或氢弹能压原子，%(mine)s 不行。"),
                    lang, mine=mine)
@@ -558,7 +573,10 @@ def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
                lang, mine=mine, theirs=theirs)
 
 
-def _off_goal(step: Step, lang: str) -> str:
+def _off_goal(step: Step, play: engine.Play | None, lang: str) -> str:
+    if play is None and not step.want.get("pass"):
+        return say(("RULES §4: you may pass, but here you hold a play that beats it: find it.",
+                    "规则 §4：可以不出，但你手里有能压的牌：找出来。"), lang)
     if step.off_goal:
         return say(step.off_goal, lang)
     want = step.want
@@ -597,6 +615,7 @@ def judge(n: int, index: object, cards: object = None, choice: object = None,
     step = _step(n, index)
     assert isinstance(index, int)
     wrong: dict[str, Any] = {"ok": False, "after": [], "next": None, "token": None}
+    cs: list[str] = []
     if step.kind == "choice":
         if not isinstance(choice, int) or isinstance(choice, bool) \
                 or not 0 <= choice < len(step.options):
@@ -634,12 +653,13 @@ def judge(n: int, index: object, cards: object = None, choice: object = None,
             if table is not None and not engine.beats(play, table):
                 return {**wrong, "explanation": why_not(play, table, lang)}
         if not _meets(step, play):
-            return {**wrong, "explanation": _off_goal(step, lang)}
+            return {**wrong, "explanation": _off_goal(step, play, lang)}
         done = say(step.done, lang) if step.done else say(("Right.", "对。"), lang)
     steps = lesson(n).steps
     last = index == len(steps) - 1
     return {"ok": True, "explanation": done,
-            "after": _bot_plays(step.after, step.dao, lang) if step.kind == "play" else [],
+            "after": [] if step.kind != "play" else _bot_plays(
+                (BotPlay(SOUTH, tuple(cs)), *step.after), step.dao, lang),
             "next": None if last else step_view(n, index + 1, lang),
             "token": signing.dumps({"lesson": lesson(n).code}, salt=TOKEN_SALT) if last else None}
 

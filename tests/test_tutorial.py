@@ -116,7 +116,8 @@ def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     assert not r["ok"] and "more cards" in r["explanation"]
     # a lower atom by suit
     r = tutorial.judge(3, 1, cards=["8D", "8D", "8D"], lang="en")
-    assert not r["ok"] and "♠ > ♥ > ♣ > ♦" in r["explanation"]
+    assert not r["ok"] and r["explanation"].endswith(
+        "♠ > ♥ > ♣ > ♦: the atom 8♦ is below the atom 8♥.")
     # a joker alone is a 3
     r = tutorial.judge(5, 0, cards=["BJ"], lang="en")
     assert not r["ok"] and "single" in r["explanation"]
@@ -130,6 +131,12 @@ def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     assert not r["ok"] and "RULES §3" in r["explanation"]
     r = tutorial.judge(6, 1, cards=[], lang="en")
     assert not r["ok"] and "RULES §4" in r["explanation"]
+    r = tutorial.judge(1, 0, cards=[], lang="en")  # a pass where a play beats
+    assert not r["ok"] and "RULES §4: you may pass" in r["explanation"]
+    # the learner's right play comes first in what follows, then the bots'
+    r = tutorial.judge(1, 0, cards=["9C"], lang="en")
+    assert r["ok"] and [(p["seat"], p["cards"]) for p in r["after"]] == [
+        (2, ["9C"]), (1, []), (0, []), (3, [])]
 
 
 def test_a_wrong_play_is_explained_and_changes_nothing(client):

@@ -140,6 +140,7 @@ async function answer(extra) {
     feedback(r.ok, r.explanation);
     if (!r.ok) return;  // the step stays as it was: try again
     $("tut-controls").hidden = true;
+    clear($("tut-hand"));  // the play made is the first of `after`
     $("tut-options").querySelectorAll("button").forEach((b) => { b.disabled = true; });
     if (r.after.length) {
       $("tut-after").hidden = false;
