@@ -315,24 +315,14 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def tutorial_strings() -> dict[str, Any]:
-    """Words static/js/tutorial.js needs (the lessons' own text comes from
-    ``games.tutorial`` through the API, in the page's language)."""
+    """Words static/js/tutorial.js needs: the table's card and play names and a
+    few of its own (the lessons' text comes from ``games.tutorial`` through the
+    API, in the page's language)."""
     return {
         **table_strings(),
-        "play": _("Play"),
-        "pass": _("Pass"),
-        "clear": _("Clear"),
-        "next": _("Next"),
-        "again": _("Try again"),
         "step_of": _("Step %(n)s of %(total)s"),
-        "your_hand": _("Your hand"),
-        "on_table": _("On the table"),
         "you_lead": _("You lead: nothing to beat."),
-        "lesson_done": _("Lesson complete!"),
         "saved_account": _("Saved to your account."),
         "saved_browser": _("Saved in this browser. Log in to keep your progress."),
-        "next_lesson": _("Next lesson"),
-        "all_lessons": _("All lessons"),
-        "done_mark": _("Done"),
         "error": _("Something went wrong. Try again."),
     }

@@ -123,7 +123,7 @@ function render(s, total) {
       const b = el("button", "secondary tut-option", o.text);
       b.type = "button";
       b.dataset.choice = o.id;
-      b.addEventListener("click", () => answer({choice: o.id}));
+      b.addEventListener("click", () => answer({choice: o.id}, b));
       $("tut-options").appendChild(b);
     });
   }
@@ -132,12 +132,15 @@ function render(s, total) {
 let total = 0;
 let pendingNext = null;
 
-async function answer(extra) {
+/* Posts the learner's answer (`extra`: {cards} or {choice}; `button`: the
+   option clicked) and shows the server's verdict. */
+async function answer(extra, button) {
   if (busy) return;
   busy = true;
   try {
     const r = await api("/play", {step: step.index, ...extra});
     feedback(r.ok, r.explanation);
+    if (button) button.classList.add(r.ok ? "right" : "wrong");
     if (!r.ok) return;  // the step stays as it was: try again
     $("tut-controls").hidden = true;
     clear($("tut-hand"));  // the play made is the first of `after`
