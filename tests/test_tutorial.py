@@ -254,3 +254,18 @@ def test_the_lobby_offers_the_tutorial_to_visitors_and_new_accounts(client, owne
     TutorialProgress.objects.bulk_create(
         [TutorialProgress(user=owner, lesson=code) for code in tutorial.CODES])
     assert 'id="tutorial-offer"' not in client.get(reverse("lobby")).content.decode()
+
+
+def test_the_scoring_lessons_numbers_are_the_engines():
+    """The points the scoring lesson states are what engine.cards_points counts
+    (RULES.md §2), so the lesson cannot teach a wrong sum."""
+    trick = tutorial.lesson(7).steps[0]
+    points = engine.cards_points([c for bp in trick.before for c in bp.cards])
+    assert points == 25 and "25" in trick.prompt[0] and "25" in trick.prompt[1]
+    check = tutorial.lesson(7).steps[1]
+    right = next(o for o in check.options if o.why is None)
+    assert right.text[0] == str(engine.cards_points(["5S", "5H", "TC", "KD", "KD"]))
+    last = tutorial.lesson(7).steps[2]
+    held = engine.cards_points(["KS", "5H", "9C"])
+    right = next(o for o in last.options if o.why is None)
+    assert str(40 + held) in right.text[0] and str(held) in last.options[1].text[0]
