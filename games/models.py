@@ -213,3 +213,18 @@ class SchedulerHeartbeat(models.Model):
 
     name = models.CharField(max_length=20, unique=True)
     at = models.DateTimeField()
+
+
+class TutorialProgress(models.Model):
+    """A tutorial lesson an account finished (``games.tutorial``): the lesson's
+    code and when it was first completed. Visitors' progress stays in their
+    browser (localStorage); nothing else of a lesson is kept."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="tutorial_progress")
+    lesson = models.CharField(max_length=20)
+    completed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "lesson"],
+                                               name="tutorial_progress_once")]

@@ -345,3 +345,17 @@ def result_summary(view: dict[str, Any]) -> dict[str, Any]:
                   for i, h in enumerate(view.get("hands") or []) if h],
     }
 
+
+
+def tutorial_strings() -> dict[str, Any]:
+    """Words static/js/tutorial.js needs: the table's card and play names and a
+    few of its own (the lessons' text comes from ``games.tutorial`` through the
+    API, in the page's language)."""
+    return {
+        **table_strings(),
+        "step_of": _("Step %(n)s of %(total)s"),
+        "you_lead": _("You lead: nothing to beat."),
+        "saved_account": _("Saved to your account."),
+        "saved_browser": _("Saved in this browser. Log in to keep your progress."),
+        "error": _("Something went wrong. Try again."),
+    }

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import tutorial_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -14,4 +14,9 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),
     path("fairness/", views.fairness_doc, name="fairness_doc"),
+    path("tutorial/", tutorial_views.index, name="tutorial"),
+    path("tutorial/<int:n>/", tutorial_views.page, name="tutorial_lesson"),
+    path("api/tutorial/<int:n>", tutorial_views.api_step, name="tutorial_step"),
+    path("api/tutorial/<int:n>/play", tutorial_views.api_play, name="tutorial_play"),
+    path("api/tutorial/<int:n>/complete", tutorial_views.api_complete, name="tutorial_complete"),
 ]

@@ -1,0 +1,196 @@
+/* The tutorial page (/tutorial/<n>/): shows the step the server sends
+ * (GET /api/tutorial/<n>?step=k), lets the learner pick cards or an answer,
+ * and posts it (POST /api/tutorial/<n>/play). No rules here: the server
+ * judges every play with the engine and words every explanation. A finished
+ * lesson is posted to /complete (stored for an account) and kept in
+ * localStorage for a visitor. */
+
+import {$, clear, el} from "./dom.js";
+import {cardEl, cardsRow, playName} from "./cards.js";
+import {T, fmt, useStrings} from "./i18n.js";
+
+const STORE = "yuanzi.tutorial.done";
+const root = $("tutorial");
+const n = Number(root.dataset.lesson || 0);
+let step = null;
+let selected = [];  // indexes into step.hand
+let busy = false;
+
+function storedDone() {
+  try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
+}
+
+function markStored(code) {
+  const done = storedDone();
+  if (!done.includes(code)) done.push(code);
+  try { localStorage.setItem(STORE, JSON.stringify(done)); } catch (e) { /* private mode */ }
+}
+
+/* Ticks the lesson list from this browser's own record (a visitor's progress). */
+function tickStored() {
+  const done = storedDone();
+  document.querySelectorAll("#tut-lessons li[data-code]").forEach((li) => {
+    if (done.includes(li.dataset.code)) {
+      li.classList.add("done");
+      li.querySelector(".tut-done-mark").hidden = false;
+    }
+  });
+}
+
+function csrf() {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {credentials: "same-origin"} : {
+    method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()},
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(`/api/tutorial/${n}${path}`, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.message || T.error);
+  return data;
+}
+
+function playsList(list, plays, dao) {
+  clear(list);
+  plays.forEach((p) => {
+    const li = el("li", "tut-play");
+    li.dataset.seat = p.seat;
+    li.appendChild(el("span", "tut-who", p.name));
+    if (p.cards.length) {
+      li.appendChild(cardsRow(p.cards, {cls: "tut-cards", dao}));
+      li.appendChild(el("span", "play-kind", playName(p.kind, p.cards)));
+    } else {
+      li.appendChild(el("span", "pass-mark", T.pass_mark));
+    }
+    if (p.note) li.appendChild(el("span", "tut-note", p.note));
+    list.appendChild(li);
+  });
+}
+
+function feedback(ok, text) {
+  const box = $("tut-feedback");
+  box.hidden = false;
+  box.className = "tut-feedback " + (ok ? "ok" : "wrong");
+  box.textContent = text;
+}
+
+function renderHand() {
+  const hand = $("tut-hand");
+  clear(hand);
+  // strongest on the left, as at the table
+  for (let i = step.hand.length - 1; i >= 0; i--) {
+    const b = cardEl(step.hand[i], {tag: "button", dao: step.dao});
+    b.type = "button";
+    b.dataset.index = i;
+    if (selected.includes(i)) b.classList.add("selected");
+    b.setAttribute("aria-pressed", selected.includes(i) ? "true" : "false");
+    b.addEventListener("click", () => {
+      selected = selected.includes(i) ? selected.filter((j) => j !== i) : [...selected, i];
+      renderHand();
+    });
+    hand.appendChild(b);
+  }
+  $("tut-play").disabled = busy || selected.length === 0;
+}
+
+function render(s, total) {
+  step = s;
+  selected = [];
+  $("tut-step-of").textContent = fmt(T.step_of, {n: s.index + 1, total});
+  $("tut-prompt").textContent = s.prompt;
+  $("tut-feedback").hidden = true;
+  $("tut-after").hidden = true;
+  $("tut-next").hidden = true;
+  const isPlay = s.kind === "play";
+  $("tut-table").hidden = !isPlay;
+  $("tut-controls").hidden = !isPlay;
+  clear($("tut-hand"));
+  clear($("tut-options"));
+  if (isPlay) {
+    $("tut-dao").textContent = fmt(T.dao_is, {rank: s.dao === "T" ? "10" : s.dao});
+    playsList($("tut-plays"), s.table, s.dao);
+    if (!s.table.some((p) => p.cards.length)) {
+      $("tut-plays").appendChild(el("li", "tut-play lead-note", T.you_lead));
+    }
+    $("tut-pass").hidden = !s.can_pass;
+    renderHand();
+  } else {
+    s.options.forEach((o) => {
+      const b = el("button", "secondary tut-option", o.text);
+      b.type = "button";
+      b.dataset.choice = o.id;
+      b.addEventListener("click", () => answer({choice: o.id}, b));
+      $("tut-options").appendChild(b);
+    });
+  }
+}
+
+let total = 0;
+let pendingNext = null;
+
+/* Posts the learner's answer (`extra`: {cards} or {choice}; `button`: the
+   option clicked) and shows the server's verdict. */
+async function answer(extra, button) {
+  if (busy) return;
+  busy = true;
+  try {
+    const r = await api("/play", {step: step.index, ...extra});
+    feedback(r.ok, r.explanation);
+    if (button) button.classList.add(r.ok ? "right" : "wrong");
+    if (!r.ok) return;  // the step stays as it was: try again
+    $("tut-controls").hidden = true;
+    clear($("tut-hand"));  // the play made is the first of `after`
+    $("tut-options").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    if (r.after.length) {
+      $("tut-after").hidden = false;
+      playsList($("tut-after"), r.after, step.dao);
+    }
+    if (r.next) {
+      pendingNext = r.next;
+      $("tut-next").hidden = false;
+      $("tut-next").focus();
+    } else {
+      await complete(r.token);
+    }
+  } catch (e) {
+    feedback(false, T.error);
+  } finally {
+    busy = false;
+    if (step && step.kind === "play") $("tut-play").disabled = selected.length === 0;
+  }
+}
+
+async function complete(token) {
+  const r = await api("/complete", {token});
+  markStored(r.lesson);
+  tickStored();
+  $("tut-saved").textContent = r.saved ? T.saved_account : T.saved_browser;
+  $("tut-complete").hidden = false;
+  root.dataset.complete = "1";
+}
+
+async function start() {
+  useStrings("tutorial-strings");
+  tickStored();
+  if (!n) return;
+  $("tut-play").addEventListener("click", () => {
+    const cards = selected.map((i) => step.hand[i]);
+    answer({cards});
+  });
+  $("tut-pass").addEventListener("click", () => answer({cards: []}));
+  $("tut-clear").addEventListener("click", () => { selected = []; renderHand(); });
+  $("tut-next").addEventListener("click", () => {
+    if (pendingNext) render(pendingNext, total);
+    pendingNext = null;
+  });
+  const first = await api("");
+  total = first.lesson.steps;
+  render(first.step, total);
+  root.dataset.ready = "1";
+}
+
+start();
