@@ -40,9 +40,12 @@ def _connect(channel_name: str, table_id: int, user, token: str | None = None,
         presence.drop_presence(channel_name, table_id, user)
         return None
     lifecycle.connected(table_id, user, address)
+    moderator = access.is_moderator(user)
+    barred = access.watch_barred(table, user, moderator)
     return {
         "table": table,
-        "view": current_view(table_id, user),
+        "moderator": moderator,
+        "view": None if barred else current_view(table_id, user),
         "chat": queries.chat_history(table_id),
     }
 
@@ -173,6 +176,7 @@ class TableConsumer(_JsonSocket):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
+        self.moderator = self.barred = False  # until the greeting says otherwise
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
         self.watching = True
@@ -196,6 +200,7 @@ class TableConsumer(_JsonSocket):
             await self.close(code=4404)
             return
         self.touched = time.monotonic()
+        self.moderator = hello["moderator"]
         await self._watch(hello["table"])
         broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
         await self.send_json({"type": "table", "table": hello["table"]})
@@ -204,15 +209,18 @@ class TableConsumer(_JsonSocket):
             await self.send_json({"type": "game", "view": hello["view"]})
 
     async def _watch(self, table: dict[str, Any]) -> None:
-        """Be in the watchers' group exactly while this user is not seated."""
+        """Be in the watchers' group exactly while this user is not seated and
+        may watch (:func:`games.access.watch_barred`: spectators off)."""
         seated = self.user.is_authenticated and any(
             s["player"] and s["player"]["id"] == self.user.pk for s in table["seats"])
+        self.barred = access.watch_barred(table, self.user, self.moderator)
+        watch = not seated and not self.barred
         group = broadcast.watch_group(self.table_id)
-        if not seated and not self.watching:
+        if watch and not self.watching:
             self.watching = True
             self.groups_joined.append(group)
             await self.channel_layer.group_add(group, self.channel_name)
-        elif seated and self.watching:
+        elif not watch and self.watching:
             self.watching = False
             self.groups_joined.remove(group)
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -245,6 +253,8 @@ class TableConsumer(_JsonSocket):
                     self.touched = time.monotonic()
                     await sync_to_async(presence.touch_presence, thread_sensitive=False)(
                         self.channel_name, self.table_id, self.user)
+            elif self.barred:  # spectators off: no game view (issue 16)
+                await self.send_json({"type": "game", "view": None})
             else:
                 view = await db(current_view)(self.table_id, self.user)
                 await self.send_json({"type": "game", "view": view})
@@ -275,6 +285,8 @@ class TableConsumer(_JsonSocket):
         # the seat-less view; a player's connection can still hold one sent
         # before it left the watchers' group: their own view comes as game_update
         view = event["view"]
+        if self.barred:
+            return  # sent before this connection left the watchers' group
         if self.user.is_authenticated and any(
             p["user_id"] == self.user.pk for p in view["players"]
         ):
