@@ -150,13 +150,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         game = Game.objects.filter(pk=snap["game_id"]).first()
         if game is not None:
             view = view_for(game, seat_of(game, request.user))
+    me = _me(request)
+    if request.user.is_authenticated:  # spectators off: the owner and moderators still watch
+        me["may_watch"] = moderator or snap["owner_id"] == request.user.pk
     boot = {
         "table": snap,
         "view": view,
         "waiting_alone": request.GET.get("waiting") == "1",
         "phrases": phrases.phrases(),
         "reactions_from": phrases.reactions_from(),
-        "me": {**_me(request), "may_watch": moderator or snap["owner_id"] == request.user.pk},
+        "me": me,
         "ws_path": f"/ws/table/{table_id}/",
         "login_url": f"{reverse('account_login')}?next={request.path}",
         "levels": [

@@ -136,8 +136,16 @@ async def test_suspension_closes_every_socket_of_the_user(table, players, mod, s
     game = await _seated_game(table, players, socks)
     elsewhere = await _open(other.pk, players[1])
     socks.append(elsewhere)
+    lobby = test_consumers.WebsocketCommunicator(  # issue 16: the lobby socket too
+        test_consumers.application, "/ws/lobby/",
+        headers=[test_consumers.ORIGIN,
+                 (b"cookie", await db(test_consumers._cookie)(players[1]))])
+    assert (await lobby.connect(timeout=5))[0]
+    lobby = test_consumers.Sock(lobby)
+    socks.append(lobby)
+    assert (await lobby.recv())["type"] == "tables"
     await db(actions.suspend)(mod, "opponent", "1", "d", "外挂")
-    for s in (socks[1], elsewhere):
+    for s in (socks[1], elsewhere, lobby):
         notice = await s.until(lambda m: m["type"] == "notice")
         assert notice["code"] == "suspended" and notice["params"]["reason"] == "外挂"
         assert await _closed(s) == 4403
