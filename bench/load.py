@@ -9,6 +9,7 @@ Run from the repository root with the venv's python::
     python bench/load.py --stack production --tables 125 --floor   # needs DATABASE_URL, REDIS_URL
     python bench/load.py --stack production --ports 8001,8002 --tables 50  # running processes
     python bench/load.py --tables 1 --spectators 400   # one crowded table
+    python bench/load.py --tables 20 --ping-flood 20   # moves elsewhere during a ping flood
 
 ``embedded`` starts ``manage.py runsite`` (one Daphne, SQLite, in-memory layer,
 in-process ticker) on a fresh SQLite file. ``production`` starts ``--processes``
@@ -34,7 +35,14 @@ same layer, same number of processes) and prints the ratios.
 
 The generator pins itself to the last CPU and its server children to the
 others (``sched_setaffinity``) where the OS allows (``--no-pin`` to leave them).
-Bounded: at most 300 tables, 1,000 spectators per table, 600 s; 127.0.0.1 only.
+``--ping-flood N`` (issue 16): once the window opens, N more sockets at the
+first table send ``--flood-pings`` pings each as fast as they can; the move
+figures are then of the *other* tables only (the first table's moves are
+not counted), and the flood's own figures (pings sent, pongs back, seconds)
+are printed beside them.
+
+Bounded: at most 300 tables, 1,000 spectators per table, 600 s, 100 flooding
+sockets × 10,000 pings; 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -272,6 +280,9 @@ class Stats:
     frames: int = 0
     pongs: int = 0
     measuring: bool = False
+    flood_sent: int = 0
+    flood_pongs: int = 0
+    flood_s: float | None = None
 
 
 class Table:
@@ -281,6 +292,7 @@ class Table:
         self.id, self.stats = tid, stats
         self.sent: dict[int, float] = {}  # seq sent (the seq the mover saw) → perf time
         self.seqs_moved: set[int] = set()
+        self.flooded = False  # its moves are not counted (--ping-flood)
 
 
 class Client:
@@ -356,20 +368,33 @@ class Client:
                         self.pending = None
                 elif kind == "pong":
                     stats.pongs += 1
+                    if self.seat is None and self.table.flooded:
+                        stats.flood_pongs += 1
         except Exception:  # noqa: BLE001 — the connection closed
             pass
 
+    async def flood(self, pings: int) -> None:
+        """Send ``pings`` pings as fast as the socket takes them."""
+        frame = json.dumps({"type": "ping"})
+        for _ in range(pings):
+            try:
+                await self.ws.send(frame)
+            except Exception:  # noqa: BLE001 — closed
+                return
+            self.table.stats.flood_sent += 1
+
     def on_view(self, view: dict, now: float) -> None:
         stats, seq = self.table.stats, view["seq"]
+        measuring = stats.measuring and not self.table.flooded
         if self.seat is None:  # a spectator: when did this seq's move reach me?
             if seq not in self.seen:
                 self.seen.add(seq)
                 sent = self.table.sent.get(seq - 1)
-                if sent is not None and stats.measuring:
+                if sent is not None and measuring:
                     stats.spectate.append((now - sent) * 1000)
             return
         if self.pending is not None and seq > self.pending[0]:
-            if stats.measuring:
+            if measuring:
                 stats.moves.append((now - self.pending[1]) * 1000)
             self.pending = None
         if view["status"] != "playing":
@@ -397,7 +422,8 @@ class Client:
         else:
             msg = {"type": "pass", "seq": seq}
         now = time.perf_counter()
-        if self.pending is not None and self.table.stats.measuring:
+        if (self.pending is not None and self.table.stats.measuring
+                and not self.table.flooded):
             self.table.stats.lost += 1  # the previous move's view never came
         self.pending = (seq, now)
         self.table.sent[seq] = now
@@ -431,6 +457,13 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
             sport = ports[(n + k) % len(ports)]
             clients.append(Client(table, f"ws://{HOST}:{sport}/ws/table/{t['id']}/",
                                   None, None, args, floor, random.Random(rng.random())))
+        if n == 0 and args.ping_flood:
+            table.flooded = True
+            for k in range(args.ping_flood):
+                fport = ports[k % len(ports)]
+                clients.append(Client(table, f"ws://{HOST}:{fport}/ws/table/{t['id']}/",
+                                      None, None, args, floor, random.Random(rng.random())))
+    flooders = [c for c in clients if c.seat is None and c.table.flooded]
     t0 = time.monotonic()
     ok = await asyncio.gather(*(c.connect() for c in clients))  # all at once
     connect_s = time.monotonic() - t0
@@ -456,8 +489,18 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
                                 "-d", str(int(args.duration)), "-r", "100", "-f", "raw",
                                 "-o", args.profile, "--nonblocking"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    flood = None
+    if flooders:
+        async def run_flood() -> None:
+            t = time.perf_counter()
+            await asyncio.gather(*(c.flood(args.flood_pings) for c in flooders
+                                   if c.ws is not None))
+            stats.flood_s = time.perf_counter() - t
+        flood = asyncio.create_task(run_flood())
     await asyncio.sleep(args.duration)
     stats.measuring = False
+    if flood is not None:
+        await flood
     meter.stop()
     if spy is not None:
         await asyncio.get_running_loop().run_in_executor(None, spy.wait)
@@ -583,6 +626,9 @@ def summary(stats: Stats, meter: CpuMeter, connect_s: float, sockets: int) -> di
         if name in r:
             out[f"{name}_cpu_pct"] = round(r[name] / meter.seconds / 10, 1)
             out[f"{name}_cpu_ms_per_move"] = round(r[name] / moves, 2) if moves else None
+    if stats.flood_sent:
+        out["flood"] = {"pings_sent": stats.flood_sent, "pongs": stats.flood_pongs,
+                        "seconds": _r(stats.flood_s)}
     if stats.spectate:
         out["spectator_ms"] = {"p50": _r(percentile(stats.spectate, 0.5)),
                                "p99": _r(percentile(stats.spectate, 0.99)),
@@ -601,6 +647,10 @@ def show(label: str, s: dict) -> None:
     print(f"  moves/s {s['moves_per_s']}  ({s['moves']} moves)")
     print(f"  move RTT ms  p50 {m['p50']}  p95 {m['p95']}  p99 {m['p99']}  max {m['max']}")
     print(f"  sync RTT ms  p50 {s['sync_ms']['p50']}  p99 {s['sync_ms']['p99']}")
+    if "flood" in s:
+        f = s["flood"]
+        print(f"  ping flood at the first table (its moves not counted): {f['pings_sent']}"
+              f" pings sent in {f['seconds']} s, {f['pongs']} pongs back")
     if "spectator_ms" in s:
         sp = s["spectator_ms"]
         print(f"  spectators: move reaches them p50 {sp['p50']} p99 {sp['p99']} max {sp['max']}"
@@ -626,6 +676,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, s")
     parser.add_argument("--ping", type=float, default=5.0, help="ping period, s (0: none)")
     parser.add_argument("--sync", type=float, default=10.0, help="sync period, s (0: none)")
+    parser.add_argument("--ping-flood", type=int, default=0, metavar="SOCKETS",
+                        help="sockets flooding the first table with pings in the window")
+    parser.add_argument("--flood-pings", type=int, default=2000, help="pings per flooder")
     parser.add_argument("--processes", type=int, default=2, help="production Daphnes")
     parser.add_argument("--ports", help="running production processes, e.g. 8001,8002")
     parser.add_argument("--floor", action="store_true", help="also run the framework floor")
@@ -640,8 +693,10 @@ def main() -> None:
                         help="py-spy the (first) server process over the window (raw stacks)")
     args = parser.parse_args()
     if not (1 <= args.tables <= 300 and 0 <= args.spectators <= 1000
-            and 0 < args.duration <= 600):
-        parser.error("bounded: 1–300 tables, 0–1000 spectators, duration ≤ 600 s")
+            and 0 < args.duration <= 600 and 0 <= args.ping_flood <= 100
+            and 0 <= args.flood_pings <= 10_000):
+        parser.error("bounded: 1–300 tables, 0–1000 spectators, duration ≤ 600 s, "
+                     "≤ 100 flooding sockets × 10,000 pings")
     logdir = Path(tempfile.mkdtemp(prefix="yuanzi-load-"))
     env = {"SITE_ORIGINS": ORIGIN}
     if args.stack == "production":
@@ -666,7 +721,7 @@ def main() -> None:
     django.setup()
     run = f"{os.getpid()}x{int(time.time()) % 100000}"
     results = {}
-    sockets = args.tables * (4 + args.spectators)
+    sockets = args.tables * (4 + args.spectators) + args.ping_flood
     try:
         for floor in ([] if args.no_site else [False]) + ([True] if args.floor or args.no_site
                                                             else []):

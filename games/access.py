@@ -1,15 +1,19 @@
-"""Who may open a table's page and socket (issue 13: 好友房, private tables);
-the read side, never writes.
+"""Who may open a table's page and socket (issue 13: 好友房, private tables),
+and who may watch its game; the read side, never writes.
 
 A public table is open to everyone. A private table (``Table.private``) is
 never listed in the lobby and is opened only by its invite token (the link)
 or after entering its room code (which hands out the token); its seated
 players, its owner and moderators (``user.groups`` named ``moderators``) need
 neither. Without the token it is refused as if it did not exist (404 page,
-socket close 4404). With spectators off (``Table.spectators_allowed``) only
-the seated, the owner, invite holders and moderators may connect — on a
-private table every visitor is an invite holder, so spectators off means
-only those seated, the owner and moderators.
+socket close 4404).
+
+Spectators off (``Table.spectators_allowed`` false, private tables only;
+issue 16) does not keep invite holders out — everyone enters a table standing
+before they sit. It keeps the *game* from them: while standing, an invite
+holder who is not the owner or a moderator sees the table and its chat but
+no game view (:func:`may_watch`), is not counted as a spectator, and may sit
+between games.
 """
 
 from __future__ import annotations
@@ -41,15 +45,30 @@ def may_open(table: Table, user, token: str | None) -> bool:
 
     :returns: ``True`` for a public table; for a private one, with the right
         token (compared in constant time) or as an insider (seated, owner,
-        moderator) — and, with spectators off, only an insider.
+        moderator), whether spectators are allowed or not.
     """
     if not table.private:
         return True
     if _insider(table, user):
         return True
-    if not table.spectators_allowed:
-        return False
     return bool(token) and hmac.compare_digest(str(token), table.invite_token)
+
+
+def watch_barred(snap: dict, user, moderator: bool) -> bool:
+    """Is ``user`` kept from the game views at a table they may open?
+
+    True exactly when the table (``snap``, a :func:`games.snapshots.table_snapshot`)
+    is private with spectators off and ``user`` is neither seated there, nor its
+    owner, nor a moderator (``moderator``, known to the caller). Such a visitor
+    sees the table and its chat only (issue 16).
+    """
+    if not snap.get("private") or snap.get("spectators_allowed", True):
+        return False
+    if user is None or not getattr(user, "is_authenticated", False):
+        return True
+    if moderator or snap.get("owner_id") == user.pk:
+        return False
+    return not any(s["player"] and s["player"]["id"] == user.pk for s in snap["seats"])
 
 
 def open_table(table_id: int, user, token: str | None) -> Table | None:
@@ -61,7 +80,7 @@ def open_table(table_id: int, user, token: str | None) -> Table | None:
 
 
 def by_code(code: str) -> Table | None:
-    """The open private table whose room code is ``code`` (6 digits), or ``None``."""
-    if not (isinstance(code, str) and len(code) == 6 and code.isdigit()):
+    """The open private table whose room code is ``code`` (6 ASCII digits), or ``None``."""
+    if not (isinstance(code, str) and len(code) == 6 and code.isascii() and code.isdigit()):
         return None
     return Table.objects.filter(room_code=code, private=True, closed=False).first()

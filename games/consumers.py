@@ -8,7 +8,7 @@ streams the lobby's table list. No rules and no game state live here.
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -20,10 +20,14 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import access, broadcast, lifecycle, metrics, presence, queries, ratelimit, snapshots
+from games import (
+    access, broadcast, lifecycle, metrics, presence, queries, ratelimit, snapshots, wire,
+)
 from games.dbcalls import db
 from games.errors import Refused
 from games.seatview import current_view
+
+logger = logging.getLogger(__name__)
 
 #: a text frame longer than this (characters) is refused unread
 MAX_FRAME = 8192
@@ -40,9 +44,12 @@ def _connect(channel_name: str, table_id: int, user, token: str | None = None,
         presence.drop_presence(channel_name, table_id, user)
         return None
     lifecycle.connected(table_id, user, address)
+    moderator = access.is_moderator(user)
+    barred = access.watch_barred(table, user, moderator)
     return {
         "table": table,
-        "view": current_view(table_id, user),
+        "moderator": moderator,
+        "view": None if barred else current_view(table_id, user),
         "chat": queries.chat_history(table_id),
     }
 
@@ -56,10 +63,6 @@ def _ref(content: dict[str, Any]) -> Any:
     if isinstance(ref, int) and not isinstance(ref, bool):
         return ref
     return None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many actions.")),
@@ -89,14 +92,37 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
     return handler(lifecycle.SocketContext(user, table_id, channel_name), msg)
 
 
+#: frames dropped unread by every connection of this process (a flood's measure)
+dropped_frames = 0
+
+
+def frame_budget() -> tuple[float, int]:
+    """A table connection's budget of frames of any type: (per second, burst).
+
+    The sum of what the per-type limits can let through (actions, chat lines,
+    pings and syncs): a client within its limits never meets it, and anything
+    beyond it would be refused or dropped by one of them anyway — so it is
+    dropped first, unread (issue 16: a ping flood slowed other tables).
+    """
+    act_hits, act_window = settings.GAMES_ACTION_RATE
+    chat_hits, chat_window = settings.GAMES_CHAT_RATE
+    rate = act_hits / act_window + chat_hits / chat_window + settings.GAMES_PING_RATE
+    return rate, act_hits + chat_hits + settings.GAMES_PING_BURST
+
+
 class _JsonSocket(AsyncJsonWebsocketConsumer):
-    """JSON frames in and out. A frame that is not a JSON text of at most
+    """JSON frames in and out. Every frame first takes a token from the
+    connection's ``frames`` bucket (set by the subclass's ``connect``): without
+    one it is dropped before anything is done with it — not parsed, no
+    database, cache or presence — and counted (``frames.dropped``,
+    :data:`dropped_frames`). A frame that is not a JSON text of at most
     ``MAX_FRAME`` characters (binary, empty, too long, too deeply nested,
     ``NaN``/``Infinity``) reaches ``receive_json`` as ``None`` — a malformed
     message, answered with an error — instead of raising, and the connection's
     clean-up (:meth:`cleanup`) runs however the consumer ends."""
 
     _counted = False  # in metrics.OPEN_SOCKETS since accept()
+    frames: TokenBucket | None = None
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -131,6 +157,10 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
+        global dropped_frames
+        if self.frames is not None and not self.frames.take():
+            dropped_frames += 1
+            return  # a flood: dropped before any work (issue 16)
         # the base class raises ValueError on a binary or empty frame, which
         # would kill the consumer and drop the connection
         ok = text_data and len(text_data) <= MAX_FRAME
@@ -140,8 +170,8 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
         try:
-            return json.loads(text_data, parse_constant=_reject_constant)
-        except (ValueError, RecursionError):  # RecursionError: nested ~1,000 deep
+            return wire.loads(text_data)
+        except ValueError:  # malformed, or nested ~1,000 deep
             return None
 
 
@@ -171,7 +201,8 @@ class TableConsumer(_JsonSocket):
     Groups: the table's (snapshots, chat), the user's own at the table (their
     seat's views), the person's (notices), and — while the user is not seated
     there — the watchers' (the seat-less view), so a player's connection is
-    never sent the spectator view it would drop. ``ping`` and ``sync`` share a
+    never sent the spectator view it would drop. Frames beyond
+    :func:`frame_budget` are dropped unread; ``ping`` and ``sync`` share a
     token bucket (``GAMES_PING_RATE``/s, bursts of ``GAMES_PING_BURST``): the
     excess is dropped unanswered and counted in ``bucket.dropped``. A ping
     refreshes presence at most every third of its TTL. Connects and
@@ -180,9 +211,14 @@ class TableConsumer(_JsonSocket):
     """
 
     async def connect(self) -> None:
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.table_id = wire.whole(self.scope["url_route"]["kwargs"]["table_id"])
+        if self.table_id is None:  # /ws/table/-1/, 8,000 digits …: like an unknown table
+            await _refuse_route(self)
+            return
         self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
+        self.frames = TokenBucket(*frame_budget())
+        self.moderator = self.barred = False  # until the greeting says otherwise
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
         self.watching = True
@@ -206,6 +242,7 @@ class TableConsumer(_JsonSocket):
             await self.close(code=4404)
             return
         self.touched = time.monotonic()
+        self.moderator = hello["moderator"]
         await self._watch(hello["table"])
         broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
         await self.send_json({"type": "table", "table": hello["table"]})
@@ -214,15 +251,18 @@ class TableConsumer(_JsonSocket):
             await self.send_json({"type": "game", "view": hello["view"]})
 
     async def _watch(self, table: dict[str, Any]) -> None:
-        """Be in the watchers' group exactly while this user is not seated."""
+        """Be in the watchers' group exactly while this user is not seated and
+        may watch (:func:`games.access.watch_barred`: spectators off)."""
         seated = self.user.is_authenticated and any(
             s["player"] and s["player"]["id"] == self.user.pk for s in table["seats"])
+        self.barred = access.watch_barred(table, self.user, self.moderator)
+        watch = not seated and not self.barred
         group = broadcast.watch_group(self.table_id)
-        if not seated and not self.watching:
+        if watch and not self.watching:
             self.watching = True
             self.groups_joined.append(group)
             await self.channel_layer.group_add(group, self.channel_name)
-        elif seated and self.watching:
+        elif not watch and self.watching:
             self.watching = False
             self.groups_joined.remove(group)
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -255,6 +295,8 @@ class TableConsumer(_JsonSocket):
                     self.touched = time.monotonic()
                     await sync_to_async(presence.touch_presence, thread_sensitive=False)(
                         self.channel_name, self.table_id, self.user)
+            elif self.barred:  # spectators off: no game view (issue 16)
+                await self.send_json({"type": "game", "view": None})
             else:
                 view = await db(current_view)(self.table_id, self.user)
                 await self.send_json({"type": "game", "view": view})
@@ -285,6 +327,8 @@ class TableConsumer(_JsonSocket):
         # the seat-less view; a player's connection can still hold one sent
         # before it left the watchers' group: their own view comes as game_update
         view = event["view"]
+        if self.barred:
+            return  # sent before this connection left the watchers' group
         if self.user.is_authenticated and any(
             p["user_id"] == self.user.pk for p in view["players"]
         ):
@@ -312,19 +356,43 @@ class TableConsumer(_JsonSocket):
         await self.close(code=4404)
 
 
+async def _refuse_route(consumer: AsyncJsonWebsocketConsumer) -> None:
+    """Accept, then close with 4404 (a close before accept would be an HTTP 403
+    handshake refusal); log one short line, never the whole path."""
+    path = consumer.scope.get("path", "")
+    logger.info("websocket to no route closed with 4404: %r (%d chars)", path[:40], len(path))
+    await consumer.accept()
+    await consumer.close(code=4404)
+
+
+class NoSuchRoute(AsyncJsonWebsocketConsumer):
+    """Any websocket path that is no route: accepted and closed with 4404."""
+
+    async def connect(self) -> None:
+        await _refuse_route(self)
+
+
 class LobbyConsumer(_JsonSocket):
     """``/ws/lobby/``: every open table, then each change as it happens; with
     lobby filters in the query string (``/ws/lobby/?wager=40``,
     ``lifecycle.lobby_filter``) only the tables they keep. Any message is
-    answered with ``pong`` (token bucket as at a table)."""
+    answered with ``pong`` (token bucket as at a table). A logged-in
+    connection is in its person's group too: their ``notice`` frames, and
+    ``lifecycle.close_sockets`` closes it with 4403 like their table sockets
+    (issue 16: a suspension left the lobby open)."""
 
     async def connect(self) -> None:
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
+        self.frames = self.bucket  # every frame is a ping here: dropped unread
         self.groups_joined = [broadcast.LOBBY_GROUP]
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.groups_joined.append(broadcast.person_group(user.pk))
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.filters = lifecycle.lobby_filters({k: v[-1] for k, v in query.items()})
         self.shown: set[int] = set()
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
+                               for g in self.groups_joined))
         await self.accept()
         rows = await db(snapshots.lobby_rows)(filters=self.filters)
         self.shown = {row["id"] for row in rows}
@@ -336,8 +404,7 @@ class LobbyConsumer(_JsonSocket):
             await self.channel_layer.group_discard(g, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if self.bucket.take():
-            await self.send_json({"type": "pong"})
+        await self.send_json({"type": "pong"})  # the frame took its token unread
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
         row = event["table"]
@@ -351,3 +418,11 @@ class LobbyConsumer(_JsonSocket):
     async def lobby_closed(self, event: dict[str, Any]) -> None:
         self.shown.discard(event["id"])
         await self.send_json({"type": "table_closed", "id": event["id"]})
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["notice"])
+
+    async def user_close(self, event: dict[str, Any]) -> None:
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.close(code=4403)

@@ -44,9 +44,19 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
     live = presence.live(table_id)  # presence, not the database (DESIGN.md "Load")
     online_users = {u for _, u in live if u is not None}
     seated = {s.user_id for s in seats if s.user_id}
-    spectators = presence.spectator_count(live, _not_watching(table, seated))
+    not_watching = _not_watching(table, seated)
+    watchers, watching = _watchers(live, not_watching)
+    if table.private and not table.spectators_allowed:
+        # spectators off: invite holders standing here see no game and are not
+        # spectators; only the owner and moderators watch
+        keep = {n["username"] for n in watchers["names"]
+                if n["moderator"] or n["username"] == table.owner.username}
+        watchers = {"names": [n for n in watchers["names"] if n["username"] in keep],
+                    "anonymous": 0}
+        live = [e for e in live if e[1] in not_watching or watching.get(e[1]) in keep]
+    spectators = presence.spectator_count(live, not_watching)
     snap = {
-        "watchers": _watchers(live, _not_watching(table, seated)),
+        "watchers": watchers,
         "id": table.pk,
         "name": table.name,
         "owner": table.owner.username,
@@ -83,9 +93,10 @@ def _not_watching(table: Table, seated: set[int]) -> set[int]:
     return seated | {table.owner_id} if table.status == Table.WAITING else seated
 
 
-def _watchers(live, seated: set[int]) -> dict[str, Any]:
+def _watchers(live, seated: set[int]) -> tuple[dict[str, Any], dict[int, str]]:
     """Who watches (issue 13): logged-in spectators by name, moderators marked,
-    anonymous ones only counted. One query, and none when nobody is logged in."""
+    anonymous ones only counted; and their usernames by id. One query, and
+    none when nobody is logged in."""
     ids = {u for _, u in live if u is not None and u not in seated}
     anonymous = sum(1 for _, u in live if u is None)
     names = []
@@ -93,7 +104,10 @@ def _watchers(live, seated: set[int]) -> dict[str, Any]:
         users = (get_user_model().objects.filter(pk__in=ids).order_by("username")
                  .annotate(mod=Count("groups", filter=Q(groups__name=MODERATORS_GROUP))))
         names = [{"username": u.username, "moderator": bool(u.mod)} for u in users]
-    return {"names": names, "anonymous": anonymous}
+        by_id = {u.pk: u.username for u in users}
+    else:
+        by_id = {}
+    return {"names": names, "anonymous": anonymous}, by_id
 
 
 def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:

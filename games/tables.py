@@ -216,7 +216,8 @@ def sit(table_id: int, user, index: int) -> None:
 
 def set_spectators(table_id: int, user, allowed: bool) -> None:
     """The owner of a private table lets spectators in or keeps them out
-    (issue 13); watchers already connected stay until they reconnect.
+    (issue 13); with them off, standing invite holders get no game views
+    (``games.access.watch_barred``, issue 16) from the next snapshot on.
 
     :raises Refused: ``no_table``, ``not_owner``, ``game_running`` (settings
         change only between games), ``not_private``.

@@ -171,6 +171,8 @@ def table_strings() -> dict[str, Any]:
             "You have left your seat: a player whose connection is lost, or who "
             "leaves a game, is stood up. Click an empty seat to sit down again."
         ),
+        "no_watching": _("This table does not allow spectators: you can sit down when "
+                         "the game ends."),
         "us": _("Us"),
         "them": _("Them"),
         "team_ns": _("North–South"),

@@ -159,7 +159,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     (the table snapshot and this user's own ``view_for``); the rest comes over
     ``/ws/table/<id>/``. A private table opens only with its invite
     (``?invite=<token>``, then remembered in the session) or for insiders
-    (``games.access``); otherwise it is a 404 like a table that does not exist."""
+    (``games.access``); otherwise it is a 404 like a table that does not exist.
+    With spectators off a standing invite holder gets no game view
+    (``access.watch_barred``); ``boot.me.may_watch`` (owner, moderator) lets
+    the page tell them apart."""
     invite = request.GET.get("invite")
     token = invite or request.session.get("invites", {}).get(str(table_id))
     found = access.open_table(table_id, request.user, token)
@@ -168,11 +171,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(_("This table does not exist or is closed."))
     if invite and found.private:
         _remember_invite(request, found)
+    moderator = access.is_moderator(request.user)
+    barred = access.watch_barred(snap, request.user, moderator)
     view = None
-    if snap["game_id"]:
+    if snap["game_id"] and not barred:
         game = Game.objects.filter(pk=snap["game_id"]).first()
         if game is not None:
             view = view_for(game, seat_of(game, request.user))
+    me = _me(request)
+    if request.user.is_authenticated:  # spectators off: the owner and moderators still watch
+        me["may_watch"] = moderator or snap["owner_id"] == request.user.pk
     boot = {
         "table": snap,
         "view": view,
@@ -180,7 +188,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "phrases": phrases.phrases(),
         "phrase_labels": phrases.labels(),
         "reactions_from": phrases.reactions_from(),
-        "me": _me(request),
+        "me": me,
         "ws_path": f"/ws/table/{table_id}/",
         "login_url": f"{reverse('account_login')}?next={request.path}",
         "levels": [

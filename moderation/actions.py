@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile
-from games import lifecycle, play, presence, tables
+from games import lifecycle, play, presence, tables, wire
 from games.errors import Refused
 from games.models import Game, Seat, Table
 from moderation import hooks, roles
@@ -84,10 +84,9 @@ def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
     """
     if forever and unit == "forever":
         return None
-    try:
-        number = int(str(amount).strip())
-    except ValueError:
-        raise Refused("bad_length", _("The length must be a whole number.")) from None
+    number = wire.whole(amount)
+    if number is None:
+        raise Refused("bad_length", _("The length must be a whole number."))
     seconds = number * UNITS.get(unit, 0)
     if unit not in UNITS or not bounds[0] <= seconds <= bounds[1]:
         raise Refused("bad_length", _("That length is out of range."))
@@ -111,7 +110,8 @@ def target_user(moderator, name: Any):
 
 
 def _open_table(table_id: Any) -> Table:
-    table = Table.objects.filter(pk=table_id).first() if str(table_id).isdigit() else None
+    table_id = wire.whole(table_id)
+    table = Table.objects.filter(pk=table_id).first() if table_id is not None else None
     if table is None:
         raise Refused("no_table", _("This table does not exist or is closed."))
     return table
@@ -406,10 +406,7 @@ def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = 
     permitted(moderator, "revoke" if revoke else "grant")
     reason = clean_reason(reason)
     user = target_user(moderator, username)
-    try:
-        number = int(str(amount).strip())
-    except ValueError:
-        number = 0
+    number = wire.whole(amount) or 0
     if not 1 <= number <= MAX_COINS:
         raise Refused("bad_coin_amount", _("The amount must be a whole number of coins, "
                                            "1 to 1,000,000,000."))
@@ -452,10 +449,10 @@ def set_gem_cap(moderator, value: Any, reason: Any) -> AuditEntry:
     permitted(moderator, "gem_cap")
     reason = clean_reason(reason)
     text = str(value if value is not None else "").strip()
-    if text and not text.isdigit():
+    override = wire.whole(text) if text else None
+    if text and override is None:
         raise Refused("bad_gem_cap", _("The gem cap is a whole number of rating points, 0 or "
                                        "more, or blank to clear it."))
-    override = int(text) if text else None
     with transaction.atomic():
         cap, _created = GemCap.objects.select_for_update().get_or_create(pk=1)
         before = {"override": cap.override}

@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from moderation import wordfilter
+from moderation.backends import suspension_text
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -34,7 +35,6 @@ class AccountAdapter(DefaultAccountAdapter):
             from allauth.account.internal.stagekit import clear_login
 
             clear_login(request)
-            messages.error(request, _("Your account is suspended until %(until)s.")
-                           % {"until": hooks.until_text(suspension)})
+            messages.error(request, suspension_text(suspension))
             return redirect("account_login")
         return super().pre_login(request, user, **kwargs)

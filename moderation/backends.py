@@ -4,12 +4,18 @@
 session's user is loaded on every request and websocket connect
 (``get_user``), so a suspension logs the account out everywhere at once and
 keeps it out until it ends; nothing needs to run when it does.
+:class:`SuspendedSessionMiddleware` tells such a session why, once.
 """
 
 from __future__ import annotations
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
+from django.contrib import messages
+from django.contrib.auth import SESSION_KEY, logout
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
+from django.utils.translation import gettext as _
+
+from games import wire
 
 
 def _suspended(user) -> bool:
@@ -30,3 +36,37 @@ class AuthenticationBackend(AllauthBackend):
 
     def user_can_authenticate(self, user) -> bool:
         return super().user_can_authenticate(user) and not _suspended(user)
+
+
+def suspension_text(sanction) -> str:
+    """What a suspended person is told: until when and why."""
+    from moderation import hooks
+
+    if sanction.until is None:
+        return _("Your account is suspended for good: %(reason)s") % {"reason": sanction.reason}
+    return _("Your account is suspended until %(until)s: %(reason)s") % {
+        "until": hooks.until_text(sanction), "reason": sanction.reason}
+
+
+class SuspendedSessionMiddleware:
+    """A session whose account was suspended while no socket of theirs was
+    open: the backends above no longer load its user, which alone would be a
+    silent log-out. On its next page it is logged out with a message saying
+    why and until when (issue 16). After ``AuthenticationMiddleware`` and
+    ``MessageMiddleware``; one query, only for such a session."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.user.is_authenticated:
+            user_id = wire.whole(request.session.get(SESSION_KEY))
+            if user_id is not None:
+                from moderation import hooks
+                from moderation.models import Sanction
+
+                suspension = hooks.active(user_id, Sanction.SUSPENSION)
+                if suspension is not None:
+                    logout(request)
+                    messages.error(request, suspension_text(suspension))
+        return self.get_response(request)

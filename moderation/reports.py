@@ -29,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import lifecycle, queries
+from games import lifecycle, queries, wire
 from games.errors import Refused
 from games.lifecycle import SocketContext
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
@@ -100,8 +100,9 @@ def handle(moderator, report_id: Any, note: Any, *, resolved: bool) -> Report:
 
     note = clean_reason(note)
     with transaction.atomic():
+        report_id = wire.whole(report_id)
         report = (Report.objects.select_for_update().filter(pk=report_id).first()
-                  if str(report_id).isdigit() else None)
+                  if report_id is not None else None)
         if report is None or report.status != Report.OPEN:
             raise Refused("report_handled", _("That report is not open."))
         report.status = Report.RESOLVED if resolved else Report.DISMISSED

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GemCap, Profile
-from games import queries, snapshots
+from games import queries, snapshots, wire
 from games.errors import Refused
 from games.models import ChatMessage, Game, Table
 from moderation import actions, reports, roles, wordfilter
@@ -233,7 +233,8 @@ def audit(request: HttpRequest) -> HttpResponse:
         rows = rows.filter(target_name__icontains=f["user"])
     if f["table"]:
         rows = rows.filter(Q(table_name__icontains=f["table"]) | (
-            Q(table_id=int(f["table"])) if f["table"].isdigit() else Q(pk__in=[])))
+            Q(table_id=wire.whole(f["table"])) if wire.whole(f["table"]) is not None
+            else Q(pk__in=[])))
     page = Paginator(rows, 50).get_page(request.GET.get("page"))
     return render(request, "moderation/audit.html", {"page": page, "f": f})
 

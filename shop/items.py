@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile, RatingEntry
-from games import lifecycle
+from games import lifecycle, wire
 from games.engine.cards import DISTINCT_CARDS, SHOE
 from games.errors import Refused
 from games.models import Game, GameSeat, Seat, Table
@@ -280,9 +280,8 @@ def _recorder(user, slot, code, *, table_id=None, game_id=None, **_kw) -> dict[s
         game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
     if game_id is None:
         raise Refused("needs_game", _("Use the recorder on a finished game: from its result."))
-    if isinstance(game_id, str) and game_id.isdigit():
-        game_id = int(game_id)
-    game = Game.objects.filter(pk=game_id).first() if isinstance(game_id, int) else None
+    game_id = wire.whole(game_id)  # ASCII digits only: "²" or "３" is no game
+    game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
     if game is None:
         raise Refused("no_game", _("There is no such game."))
     if not GameSeat.objects.filter(game=game, user=user).exists():

@@ -6,7 +6,8 @@ made, and only then the debit and the slots written, so a refusal changes
 nothing and 50 purchases at once on one account serialise on its profile.
 
 Errors: :class:`games.errors.Refused` — ``no_item`` (unknown or not for
-sale), ``bad_quantity`` (not a whole number 1–99), ``price_changed`` (the
+sale), ``bad_quantity`` (not a whole number 1–99 in ASCII digits),
+``bad_message`` (a price that is not a whole number), ``price_changed`` (the
 price shown is not the price now), ``inventory_full`` (refused whole),
 ``not_enough_coins`` (params ``total``, ``coins``, ``held``: only coins not
 held by a running wager game can be spent, RULES.md §12 "Held stake").
@@ -19,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games import wire
 from games.errors import Refused
 from shop import inventory, ledger
 from shop.models import CoinEntry, Item
@@ -26,15 +28,8 @@ from shop.models import CoinEntry, Item
 MAX_QUANTITY = 99
 
 
-def whole(value: Any) -> int | None:
-    """A whole number from a form field (``"3"``) or JSON (``3``); else ``None``."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 10:
-        return int(value.strip())
-    return None
+#: a whole number from a form field or JSON, ASCII digits only (issue 16)
+whole = wire.whole
 
 
 def buy(user, code: Any, quantity: Any, price: Any) -> CoinEntry:
@@ -49,6 +44,8 @@ def buy(user, code: Any, quantity: Any, price: Any) -> CoinEntry:
     n = whole(quantity)
     if n is None or not 1 <= n <= MAX_QUANTITY:
         raise Refused("bad_quantity", _("Buy a whole number from 1 to 99."))
+    if whole(price) is None:
+        raise Refused("bad_message", _("The price must be a whole number of coins."))
     with transaction.atomic():
         holding = ledger.lock_holdings([user])[user.pk]
         item = Item.objects.get(pk=item.pk)  # the price as of the lock

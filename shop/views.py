@@ -10,7 +10,6 @@ requests get 401 JSON.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -21,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
+from games import wire
 from games.errors import Refused
 from games.ui import seat_names
 from shop import coins, inventory, items, purchase, replays
@@ -120,8 +120,8 @@ def relief(request: HttpRequest) -> HttpResponse:
 def _body(request: HttpRequest) -> dict[str, Any]:
     if request.content_type == "application/json":
         try:
-            data = json.loads(request.body or b"{}")
-        except ValueError:
+            data = wire.loads(request.body or b"{}")
+        except ValueError:  # malformed, or nested too deeply (issue 16)
             data = None
         if not isinstance(data, dict):
             raise Refused("bad_message", _("Malformed message."))

@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts import levels
 from accounts.models import Profile
-from games import lifecycle, tables
+from games import lifecycle, tables, wire
 from games.errors import Refused, register_reasons
 from games.models import Game, Seat, Table
 from shop import holds, ledger
@@ -354,10 +354,7 @@ def _lobby_match(row: dict[str, Any], wager: int) -> bool:
 
 
 def _parse_filter(text: str) -> int | None:
-    try:
-        value = int(text)
-    except ValueError:
-        return None
+    value = wire.whole(text)  # ASCII digits only (issue 16)
     return value if value in LADDER else None
 
 

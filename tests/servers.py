@@ -155,3 +155,35 @@ class Site(ServerProcess):
         super().stop(show_output)
         if self._sqlite_dir is not None:
             self._sqlite_dir.cleanup()
+
+
+class RedisServer(ServerProcess):
+    """A ``redis-server`` of the test's own on a free port (no persistence), so
+    a test may kill and restart Redis without touching the shared one."""
+
+    name = "redis"
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._dir = tempfile.TemporaryDirectory(prefix="yuanzi-redis-")
+        self.start()
+
+    def start(self) -> RedisServer:
+        """(Re)start the server on the same port; returns once it listens."""
+        self._spawn(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "no", "--dir", self._dir.name],
+                    dict(os.environ))
+        return self.wait_listening()
+
+    def kill(self) -> None:
+        """Kill it at once (SIGKILL: no goodbye to its clients)."""
+        self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
+        os.unlink(self.log.name)
+
+    def stop(self, show_output: bool = False) -> None:
+        if self.proc.poll() is None:
+            super().stop(show_output)
+        self._dir.cleanup()

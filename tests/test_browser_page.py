@@ -349,6 +349,67 @@ def test_a_private_table_is_hidden_and_joined_by_link_or_code(site, browser):
         p.assert_clean()
 
 
+def test_friends_reach_a_table_with_spectators_off_and_a_standing_one_sees_no_game(
+        site, browser):
+    """Issue 16 §2: the owner turns 允许旁观 off; a friend by room code and one by
+    the invite link reach the table and sit; a stranger by plain id gets the
+    404 page; a third friend standing there while the game runs gets no game
+    frame and is told 本桌不允许旁观."""
+    owner = _person(browser, site.base_url, DESKTOP)
+    page = owner.page
+    page.locator("#table-name-input").fill("闭门好友房")
+    page.locator("#private-input").check()
+    page.locator("#create-table-btn").click()
+    page.wait_for_url("**/tables/*/")
+    owner.wait_connected()
+    table_id = _table_id(owner)
+    code = page.locator("#room-code").inner_text()
+    link = page.locator("#invite-link").input_value()
+    owner.sit(0)
+    page.locator("#spectators-allowed").uncheck()
+    page.wait_for_function("() => YuanziTable.state().table.spectators_allowed === false")
+
+    by_code = _person(browser, site.base_url, DESKTOP)
+    by_code.page.locator("#room-code-input").fill(code)
+    by_code.page.locator("#join-code-btn").click()
+    by_code.page.wait_for_url(f"**/tables/{table_id}/")
+    by_code.wait_connected()
+    by_code.sit(1)
+    by_link = _person(browser, site.base_url, PHONE)
+    by_link.page.goto(link)
+    by_link.wait_connected()
+    by_link.sit(2)
+
+    stranger = _person(browser, site.base_url, DESKTOP)
+    assert stranger.page.goto(f"{site.base_url}/tables/{table_id}/").status == 404
+    assert stranger.page.locator(".error-page h1").inner_text() == "页面不存在"
+    stranger.console.clear()  # the 404 is logged as a failed load
+
+    standing = _person(browser, site.base_url, DESKTOP)
+    frames: list[str] = []
+    standing.page.on("websocket", lambda ws: ws.on("framereceived",
+                                                   lambda f: frames.append(str(f))))
+    standing.page.goto(link)
+    standing.wait_connected()
+    owner.add_bots()
+    for p in (owner, by_code, by_link):
+        p.ready()
+    for p in (owner, by_code, by_link):
+        p.page.locator("#table-app[data-status=playing]").wait_for()
+    standing.page.locator("#table-app[data-table-status=playing]").wait_for()
+    notice = standing.page.locator("#nowatch-notice")
+    notice.wait_for()
+    assert "本桌不允许旁观" in notice.inner_text()
+    # a chat line after the game began reaches the standing friend; no game did
+    owner.page.locator("#chat-input").fill("开局了")
+    owner.page.locator("#chat-send").click()
+    standing.page.locator("#chat-log :text('开局了')").wait_for()
+    assert not [f for f in frames if '"type": "game"' in f and '"view": null' not in f]
+    assert standing.status() == "waiting" and standing.page.locator("#hand .pcard").count() == 0
+    for p in (owner, by_code, by_link, standing):
+        p.assert_clean()
+
+
 @DEVICES
 def test_previous_trick_after_a_reload(site, browser, device):
     """上一轮: once a trick is over, the button (and the key L) shows it as it

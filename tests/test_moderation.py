@@ -18,7 +18,7 @@ from accounts.models import GemCap, Profile, RatingEntry
 from games import chat, engine, tables
 from games.errors import Refused
 from games.models import ChatMessage, Game, Seat, Table
-from moderation import actions, roles, wordfilter
+from moderation import actions, hooks, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, Report, Sanction
 from shop.models import CoinEntry
 from tests.helpers import make_players, start_game
@@ -358,6 +358,27 @@ def test_suspension_vacates_the_seat_and_blocks_log_in(mod, game, client):
     actions.lift(mod, user.username, Sanction.SUSPENSION, "申诉成功")
     assert client.login(username=user.username, password=PASSWORD)
     assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["suspend", "unsuspend"]
+
+
+def test_a_suspended_session_is_told_why_and_until_when_on_its_next_page(mod, outsider):
+    """Issue 16: suspended with no socket open, the next page logs them out
+    saying so (not a silent log-out); the page after says nothing more."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(outsider)
+    actions.suspend(mod, "outsider", "2", "d", "刷屏广告")
+    page = client.get("/")
+    said = [str(m) for m in page.context["messages"]]
+    assert page.context["user"].is_anonymous and "_auth_user_id" not in client.session
+    until = hooks.until_text(hooks.active(outsider.pk, Sanction.SUSPENSION))
+    assert said == [f"你的账号已被封禁至 {until}：刷屏广告"]
+    assert "刷屏广告" in page.content.decode()
+    assert not list(client.get("/").context["messages"])
+    other = Client(HTTP_ACCEPT_LANGUAGE="en")
+    other.force_login(outsider)
+    actions.lift(mod, "outsider", Sanction.SUSPENSION, "申诉成功")
+    actions.suspend(mod, "outsider", "", "forever", "永久")
+    assert [str(m) for m in other.get("/rules/").context["messages"]] == [
+        "Your account is suspended for good: 永久"]
 
 
 def test_suspension_for_good(mod, outsider):

@@ -136,8 +136,16 @@ async def test_suspension_closes_every_socket_of_the_user(table, players, mod, s
     game = await _seated_game(table, players, socks)
     elsewhere = await _open(other.pk, players[1])
     socks.append(elsewhere)
+    lobby = test_consumers.WebsocketCommunicator(  # issue 16: the lobby socket too
+        test_consumers.application, "/ws/lobby/",
+        headers=[test_consumers.ORIGIN,
+                 (b"cookie", await db(test_consumers._cookie)(players[1]))])
+    assert (await lobby.connect(timeout=5))[0]
+    lobby = test_consumers.Sock(lobby)
+    socks.append(lobby)
+    assert (await lobby.recv())["type"] == "tables"
     await db(actions.suspend)(mod, "opponent", "1", "d", "外挂")
-    for s in (socks[1], elsewhere):
+    for s in (socks[1], elsewhere, lobby):
         notice = await s.until(lambda m: m["type"] == "notice")
         assert notice["code"] == "suspended" and notice["params"]["reason"] == "外挂"
         assert await _closed(s) == 4403
@@ -176,8 +184,8 @@ async def test_reports_over_the_socket_and_their_outcome(table, owner, outsider,
 
 
 async def test_a_moderator_watches_a_table_with_spectators_off(players, outsider, mod, socks):
-    """A private table whose owner keeps spectators out: a plain user is refused
-    (socket 4404, page 404 even with the invite), a moderator connects as a
+    """A private table whose owner keeps spectators out: a plain user without
+    the invite is refused (socket 4404, page 404), a moderator connects as a
     spectator, gets the seat-less view, and the snapshot lists them among the
     watchers, badged."""
     from django.test import Client
@@ -202,8 +210,7 @@ async def test_a_moderator_watches_a_table_with_spectators_off(players, outsider
         client.force_login(user)
         return client.get(path).status_code
 
-    token = (await db(Table.objects.get)(pk=private.pk)).invite_token
-    assert await db(page)(outsider, f"/tables/{private.pk}/?invite={token}") == 404
+    assert await db(page)(outsider) == 404
     assert await db(page)(mod) == 200
 
     def console_row():  # the console lists it (the lobby never does), to be watched

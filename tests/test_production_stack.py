@@ -28,7 +28,7 @@ from django.test import Client
 from accounts.models import Profile, RatingEntry
 from games import engine, tables
 from games.models import Game, Table
-from tests.servers import ServerProcess, free_port, test_database_url
+from tests.servers import RedisServer, ServerProcess, free_port, test_database_url
 from tests.ws_checks import check_frames, choose, states_by_seq
 
 pytestmark = [
@@ -64,8 +64,9 @@ class Daphne(ServerProcess):
 
 @pytest.fixture
 def daphnes():
-    """``start(n)`` starts ``n`` Daphne processes on the test database and Redis;
-    all are stopped (killed if need be) at the end of the test."""
+    """``start(n)`` starts ``n`` Daphne processes on the test database and Redis
+    (``start(n, REDIS_URL=…)``: another Redis); all are stopped (killed if need
+    be) at the end of the test."""
     started: list[Daphne] = []
     env = {
         **os.environ,
@@ -78,8 +79,8 @@ def daphnes():
         "PYTHONUNBUFFERED": "1",
     }
 
-    def start(n: int) -> list[Daphne]:
-        procs = [Daphne(env) for _ in range(n)]
+    def start(n: int, **overrides: str) -> list[Daphne]:
+        procs = [Daphne({**env, **overrides}) for _ in range(n)]
         started.extend(procs)
         for p in procs:
             p.wait_listening()
@@ -302,6 +303,9 @@ def test_the_redis_channel_layer_has_no_read_timeout_and_a_waiting_pool():
         assert pool.connection_class(**pool.connection_kwargs).socket_timeout is None
         # a storm waits for one of a bounded number of connections (issue 12)
         assert isinstance(pool, BlockingConnectionPool) and pool.max_connections <= 100
+        # a command on a connection that died is retried once (issue 16)
+        retry = pool.connection_class(**pool.connection_kwargs).retry
+        assert retry.get_retries() == 1
 
 
 def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes,
@@ -324,16 +328,70 @@ def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes
         async def one(p: Player):
             try:
                 await p.connect(timeout=60)  # a storm queues; Daphne waits 30 s
-                return (await p.until(lambda m: m["type"] == "chat_history"))["type"]
+                await p.until(lambda m: m["type"] == "chat_history")
+                return None
+            except Exception as e:  # noqa: BLE001 — reported below
+                return repr(e)
+
+        async def alive(p: Player, error: str | None):
+            # after everyone's handshake: each connection still answers
+            if error is not None:
+                return error
+            try:
+                await p.send({"type": "ping"})
+                return (await p.until(lambda m: m["type"] == "pong"))["type"]
             except Exception as e:  # noqa: BLE001 — reported below
                 return repr(e)
         try:
-            return await asyncio.gather(*(one(p) for p in clients))
+            errors = await asyncio.gather(*(one(p) for p in clients))
+            return await asyncio.gather(*(alive(p, e) for p, e in zip(clients, errors,
+                                                                      strict=True)))
         finally:
             await asyncio.gather(*(p.close() for p in clients), return_exceptions=True)
 
     started = time.monotonic()
     results = asyncio.run(storm())
     print(f"{len(results)} sockets connected in {time.monotonic() - started:.1f} s")
-    failed = [r for r in results if r != "chat_history"]
-    assert not failed, f"{len(failed)} of {len(results)} refused: {failed[:3]}"
+    # an HTTP 500 handshake is InvalidStatus(500), a consumer crash a 1011 close
+    # (issue 16: both seen at 1,000 sockets); a storm may only make people wait
+    failed = [r for r in results if r != "pong"]
+    assert not failed, f"{len(failed)} of {len(results)} failed: {failed[:3]}"
+
+
+def test_after_redis_restarts_new_connections_and_group_joins_work_at_once(daphnes, four):
+    """Issue 16: after Redis was killed and restarted, the first consumers of
+    each Daphne crashed with "Connection closed by server" (1011, or an HTTP
+    500 handshake) for ~10 s, until every pooled connection had failed once.
+    Now the layer retries a command once on a fresh connection: the first
+    connections after the restart are all accepted, join their groups (a chat
+    line reaches the others) and answer. A Redis of the test's own; the shared
+    one is never touched."""
+    redis = RedisServer()
+    try:
+        (d,) = daphnes(1, REDIS_URL=redis.url)
+        table = tables.create_table(four[0], "redis restart")
+        path = d.url(f"/ws/table/{table.pk}/")
+        cookies = [_cookie(u) for u in four]
+
+        async def round_trip(tag: str) -> list[str]:
+            clients = [Player(path, c, i) for i, c in enumerate(cookies)]
+            try:  # at once: several pooled connections in use
+                await asyncio.gather(*(p.connect() for p in clients))
+                await asyncio.gather(*(p.until(lambda m: m["type"] == "chat_history")
+                                       for p in clients))
+                await clients[0].send({"type": "chat", "text": tag})
+                lines = await asyncio.gather(*(
+                    p.until(lambda m: m["type"] == "chat" and m["line"]["text"] == tag)
+                    for p in clients))
+                return [m["line"]["text"] for m in lines]
+            finally:
+                await asyncio.gather(*(p.close() for p in clients), return_exceptions=True)
+
+        assert asyncio.run(round_trip("before")) == ["before"] * 4
+        # what runs while it is down may fail (the first clients' clean-up, their
+        # receive loop): that is logged, and not what this test is about
+        redis.kill()
+        redis.start()
+        assert asyncio.run(round_trip("after")) == ["after"] * 4
+    finally:
+        redis.stop()

@@ -125,10 +125,12 @@ def test_a_private_table_opens_only_with_its_invite_or_from_inside(django_user_m
     assert client.get(f"/tables/{table.pk}/?invite={table.invite_token}").status_code == 200
     assert client.get(f"/tables/{table.pk}/").status_code == 200  # remembered
 
-    # spectators off: the invite is not enough any more
+    # spectators off keeps the game from a standing guest, not the table
+    # (issue 16: tests/test_friend_room.py)
     tables.set_spectators(table.pk, owner, False)
     table.refresh_from_db()
-    assert not access.may_open(table, guest, table.invite_token)
+    assert access.may_open(table, guest, table.invite_token)
+    assert not access.may_open(table, guest, None)
     assert access.may_open(table, seated, None)
 
 

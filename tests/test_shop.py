@@ -148,7 +148,7 @@ def test_buy_debits_and_fills_stacks_then_empty_slots(owner):
     ("timer", "1.5", 600, "bad_quantity"),
     ("timer", True, 600, "bad_quantity"),
     ("timer", 1, 500, "price_changed"),
-    ("timer", 1, "abc", "price_changed"),
+    ("timer", 1, "abc", "bad_message"),  # not a number at all (issue 16)
     ("timer", 4, 600, "not_enough_coins"),
 ])
 def test_refused_purchases_change_nothing(owner, code, quantity, price, reason):

@@ -16,10 +16,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
-from yuanzi_site import proxy  # noqa: E402
+from yuanzi_site import logs, proxy  # noqa: E402
 from yuanzi_site.origins import SiteOriginValidator  # noqa: E402
 
 proxy.install()  # Daphne's --proxy-headers: forwarded addresses only from TRUSTED_PROXIES
+logs.install()  # the access log's request field shortened (issue 16)
 
 application = ProtocolTypeRouter(
     {

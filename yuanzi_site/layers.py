@@ -25,6 +25,15 @@ waits (up to ``timeout`` seconds) for one; ``group_add`` sends its two
 commands in one pipelined round trip. So a storm queues briefly instead of
 failing, on a few dozen connections.
 
+A connection that died under the pool — Redis restarted, or a command
+cancelled half-way when its client went away in a storm — fails the next
+command sent on it ("Connection closed by server", "Connection lost" while
+writing): a pool built from a URL retries nothing (redis-py's ``retry`` is
+``Retry(NoBackoff(), 0)`` unless given), so that consumer crashed (1011) or
+its handshake failed (HTTP 500) — for ~10 s after a Redis restart, until
+every dead pooled connection had failed once (issue 16). Here each command is
+retried once on a fresh connection before it fails.
+
 Configured by :func:`yuanzi_site.settings_layers.redis_channel_layer`; host
 entries take ``address`` plus any pool keyword (``max_connections``,
 ``timeout``, ``socket_timeout``).
@@ -39,6 +48,8 @@ from copy import deepcopy
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from redis import asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 
 class FastInMemoryChannelLayer(InMemoryChannelLayer):
@@ -73,11 +84,13 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):
 
 
 class PooledRedisChannelLayer(RedisChannelLayer):
-    """A ``RedisChannelLayer`` whose per-loop pools block instead of failing."""
+    """A ``RedisChannelLayer`` whose per-loop pools block instead of failing
+    and retry a command once on a fresh connection."""
 
     def create_pool(self, index: int) -> aioredis.ConnectionPool:
         host = dict(self.hosts[index])
         address = host.pop("address")
+        host.setdefault("retry", Retry(NoBackoff(), 1))
         return aioredis.BlockingConnectionPool.from_url(address, **host)
 
     async def group_add(self, group: str, channel: str) -> None:

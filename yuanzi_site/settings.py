@@ -95,6 +95,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # a session whose account was suspended: logged out, told why and until when
+    "moderation.backends.SuspendedSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -291,6 +293,15 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
 if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Expected refusals (403, 404, 400) log one short line, no traceback (issue 16);
+# Django's own logging otherwise unchanged.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"one_line_refusals": {"()": "yuanzi_site.logs.OneLineRefusals"}},
+    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
+}
 
 # --- Games -------------------------------------------------------------------
 

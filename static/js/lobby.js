@@ -95,6 +95,11 @@ function onMessage(msg) {
 // the page's lobby filters (?wager=40) go to the socket too: it filters on the server
 openSocket("/ws/lobby/" + location.search, {
   onMessage,
-  onState: (s) => { status.dataset.state = s; status.textContent = T["conn_" + s]; },
+  onState: (s) => {
+    status.dataset.state = s;
+    status.textContent = T["conn_" + s] || "";
+    // signed out by the server (a suspension): the next page says why and until when
+    if (s === "signed_out") location.reload();
+  },
   pingMs: 25000,
 });

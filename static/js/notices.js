@@ -1,11 +1,12 @@
 /* What the table page tells the person: the notices above the felt (#notices:
- * stood up, 托管 switched on by the server, the table closed) and the toasts
+ * stood up, 托管 switched on by the server, the table closed, no watching at
+ * this table) and the toasts
  * (#toasts: refusals and one-off news, a few seconds each). */
 
 import {$, el} from "./dom.js";
 import {richText} from "./emoji.js";
 import {T, fmt} from "./i18n.js";
-import {autoIn, closed, playing, state, stoodUp} from "./state.js";
+import {autoIn, closed, playing, state, stoodUp, watchBarred} from "./state.js";
 
 const MAX_TOASTS = 3;
 
@@ -77,6 +78,7 @@ export function renderNotices(s = state) {
     notice("stood-notice", stood, T.stood_up),
     notice("auto-notice", auto, T.auto_by_timeout),
     notice("closed-notice", closed(s)),
+    notice("nowatch-notice", watchBarred(s) && s.table.status !== "waiting", T.no_watching),
   ];
   $("notices").hidden = !shown.some(Boolean);
 }

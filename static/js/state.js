@@ -62,6 +62,13 @@ export function myGameSeat(s = state) {
   return s.view && s.view.seat !== null && s.view.seat !== undefined ? s.view.seat : null;
 }
 
+/* Spectators off and I only stand here (not the owner, not a moderator): the
+   server sends me no game while one runs (games.access.watch_barred). */
+export function watchBarred(s = state) {
+  return !!(s.table && s.table.private && s.table.spectators_allowed === false &&
+            mySnapshotSeat(s) === null && !s.me.may_watch);
+}
+
 export function isOwner(s = state) {
   return !!(s.me.id && s.table && s.table.owner_id === s.me.id);
 }

@@ -1,0 +1,56 @@
+"""Reading what clients send, the same way on every HTTP endpoint and socket
+(issue 16 §5): whole numbers in ASCII digits only, JSON text that cannot
+raise anything but :class:`ValueError`.
+
+Python's ``int()`` and ``str.isdigit()`` take far more than ``0``–``9``:
+``int("３００")`` is 300, ``int("٣")`` is 3, and ``"²".isdigit()`` is true while
+``int("²")`` raises — a number field read with them either means something
+the client never typed or ends in an HTTP 500. ``json.loads`` raises
+``RecursionError`` on text nested ~1,000 deep.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_DIGITS = re.compile(r"[0-9]+")
+#: the longest number text read (a bigint has 19 digits; ``int()`` of 8,000 raises)
+MAX_DIGITS = 18
+
+
+def whole(value: Any, max_digits: int = MAX_DIGITS) -> int | None:
+    """A whole number ≥ 0 from a form field (``"3"``, surrounding ASCII spaces
+    allowed) or JSON (``3``); ``None`` for anything else.
+
+    >>> whole("42"), whole(7), whole(" 5 ")
+    (42, 7, 5)
+    >>> [whole(v) for v in ("²", "٣", "１", "３００", "-1", "1_0", "", True, 2.0)]
+    [None, None, None, None, None, None, None, None, None]
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str):
+        text = value.strip(" \t\r\n")
+        if len(text) <= max_digits and _DIGITS.fullmatch(text):
+            return int(text)
+    return None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON ``text``; ``NaN``/``Infinity`` are not JSON.
+
+    :raises ValueError: for text that is not JSON, not UTF-8, or nested too
+        deeply to parse (``RecursionError`` is turned into this).
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
