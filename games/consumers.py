@@ -21,7 +21,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import (
-    access, broadcast, lifecycle, metrics, presence, queries, ratelimit, snapshots, wire,
+    access,
+    broadcast,
+    lifecycle,
+    metrics,
+    presence,
+    queries,
+    ratelimit,
+    snapshots,
+    wire,
 )
 from games.dbcalls import db
 from games.errors import Refused

@@ -217,7 +217,8 @@ EMOJI_JS = """() => {
     if (re.test(n.data) && !p.closest('.visually-hidden, script, template, style')
         && p.getClientRects().length) shown.push(n.data);
   }
-  const icons = [...document.querySelectorAll('img.emoji-img')].filter(i => i.getClientRects().length)
+  const icons = [...document.querySelectorAll('img.emoji-img')]
+    .filter(i => i.getClientRects().length)
     .map(i => [i.complete && i.naturalWidth > 0, Math.round(i.getBoundingClientRect().width),
                i.nextElementSibling.textContent]);
   return {shown, icons};

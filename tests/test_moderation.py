@@ -628,7 +628,8 @@ def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, ow
     said = ChatMessage.objects.get(table=table).created_at
     assert f'<small class="at">{timezone.localtime(said):%Y-%m-%d %H:%M}</small>' in page
     assert timezone.localtime(said).utcoffset() == timedelta(hours=8)
-    assert '你好<span class="emoji"><img class="emoji-img" src="/static/icons/thumbs_up.svg"' in page
+    assert ('你好<span class="emoji"><img class="emoji-img" '
+            'src="/static/icons/thumbs_up.svg"') in page
     audit = client.get("/mod/audit/").content.decode()
     assert "金字招牌" in audit and "gold_sign" not in audit and '{"' not in audit
 
