@@ -7,4 +7,5 @@ from games import consumers
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/me/", consumers.PersonConsumer.as_asgi()),
 ]

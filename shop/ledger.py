@@ -17,6 +17,11 @@ Public API (all amounts are whole coins):
   balance, RULES.md §9);
 - ``audit()``: the whole-database proof behind ``check_ledger``.
 
+After the commit, every user whose balance moved is sent a ``me`` frame
+with their new figures on every page they have open (the ``lifecycle`` event
+``me_changed``; docs/protocol.md "The per-user channel"); the movement's cause
+sends the ``notice`` saying why.
+
 Writes run only inside the caller's ``transaction.atomic()`` (else
 ``TransactionManagementError``). A refusal (``LedgerError``, e.g.
 ``NotEnoughCoins`` with code ``not_enough_coins``) is raised before anything is
@@ -44,6 +49,7 @@ from django.db.models import F, OuterRef, Subquery, Sum, Window
 from django.db.models.functions import Coalesce
 
 from accounts.models import Profile
+from games import lifecycle
 from shop.models import CoinEntry
 
 Reason = CoinEntry.Reason
@@ -161,8 +167,11 @@ def _post(
             game_id=_id(game), table_id=_id(table), item_code=item_code,
             other_id=_id(leg.other), transfer_id=transfer_id, note=note,
         ))
-    for user_id in sorted({row.user_id for row in rows}):
+    moved = sorted({row.user_id for row in rows})
+    for user_id in moved:
         Profile.objects.filter(user_id=user_id).update(coins=balances[user_id])
+    # every page of each person shows the new balance once this commits (issue 16)
+    lifecycle.me_changed(moved)
     return CoinEntry.objects.bulk_create(rows)  # ledger rows last
 
 
