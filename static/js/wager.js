@@ -16,7 +16,13 @@ import {T, fmt, signed, useStrings} from "./i18n.js";
 import {playerName} from "./names.js";
 import {isOwner, state, tableWaiting} from "./state.js";
 
-let coins = null; // my latest balance from the server: boot me.coins, then a finished view's
+let coins = null; // my latest balance from the server: boot me.coins, `me` frames, a finished view's
+let overTaken = null; // the finished game whose view's coins were taken (once: a later `me` frame wins)
+
+/* My balance from a `me` frame of the per-user channel (table.js). */
+export function setMyCoins(n) {
+  if (typeof n === "number") coins = n;
+}
 let chosen = false; // the owner picked a rung not yet set: table updates must not undo it
 
 /* The form calls setWager(n) with the chosen rung of the ladder. */
@@ -47,7 +53,10 @@ export function renderWager(s = state) {
   const v = s.view;
   const wager = t.wager || 0;
   box.dataset.wager = wager;
-  if (v && v.status === "over" && typeof v.coins === "number") coins = v.coins;
+  if (v && v.status === "over" && typeof v.coins === "number" && overTaken !== v.game_id) {
+    overTaken = v.game_id;
+    coins = v.coins;
+  }
   $("wager-amount").textContent = wager ? fmt(T.wager_amount, {wager}) : T.no_wager;
   $("my-coins").textContent = coins === null ? "" : fmt(T.my_coins, {coins});
   const st = t.wager_stakes;
