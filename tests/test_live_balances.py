@@ -369,3 +369,25 @@ def test_a_plain_move_publishes_no_me_event(owner, partner, opponent, django_use
         assert seen_ids == []
     finally:
         lifecycle._SUBSCRIBERS["me_changed"].remove(keep)
+
+
+def test_a_gem_sends_the_new_level(owner):
+    """A gem's rating points (RULES.md §9) reach the header too: level 0 → 2."""
+    from shop import inventory, items
+    from shop.models import InventorySlot, Item
+
+    with transaction.atomic():
+        InventorySlot.objects.bulk_create(InventorySlot(user=owner, slot=i) for i in range(24))
+        inventory.add(inventory.locked(owner.pk), Item.objects.get(code="gem_perfect"), 1)
+    sent: list[tuple[int, dict]] = []
+
+    def keep(user_id, frame):
+        sent.append((user_id, frame))
+
+    lifecycle.subscribe("user_frame", keep)
+    try:
+        assert items.use(owner, 0, "gem_perfect", "g")["points"] == 100
+    finally:
+        lifecycle._SUBSCRIBERS["user_frame"].remove(keep)
+    assert [(u, f["type"], f["rating_points"], f["level"]) for u, f in sent] == [
+        (owner.pk, "me", 100, 2)]
