@@ -405,7 +405,7 @@ def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
 def notify(user_id: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
     """Tell one person something that is not a view change (after commit):
     ``{"type": "notice", "code", "message", "params"}`` to every open
-    connection of theirs, on any table (docs/protocol.md)."""
+    connection of theirs, on every page (the per-user channel, docs/protocol.md)."""
     publish("notice", user_id=user_id,
             notice={"type": "notice", "code": code, "message": message, "params": params or {}})
 
