@@ -11,3 +11,6 @@ class AccountsConfig(AppConfig):
         from games import lifecycle
 
         lifecycle.on_game_end(hooks.settle_rating, hooks.PRIORITY)
+        from accounts import live
+
+        lifecycle.subscribe("me_changed", live.send_figures)  # the headers' ``me`` frames

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.db.models import F
 
 from accounts.models import Profile, RatingEntry
-from games import engine
+from games import engine, lifecycle
 
 PRIORITY = 10  # first: later hooks (wagers) read this game's rating changes
 
@@ -23,6 +23,8 @@ def settle_rating(end) -> None:
     (a ``games.lifecycle.GameEnd``)."""
     result = end.result
     winner = result["winner"]
+    # rating points (and so level and title) change: every player's header, live
+    lifecycle.me_changed(row.user_id for row in end.seats if end.rated)
     for row in sorted(end.seats, key=lambda r: r.user_id or 0):  # lock order: ascending user id
         if row.user_id is None:
             continue

@@ -46,7 +46,9 @@ def user_group(table_id: int, user_id: int) -> str:
 
 
 def person_group(user_id: int) -> str:
-    """Group of every connection of one user, on any table (their notices)."""
+    """Group of every connection of one user — table, lobby and ``/ws/me/``
+    sockets alike: the per-user channel (notices, ``me`` frames;
+    ``lifecycle.send_user``)."""
     return f"user-{user_id}"
 
 
@@ -219,6 +221,12 @@ def notice(user_id: int, notice: dict[str, Any]) -> None:
     _send(person_group(user_id), {"type": "user.notice", "notice": notice})
 
 
+def user_frame(user_id: int, frame: dict[str, Any]) -> None:
+    """Send one frame to every connection of one user, on every page
+    (``lifecycle.send_user``; consumers relay ``user.frame`` as it is)."""
+    _send(person_group(user_id), {"type": "user.frame", "frame": frame})
+
+
 def subscribe() -> None:
     """Subscribe this transport to the write side's events (``GamesConfig.ready``)."""
     from games import lifecycle
@@ -228,4 +236,5 @@ def subscribe() -> None:
     lifecycle.subscribe("game_changed", game_changed)
     lifecycle.subscribe("chat", chat)
     lifecycle.subscribe("notice", notice)
+    lifecycle.subscribe("user_frame", user_frame)
     lifecycle.subscribe("close_sockets", close_sockets)

@@ -2,7 +2,9 @@
 
 The protocol (every message, both directions) is in ``docs/protocol.md``.
 ``TableConsumer`` serves one table (players and spectators); ``LobbyConsumer``
-streams the lobby's table list. No rules and no game state live here.
+streams the lobby's table list; ``PersonConsumer`` carries the per-user
+channel alone (pages without a socket of their own). Every logged-in
+connection is in its user's person group. No rules and no game state live here.
 """
 
 from __future__ import annotations
@@ -350,6 +352,10 @@ class TableConsumer(_JsonSocket):
         # something this person must be told (lifecycle.notify), on any table
         await self.send_json(event["notice"])
 
+    async def user_frame(self, event: dict[str, Any]) -> None:
+        # the per-user channel (lifecycle.send_user): e.g. a `me` frame
+        await self.send_json(event["frame"])
+
     async def user_close(self, event: dict[str, Any]) -> None:
         # lifecycle.close_sockets: e.g. a suspended account is logged out everywhere
         if event.get("notice"):
@@ -380,39 +386,87 @@ class NoSuchRoute(AsyncJsonWebsocketConsumer):
         await _refuse_route(self)
 
 
-class LobbyConsumer(_JsonSocket):
-    """``/ws/lobby/``: every open table, then each change as it happens; with
-    lobby filters in the query string (``/ws/lobby/?wager=40``,
-    ``lifecycle.lobby_filter``) only the tables they keep. Any message is
-    answered with ``pong`` (token bucket as at a table). A logged-in
-    connection is in its person's group too: their ``notice`` frames, and
-    ``lifecycle.close_sockets`` closes it with 4403 like their table sockets
-    (issue 16: a suspension left the lobby open)."""
+class _PersonalSocket(_JsonSocket):
+    """A socket that belongs to no table but carries the per-user channel
+    (docs/protocol.md "The per-user channel"): a logged-in user's connection
+    joins their person group (``notice`` and ``me`` frames,
+    ``lifecycle.send_user``; a ``lifecycle.close_sockets`` closes it with
+    4403, e.g. a suspension) and keeps them online (``presence.touch_person``
+    at connect and at most every third of the presence TTL on a ``ping``).
+    Every message is answered with ``pong``; every frame is a ping here, so
+    the frame budget is the ping bucket and a flood is dropped unread."""
 
-    async def connect(self) -> None:
+    async def join(self, groups: list[str]) -> None:
+        """Join ``groups`` and, for a logged-in user, their person group."""
+        self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = self.bucket  # every frame is a ping here: dropped unread
-        self.groups_joined = [broadcast.LOBBY_GROUP]
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            self.groups_joined.append(broadcast.person_group(user.pk))
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.filters = lifecycle.lobby_filters({k: v[-1] for k, v in query.items()})
-        self.shown: set[int] = set()
+        self.groups_joined = list(groups)
+        if self.user.is_authenticated:
+            self.groups_joined.append(broadcast.person_group(self.user.pk))
+            await sync_to_async(presence.touch_person, thread_sensitive=False)(
+                self.channel_name, self.user)
+        self.touched = time.monotonic()
         await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
                                for g in self.groups_joined))
-        await self.accept()
-        rows = await db(snapshots.lobby_rows)(filters=self.filters)
-        self.shown = {row["id"] for row in rows}
-        await self.send_json({"type": "tables", "tables": rows})
 
     async def cleanup(self) -> None:
         groups, self.groups_joined = getattr(self, "groups_joined", []), []
         for g in groups:
             await self.channel_layer.group_discard(g, self.channel_name)
+        if groups and self.user.is_authenticated:
+            await sync_to_async(presence.drop_person, thread_sensitive=False)(
+                self.channel_name, self.user)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         await self.send_json({"type": "pong"})  # the frame took its token unread
+        if (self.user.is_authenticated
+                and time.monotonic() - self.touched > settings.GAMES_PRESENCE_TTL_SECONDS / 3):
+            self.touched = time.monotonic()
+            await sync_to_async(presence.touch_person, thread_sensitive=False)(
+                self.channel_name, self.user)
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["notice"])
+
+    async def user_frame(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])
+
+    async def user_close(self, event: dict[str, Any]) -> None:
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.close(code=4403)
+
+
+class PersonConsumer(_PersonalSocket):
+    """``/ws/me/``: the per-user channel alone, for the pages with no socket of
+    their own (the shop, a profile, the rules …). An anonymous connection is
+    accepted and closed with 4403 (signed out: the page does not retry)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        if not self.scope["user"].is_authenticated:
+            await self.close(code=4403)
+            return
+        await self.join([])
+
+
+class LobbyConsumer(_PersonalSocket):
+    """``/ws/lobby/``: every open table, then each change as it happens; with
+    lobby filters in the query string (``/ws/lobby/?wager=40``,
+    ``lifecycle.lobby_filter``) only the tables they keep. It also carries the
+    per-user channel (:class:`_PersonalSocket`): the lobby page opens this one
+    socket only, and a suspension closes it like the table sockets."""
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.filters = lifecycle.lobby_filters({k: v[-1] for k, v in query.items()})
+        self.shown: set[int] = set()
+        await self.join([broadcast.LOBBY_GROUP])
+        await self.accept()
+        rows = await db(snapshots.lobby_rows)(filters=self.filters)
+        self.shown = {row["id"] for row in rows}
+        await self.send_json({"type": "tables", "tables": rows})
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
         row = event["table"]
@@ -426,11 +480,3 @@ class LobbyConsumer(_JsonSocket):
     async def lobby_closed(self, event: dict[str, Any]) -> None:
         self.shown.discard(event["id"])
         await self.send_json({"type": "table_closed", "id": event["id"]})
-
-    async def user_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["notice"])
-
-    async def user_close(self, event: dict[str, Any]) -> None:
-        if event.get("notice"):
-            await self.send_json(event["notice"])
-        await self.close(code=4403)

@@ -61,12 +61,21 @@ in ascending ``priority`` (ties: registration order), never in
 - :func:`subscribe` / :func:`publish` — after-commit events: the write
   modules publish, the transports (``games.broadcast``, ``games.scheduler``)
   subscribe, so nothing that writes imports a transport.
+- :func:`send_user` — the per-user channel (issue 16): after commit, one frame
+  to every open connection of one person, on every page they have open (the
+  table's socket, the lobby's, or ``/ws/me/`` on pages without one of their
+  own); :func:`notify` sends a ``notice`` on it. Frame types:
+  docs/protocol.md "The per-user channel".
 
 Events published (payload keyword arguments): ``table_changed(table_id)``,
 ``table_closed(table_id, notice=None)`` (``notice``: a frame every client
 at the table is sent before its connection closes),
 ``close_sockets(user_id, notice)``, ``game_changed(game)`` (a snapshot of the game row
-as committed), ``chat(table_id, line)``, ``notice(user_id, notice)``.
+as committed), ``chat(table_id, line)``, ``notice(user_id, notice)``,
+``user_frame(user_id, frame)`` (:func:`send_user`), ``me_changed(user_ids)``
+(a person's own figures changed: coins, held coins, rating points; published
+by ``shop.ledger`` for every movement and by rating settlement; ``accounts.live``
+answers with a ``me`` frame to each).
 """
 
 from __future__ import annotations
@@ -408,6 +417,24 @@ def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
 def notify(user_id: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
     """Tell one person something that is not a view change (after commit):
     ``{"type": "notice", "code", "message", "params"}`` to every open
-    connection of theirs, on any table (docs/protocol.md)."""
+    connection of theirs, on every page (the per-user channel, docs/protocol.md)."""
     publish("notice", user_id=user_id,
             notice={"type": "notice", "code": code, "message": message, "params": params or {}})
+
+
+def send_user(user_id: int, frame: dict[str, Any]) -> None:
+    """Send ``frame`` (a JSON object with a string ``type``, documented in
+    docs/protocol.md "The per-user channel") to every open connection of
+    ``user_id`` — every page they have open — once the current transaction
+    commits (at once outside one). Nothing is queued for a person with no
+    connection open."""
+    publish("user_frame", user_id=user_id, frame=frame)
+
+
+def me_changed(user_ids: Any) -> None:
+    """After commit, send each of ``user_ids`` a fresh ``me`` frame (their coins,
+    held coins, rating points and level: the header of every page). Publish it
+    wherever those figures change; a caller outside a transaction sends at once."""
+    ids = sorted({u for u in user_ids if u})
+    if ids:
+        publish("me_changed", user_ids=ids)

@@ -15,6 +15,12 @@ drops them. Two stores, chosen by the settings:
 
 Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
 :func:`spectator_count`, :func:`watched_tables`.
+
+A *person* is online while any of their sockets heartbeats (issue 16): a table
+socket's heartbeat counts for its user too, and sockets with no table (the
+lobby's, ``/ws/me/``) keep :func:`touch_person` entries of their own — one per
+connection under the user, ``<prefix>:presence:u:<user id>`` in Redis (the key
+expires with its last heartbeat). :func:`online` reads them.
 """
 
 from __future__ import annotations
@@ -46,10 +52,13 @@ class _MemoryStore:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.tables: dict[int, dict[str, tuple[int | None, float]]] = {}
+        self.people: dict[int, dict[str, float]] = {}
 
     def touch(self, table_id: int, channel: str, user_id: int | None, at: float) -> None:
         with self.lock:
             self.tables.setdefault(table_id, {})[channel] = (user_id, at)
+            if user_id:
+                self.people.setdefault(user_id, {})[channel] = at
 
     def drop(self, table_id: int, channel: str, user_id: int | None) -> None:
         with self.lock:
@@ -58,6 +67,25 @@ class _MemoryStore:
                 entries.pop(channel, None)
                 if not entries:
                     del self.tables[table_id]
+        if user_id:
+            self.drop_person(channel, user_id)
+
+    def touch_person(self, channel: str, user_id: int, at: float) -> None:
+        with self.lock:
+            self.people.setdefault(user_id, {})[channel] = at
+
+    def drop_person(self, channel: str, user_id: int) -> None:
+        with self.lock:
+            entries = self.people.get(user_id)
+            if entries is not None:
+                entries.pop(channel, None)
+                if not entries:
+                    del self.people[user_id]
+
+    def online(self, user_ids, cutoff: float) -> set[int]:
+        with self.lock:
+            return {u for u in user_ids
+                    if any(at >= cutoff for at in self.people.get(u, {}).values())}
 
     def live_many(self, table_ids, cutoff: float) -> dict[int, list[Entry]]:
         with self.lock:
@@ -77,11 +105,17 @@ class _MemoryStore:
                     gone[t] = [entries.pop(c)[0] for c in stale]
                 if not entries:
                     del self.tables[t]
+            for u, seen in list(self.people.items()):  # Redis lets these keys expire
+                for c in [c for c, at in seen.items() if at < cutoff]:
+                    del seen[c]
+                if not seen:
+                    del self.people[u]
         return gone
 
     def clear(self) -> None:
         with self.lock:
             self.tables.clear()
+            self.people.clear()
 
 
 class _RedisStore:
@@ -97,14 +131,44 @@ class _RedisStore:
     def _key(self, table_id: int) -> str:
         return f"{self.prefix}:t:{table_id}"
 
+    def _person(self, user_id: int) -> str:
+        return f"{self.prefix}:u:{user_id}"
+
+    def _touch_person(self, pipe, channel: str, user_id: int, at: float) -> None:
+        key = self._person(user_id)
+        pipe.zadd(key, {channel: at})
+        # the whole key goes with its last heartbeat: no sweep needed
+        pipe.expire(key, settings.GAMES_PRESENCE_TTL_SECONDS * 2)
+
     def touch(self, table_id: int, channel: str, user_id: int | None, at: float) -> None:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(self._key(table_id), {f"{channel}|{user_id or 0}": at})
         pipe.zadd(self.index, {str(table_id): at}, gt=True)  # GT adds new members too
+        if user_id:
+            self._touch_person(pipe, channel, user_id, at)
         pipe.execute()
 
     def drop(self, table_id: int, channel: str, user_id: int | None) -> None:
-        self.redis.zrem(self._key(table_id), f"{channel}|{user_id or 0}")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self._key(table_id), f"{channel}|{user_id or 0}")
+        if user_id:
+            pipe.zrem(self._person(user_id), channel)
+        pipe.execute()
+
+    def touch_person(self, channel: str, user_id: int, at: float) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        self._touch_person(pipe, channel, user_id, at)
+        pipe.execute()
+
+    def drop_person(self, channel: str, user_id: int) -> None:
+        self.redis.zrem(self._person(user_id), channel)
+
+    def online(self, user_ids, cutoff: float) -> set[int]:
+        user_ids = list(user_ids)
+        pipe = self.redis.pipeline(transaction=False)
+        for u in user_ids:
+            pipe.zcount(self._person(u), cutoff, "+inf")
+        return {u for u, n in zip(user_ids, pipe.execute(), strict=True) if n}
 
     def live_many(self, table_ids, cutoff: float) -> dict[int, list[Entry]]:
         table_ids = list(table_ids)
@@ -164,6 +228,33 @@ def drop_presence(channel_name: str, table_id: int, user) -> None:
     """Forget a closed connection."""
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
     store().drop(table_id, channel_name, user_id)
+
+
+def touch_person(channel_name: str, user, at: float | None = None) -> None:
+    """Record or refresh the heartbeat of a connection that belongs to no table
+    (the lobby's, ``/ws/me/``): its user is online while it lasts. Anonymous
+    users are not recorded. (A table connection's :func:`touch_presence`
+    counts for its user already.)"""
+    if getattr(user, "is_authenticated", False):
+        store().touch_person(channel_name, user.pk, time.time() if at is None else at)
+
+
+def drop_person(channel_name: str, user) -> None:
+    """Forget a closed connection recorded by :func:`touch_person`."""
+    if getattr(user, "is_authenticated", False):
+        store().drop_person(channel_name, user.pk)
+
+
+def online(user_ids) -> set[int]:
+    """Which of ``user_ids`` are online: any socket of theirs (a table's, the
+    lobby's, ``/ws/me/``) heartbeat within the TTL. One round trip."""
+    user_ids = [u for u in user_ids if u]
+    return store().online(user_ids, _cutoff_ts()) if user_ids else set()
+
+
+def is_online(user_id: int) -> bool:
+    """:func:`online` for one user."""
+    return user_id in online([user_id])
 
 
 def live(table_id: int) -> list[Entry]:

@@ -13,6 +13,7 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/me/", consumers.PersonConsumer.as_asgi()),
     path("ws/table/<str:table_id>/", consumers.TableConsumer.as_asgi()),
     re_path(r"", consumers.NoSuchRoute.as_asgi()),
 ]

@@ -97,6 +97,7 @@ def lobby_strings() -> dict[str, Any]:
         "conn_connecting": _("Connecting…"),
         "conn_open": _("Live"),
         "conn_closed": _("Disconnected, reconnecting…"),
+        "conn_signed_out": _("You have been signed out."),
     }
 
 
@@ -259,6 +260,23 @@ def notice_strings() -> dict[str, Any]:
             "Your time ran out: the clock passed for you. "
             "If the next turn runs out too, auto-play starts."
         ),
+        # coins received during or at the end of a game (issue 16): notice_<code>,
+        # filled from the notice's params in the reader's language
+        "notice_timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
+        "notice_wager_won": _("The wager is settled: you win %(coins)s coins."),
+        "notice_escape_paid": _("%(name)s left the game: you receive %(coins)s coins."),
+    }
+
+
+def personal_strings() -> dict[str, Any]:
+    """Words of the header's live figures and of the per-user channel's
+    notices on every page (static/js/me.js; base.html, for a logged-in user)."""
+    return {
+        "lang": _lang(),
+        "me_coins": _("%(coins)s coins"),
+        "me_held": _("%(coins)s held"),
+        "me_level": _("Level %(level)s · %(title)s"),
+        **notice_strings(),
     }
 
 

@@ -82,6 +82,7 @@ def hold_stakes(game) -> None:
             Profile.objects.filter(user_id=user_id).update(coins_held=F("coins_held") + amount)
         rows.append(Hold(game=game, user_id=user_id, amount=amount, held=amount))
     Hold.objects.bulk_create(rows)
+    lifecycle.me_changed(users)  # every page shows "N 冻结" once the start commits
 
 
 def draw(game, user_id: int, paid: int) -> int:
@@ -114,6 +115,7 @@ def release(end: lifecycle.GameEnd) -> None:
             Profile.objects.filter(user_id=hold.user_id).update(
                 coins_held=F("coins_held") - hold.held)
     Hold.objects.filter(pk__in=[h.pk for h in holds]).update(held=0, released_at=now)
+    lifecycle.me_changed(h.user_id for h in holds)  # "N 冻结" goes from every page
 
 
 #: (game_id, seed) → {user_id: held}: a running game's holds change only at its

@@ -37,10 +37,10 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
     receives ``SHOP_TIMER_SHARE`` (one ledger transfer, in the transaction of
     the extension, under the game's lock: the countdown and the sweep cannot
-    both fire it). Only coins not held by a wager game count (RULES.md §12
-    "Held stake"). In a practice game or short of coins: no extension, it
-    stays armed, the owner gets a ``notice`` (``timer_no_coins``, params
-    ``fee`` and ``held``).
+    both fire it); each receiver gets a ``timer_paid`` notice. Only coins not
+    held by a wager game count (RULES.md §12 "Held stake"). In a practice game
+    or short of coins: no extension, it stays armed, the owner gets a
+    ``notice`` (``timer_no_coins``, params ``fee`` and ``held``).
     """
     rows = seat_rows(game)
     user_id = rows[seat].user_id
@@ -72,6 +72,12 @@ def timer_timeout(game, seat: int) -> timedelta | None:
         [ledger.Leg(user_id, -fee)] + [ledger.Leg(o, settings.SHOP_TIMER_SHARE, user_id)
                                        for o in others],
         ledger.Reason.ITEM, game=game, table=game.table_id, item_code="timer")
+    for other in others:  # each receiver is told why their balance moved (issue 16)
+        lifecycle.notify(other, "timer_paid",
+                         _("%(name)s's timer fired: you receive %(coins)s coins.")
+                         % {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE},
+                         {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE,
+                          "table_id": game.table_id})
     lifecycle.notify(user_id, "timer_fired",
                      _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
                      % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},

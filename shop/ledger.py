@@ -24,6 +24,11 @@ refused with ``NotEnoughCoins`` (``params.held``) — so a purchase, a
 moderator's revoke or a 定时器 spends only coins not held; a wager game's own
 settlement draws its hold down first (``shop.holds.draw``).
 
+After the commit, every user whose balance moved is sent a ``me`` frame
+with their new figures on every page they have open (the ``lifecycle`` event
+``me_changed``; docs/protocol.md "The per-user channel"); the movement's cause
+sends the ``notice`` saying why.
+
 Writes run only inside the caller's ``transaction.atomic()`` (else
 ``TransactionManagementError``). A refusal (``LedgerError``, e.g.
 ``NotEnoughCoins`` with code ``not_enough_coins``) is raised before anything is
@@ -52,6 +57,7 @@ from django.db.models.functions import Coalesce
 from prometheus_client import Counter
 
 from accounts.models import Profile
+from games import lifecycle
 from shop.models import CoinEntry, Hold
 
 Reason = CoinEntry.Reason
@@ -195,10 +201,13 @@ def _post(
             game_id=_id(game), table_id=_id(table), item_code=item_code,
             other_id=_id(leg.other), transfer_id=transfer_id, note=note,
         ))
-    for user_id in sorted({row.user_id for row in rows}):
+    moved = sorted({row.user_id for row in rows})
+    for user_id in moved:
         Profile.objects.filter(user_id=user_id).update(coins=balances[user_id])
     counted = MOVEMENTS.labels(reason, "single" if transfer_id is None else "transfer")
     transaction.on_commit(counted.inc)  # a rolled-back movement never happened
+    # every page of each person shows the new balance once this commits (issue 16)
+    lifecycle.me_changed(moved)
     return CoinEntry.objects.bulk_create(rows)  # ledger rows last
 
 

@@ -307,6 +307,29 @@ def settle(end: lifecycle.GameEnd) -> None:
     ledger.transfer(legs, reason, game=game, table=game.table_id,
                     note=f"wager {wager}")
     GameWager.objects.create(game=game, wager=wager, coin_changes=coin_changes(payments))
+    tell_receivers(end, coin_changes(payments), escaper)
+
+
+def tell_receivers(end: lifecycle.GameEnd, changes: list[int], escaper: int | None) -> None:
+    """A ``notice`` to each player who gained coins in ``end``'s settlement,
+    naming why (issue 16): ``wager_won`` (``params``: ``coins``) or,
+    after an escape, ``escape_paid`` (``params``: ``coins``, ``name``: the
+    escaper). Sent after commit; the ``me`` frames carry the new balances."""
+    table_id = end.game.table_id
+    for row, change in zip(end.seats, changes, strict=True):
+        if change <= 0 or row.user_id is None:
+            continue
+        if escaper is not None:
+            name = end.seats[escaper].username
+            lifecycle.notify(row.user_id, "escape_paid",
+                             _("%(name)s left the game: you receive %(coins)s coins.")
+                             % {"name": name, "coins": change},
+                             {"coins": change, "name": name, "table_id": table_id})
+        else:
+            lifecycle.notify(row.user_id, "wager_won",
+                             _("The wager is settled: you win %(coins)s coins.")
+                             % {"coins": change},
+                             {"coins": change, "table_id": table_id})
 
 
 # --- what clients see ------------------------------------------------------------------------

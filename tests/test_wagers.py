@@ -431,8 +431,8 @@ def test_a_loser_below_the_wager_after_settlement_is_stood_up(
         finish_with(game, finished_state("1"))
     seats = dict(Seat.objects.filter(table=table).values_list("index", "user_id"))
     assert seats == {0: None, 1: e.pk, 2: s.pk, 3: w.pk}
-    # (drops of the rated game may tell the winners too: only the stand-up matters here)
-    assert [(u, c["code"]) for u, c in notices if c["code"] != "drop"] == [
+    # (drops and the wager's own notices tell the winners too: only the stand-up matters here)
+    assert [(u, c["code"]) for u, c in notices if c["code"] not in ("drop", "wager_won")] == [
         (n.pk, "not_enough_coins")]
 
 

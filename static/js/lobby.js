@@ -1,10 +1,12 @@
 /* 原子 online — the lobby (templates/games/lobby.html): the entry module. It
  * keeps the server-rendered table list live over /ws/lobby/ (socket.js):
  * "tables" = the whole list, "table" = one row changed, "table_closed" = a row
- * gone (docs/protocol.md). All user text goes in with textContent. */
+ * gone (docs/protocol.md). The same socket carries the per-user channel (me.js):
+ * the lobby opens one socket. All user text goes in with textContent. */
 
 import {$, clear, el} from "./dom.js";
 import {T, fmt, useStrings} from "./i18n.js";
+import {personalFrame} from "./me.js";
 import {openSocket} from "./socket.js";
 
 useStrings("lobby-strings");
@@ -74,6 +76,7 @@ function draw() {
 }
 
 function onMessage(msg) {
+  if (personalFrame(msg)) return; // the per-user channel: header figures, notices
   if (msg.type === "tables") {
     rows = {};
     order = [];
@@ -90,7 +93,11 @@ function onMessage(msg) {
     order = order.filter((id) => id !== msg.id);
     draw();
   }
+  // other scripts of the page read the rows (e.g. the shop's 招牌 badges)
+  document.dispatchEvent(new CustomEvent("lobby:rows"));
 }
+
+window.YuanziLobby = {rows: () => rows};
 
 // the page's lobby filters (?wager=40) go to the socket too: it filters on the server
 openSocket("/ws/lobby/" + location.search, {

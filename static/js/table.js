@@ -28,6 +28,7 @@ import {renderHand, renderSelection, wireHand} from "./hand.js";
 import {wireTouch} from "./hand_touch.js";
 import {T, useStrings} from "./i18n.js";
 import {renderInfo} from "./info.js";
+import {personalFrame} from "./me.js";
 import {emptySeats, renderInvite, wireInvite} from "./invite.js";
 import {placeToasts, renderNotices, showNotice, toast} from "./notices.js";
 import {wirePhrases} from "./phrases.js";
@@ -39,7 +40,7 @@ import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
 import {renderWatchers, wireWatchers} from "./watchers.js";
-import {renderWager, wagerRefused, wireWager} from "./wager.js";
+import {renderWager, setMyCoins, wagerRefused, wireWager} from "./wager.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -134,6 +135,11 @@ function onMessage(msg) {
       break;
     case "notice":
       showNotice(msg);
+      break;
+    case "me": // the per-user channel: my coins and level changed (the header, the wager box)
+      personalFrame(msg);
+      setMyCoins(msg.coins);
+      renderWager();
       break;
     default: // pong
   }

@@ -22,8 +22,14 @@ import {T, fmt, signed, useStrings} from "./i18n.js";
 import {playerName} from "./names.js";
 import {isOwner, state, tableWaiting} from "./state.js";
 
-let coins = null; // my latest balance from the server: boot me.coins, then a finished view's
+let coins = null; // my latest balance from the server: boot me.coins, `me` frames, a finished view's
 let held = 0; // of it, held by my running wager game: boot me.coins_held, then my views'
+let overTaken = null; // the finished game whose view's coins were taken (once: a later `me` frame wins)
+
+/* My balance from a `me` frame of the per-user channel (table.js). */
+export function setMyCoins(n) {
+  if (typeof n === "number") coins = n;
+}
 let chosen = false; // the owner picked a rung not yet set: table updates must not undo it
 let asked = null; // the rung the server asked the owner to confirm (wager_stands_up)
 
@@ -77,7 +83,10 @@ export function renderWager(s = state) {
   const v = s.view;
   const wager = t.wager || 0;
   box.dataset.wager = wager;
-  if (v && v.status === "over" && typeof v.coins === "number") coins = v.coins;
+  if (v && v.status === "over" && typeof v.coins === "number" && overTaken !== v.game_id) {
+    overTaken = v.game_id;
+    coins = v.coins;
+  }
   if (v && typeof v.seat === "number") held = v.status === "playing" ? v.coins_held || 0 : 0;
   $("wager-amount").textContent = wager ? fmt(T.wager_amount, {wager}) : T.no_wager;
   $("my-coins").textContent = coins === null ? "" : fmt(T.my_coins, {coins});

@@ -114,3 +114,8 @@ for (const btn of document.querySelectorAll(".record-btn")) {
     btn.disabled = true;
   });
 }
+
+// the balance live: a `me` frame of the per-user channel (static/js/me.js, issue 16)
+document.addEventListener("yuanzi:me", (e) => {
+  document.getElementById("shop-coins").textContent = e.detail.coins;
+});

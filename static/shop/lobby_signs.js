@@ -1,13 +1,19 @@
 // The lobby shows each table's 招牌 protection live (issue 8): the lobby rows'
-// `sign` key, from a lobby socket of our own (the lobby socket keeps no
-// presence), drawn as a badge on the rows static/js/lobby.js renders.
+// `sign` key, drawn as a badge on the rows static/js/lobby.js renders. It reads
+// the rows of the lobby page's own socket (window.YuanziLobby, and the
+// "lobby:rows" event after each change): the lobby opens one socket (issue 16).
 const T = JSON.parse(document.getElementById("shop-lobby").textContent);
 const list = document.getElementById("lobby-tables");
-const signs = {};
+
+function rows() {
+  return window.YuanziLobby ? window.YuanziLobby.rows() : {};
+}
 
 function draw() {
+  const known = rows();
   for (const li of list.querySelectorAll(".lobby-table[data-table-id]")) {
-    const sign = signs[li.dataset.tableId];
+    const row = known[li.dataset.tableId];
+    const sign = row ? row.sign : null;
     let badge = li.querySelector(".lt-sign");
     if (!sign) { if (badge) badge.remove(); continue; }
     if (!badge) {
@@ -22,20 +28,6 @@ function draw() {
   }
 }
 
-function keep(row) {
-  if (row.sign) signs[row.id] = row.sign; else delete signs[row.id];
-}
-
-const proto = location.protocol === "https:" ? "wss://" : "ws://";
-function connect() {
-  const ws = new WebSocket(proto + location.host + "/ws/lobby/");
-  ws.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "tables") msg.tables.forEach(keep);
-    if (msg.type === "table") keep(msg.table);
-    draw();
-  };
-  ws.onclose = () => setTimeout(connect, 3000);
-}
-connect();
+document.addEventListener("lobby:rows", draw);
 new MutationObserver(draw).observe(list, {childList: true});
+draw();

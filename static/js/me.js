@@ -1,0 +1,81 @@
+/* The per-user channel on every page (issue 16; docs/protocol.md "The per-user
+ * channel"): the logged-in person's coins, held coins, level and title in the
+ * header (#me-figures, templates/_me_figures.html), kept live by `me` frames,
+ * and their `notice` frames as toasts.
+ *
+ * A page with a socket of its own (the lobby, a table) hands each frame to
+ * personalFrame(); any other page opens /ws/me/ for it (personal.js). Other
+ * modules hear of new figures through the "yuanzi:me" event on document
+ * (detail: the `me` frame). Hooks for tests: #me-figures[data-coins]
+ * [data-held][data-level], #me-toasts .toast[data-code]. */
+
+import {$, el} from "./dom.js";
+import {T, fmt, useStrings} from "./i18n.js";
+
+const MAX_TOASTS = 3;
+let worded = false;
+
+function words() {
+  if (!worded && $("me-strings")) useStrings("me-strings");
+  worded = true;
+}
+
+/* Show the figures of a `me` frame in the header; tell the page's other modules. */
+export function renderMe(me) {
+  words();
+  const box = $("me-figures");
+  if (box) {
+    box.dataset.coins = me.coins;
+    box.dataset.held = me.coins_held || 0;
+    box.dataset.level = me.level;
+    $("me-coins").textContent = fmt(T.me_coins, {coins: me.coins});
+    const held = $("me-held");
+    held.textContent = fmt(T.me_held, {coins: me.coins_held || 0});
+    held.hidden = !(me.coins_held > 0);
+    $("me-level").textContent = fmt(T.me_level, {
+      level: me.level, title: T.lang === "en" ? me.title_en : me.title});
+  }
+  document.dispatchEvent(new CustomEvent("yuanzi:me", {detail: me}));
+}
+
+/* A notice's text in this page's language: its code's own words filled from
+   its params when the page has them (T.notice_<code>), else the server's. */
+export function noticeText(msg) {
+  words();
+  const own = T["notice_" + msg.code];
+  return own ? fmt(own, msg.params || {}) : (msg.message || "");
+}
+
+/* A notice as a toast of the header's own (pages without the table's toasts). */
+export function toastNotice(msg) {
+  let box = $("me-toasts");
+  if (!box) {
+    box = el("div", "toasts me-toasts");
+    box.id = "me-toasts";
+    box.setAttribute("aria-live", "polite");
+    document.body.appendChild(box);
+  }
+  const t = el("div", "toast info notice-toast", noticeText(msg));
+  t.setAttribute("role", "status");
+  t.dataset.code = msg.code || "";
+  box.appendChild(t);
+  setTimeout(() => t.classList.add("fade"), 9000);
+  setTimeout(() => t.remove(), 9700);
+  while (box.children.length > MAX_TOASTS) box.removeChild(box.firstChild);
+  return t;
+}
+
+/* One frame of the per-user channel: a `me` frame updates the header; a
+   `notice` is shown as a toast unless `notices` is false (the page shows it
+   itself). Returns true when the frame was the channel's. */
+export function personalFrame(msg, {notices = true} = {}) {
+  if (msg.type === "me") {
+    renderMe(msg);
+    return true;
+  }
+  if (msg.type === "notice" && notices) {
+    toastNotice(msg);
+    return true;
+  }
+  return false;
+}
