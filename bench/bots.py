@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
 
 from bench.engine import pin_one_core  # noqa: E402
 from games.engine import POLICIES, BotView, apply, bot_view, new_game  # noqa: E402
-from games.engine.duplicate import percentile  # noqa: E402
+from games.engine.botmatch import percentile  # noqa: E402
 from games.engine.expert import DEFAULT_BUDGET_MS, SEARCH_CARDS, expert_policy  # noqa: E402
 from games.engine.shapes import Action  # noqa: E402
 
