@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from django.utils import timezone
 
 from games import engine, play, tables

@@ -45,6 +45,7 @@ from games.engine.botmatch import (
     run_match,
     seating,
 )
+from games.management.commands.botmatch import format_summary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -216,22 +217,17 @@ def test_the_ladder_is_the_four_site_levels_each_against_the_one_below():
 
 
 def test_botmatch_ladder_completes_and_prints_one_block_per_rung():
-    """The whole ladder at the smallest size (one deal per rung): it completes
-    and its output has the shape of three duplicate matches."""
-    js = _botmatch("--ladder", "--deals", "1", "--seed", "ci", "--json")
+    """The whole ladder at the smallest size (one deal per rung, two processes):
+    it completes and its output has the shape of three duplicate matches."""
+    js = _botmatch("--ladder", "--deals", "1", "--seed", "ci", "--json", "--jobs", "2")
     assert js.returncode == 0, js.stderr
     rungs = json.loads(js.stdout)
-    assert [(r["a"], r["b"]) for r in rungs] == [
-        ("normal", "beginner"), ("expert", "normal"), ("master", "expert")]
-    for r in rungs:
+    pairs = [("normal", "beginner"), ("expert", "normal"), ("master", "expert")]
+    assert [(r["a"], r["b"]) for r in rungs] == pairs
+    for r, (a, b) in zip(rungs, pairs, strict=True):
         assert r["deals"] == 1 and r["games"] == 2 and 0 <= r["a_win_rate"] <= 1
         assert set(r["decision_ms"]) == {"a", "b"} and r["decision_ms"]["a"]["n"] > 0
-    text = _botmatch("--ladder", "--deals", "1", "--seed", "ci", "--jobs", "2")
-    assert text.returncode == 0, text.stderr
-    blocks = text.stdout.strip().split("\n\n")
-    assert len(blocks) == 3
-    for block, (a, b) in zip(blocks, [("normal", "beginner"), ("expert", "normal"),
-                                      ("master", "expert")], strict=True):
+        block = "\n".join(format_summary(r))  # what the command prints without --json
         assert block.startswith("games: 2 (1 deals × 2, teams swapped; seed 'ci'")
         assert f"A = {a}, B = {b}" in block and "A win rate: " in block
 

@@ -550,3 +550,20 @@ def test_master_returns_only_legal_actions_in_a_whole_game():
                   else expert_policy(bv, rng, budget_ms=0.0))
         _check_legal(s, seat, action)
         s, _ = apply(s, seat, action)
+
+
+def test_master_threats_are_the_experts_when_inference_says_nothing():
+    """With every weight 1 the master's per-seat chances are the expert's card
+    counting (to rounding); with this half's inference they differ somewhere."""
+    from games.engine.expert import WEIGHTS, Situation
+    from games.engine.master import InferredSituation, infer
+
+    changed = 0
+    for s in _game_states("master-threats")[:-1:7]:
+        bv = bot_view(s, s["turn"])
+        plain, same = Situation(bv, WEIGHTS), InferredSituation(bv, [{}, {}, {}, {}])
+        inferred = InferredSituation(bv, infer(bv))
+        for p in legal_plays(bv["hand"], plain.table, bv["dao"])[:20]:
+            assert same.q_play(p) == pytest.approx(plain.q_play(p), abs=2e-3)
+            changed += abs(inferred.q_play(p) - plain.q_play(p)) > 0.02
+    assert changed > 0
