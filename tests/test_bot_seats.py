@@ -165,3 +165,44 @@ def test_a_bots_pause_is_natural_and_drawn_from_the_games_randomness(settings):
     state = {"seed": "x"}
     pauses = [play.bot_pause(state, seq) for seq in range(200)]
     assert 0.5 <= min(pauses) < 0.6 and 1.4 < max(pauses) <= 1.5
+
+
+def test_bot_decisions_run_off_the_event_loop():
+    """The embedded ticker runs its jobs (the due-turn sweep, so every bot
+    decision of ``play.run_due``) through ``database_sync_to_async``: in a worker
+    thread, never on the event loop that serves the sockets (production runs them
+    in a Celery worker)."""
+    import asyncio
+    import threading
+
+    from games.scheduler import Ticker
+    from yuanzi_site.jobs import SWEEP_JOB
+
+    seen = []
+
+    def probe():
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        seen.append((threading.get_ident(), on_loop))
+
+    ticker = Ticker(interval=0.01)
+    jobs = {name: task for name, task, _every in ticker.jobs}
+    assert jobs[SWEEP_JOB].name == "games.tasks.sweep_due"  # the sweep is one of its jobs
+    ticker.jobs = [("probe", probe, 0.0)]  # run like it, without games to act on
+    ticker._next = {"probe": 0.0}
+
+    async def main():
+        loop_thread = threading.get_ident()
+        ticker.start(asyncio.get_running_loop())
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if seen:
+                break
+        ticker.stop()
+        return loop_thread
+
+    loop_thread = asyncio.run(main())
+    assert seen and all(not on_loop and ident != loop_thread for ident, on_loop in seen)
