@@ -142,7 +142,7 @@ def test_auto_play_off_on_request_gives_the_turn_clock_back(settings):
 
     while fresh(game).state["turn"] != seat:
         play_human_turn(game)
-    assert (fresh(game).due_at - timezone.now()).total_seconds() <= 1.5  # the bot's pause (0.5–1.5 × 1 s)
+    assert (fresh(game).due_at - timezone.now()).total_seconds() <= 1.5  # the pause: 0.5–1.5 × 1 s
 
     game = play.set_auto_play(game.pk, user, False)
     assert seat_row(game, seat).auto_play is False and seat_row(game, seat).timeouts == 0
