@@ -41,7 +41,7 @@ from games.engine import (  # noqa: E402
     to_record,
     view,
 )
-from games.simulation import play_game  # noqa: E402
+from games.engine.botmatch import play_game  # noqa: E402
 
 SEED = "bench"
 TARGETS = {

@@ -56,7 +56,7 @@ register_reasons({
     "not_seated": "you have no seat at this table / in this game",
     "not_owner": "only the table's owner may do that",
     "no_bot": "remove_bot on a seat without a bot",
-    "bad_bot": "add_bot with a bot level other than beginner, normal, expert",
+    "bad_bot": "add_bot with a bot level other than beginner, normal, expert, master",
     "not_private": "spectators can be kept out of a private table only",
     # games
     "no_game": "a game message while the table has never had a game",

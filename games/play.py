@@ -80,10 +80,19 @@ def _due_at(game: Game):
         return None
     row = seat_rows(game)[turn]
     if row.is_bot or row.auto_play:
-        delay = settings.GAMES_BOT_DELAY_SECONDS
+        delay = bot_pause(game.state, game.seq)
     else:
         delay = settings.GAMES_TURN_SECONDS
     return timezone.now() + timedelta(seconds=delay)
+
+
+def bot_pause(state: dict[str, Any], seq: int) -> float:
+    """A bot's (or 托管 seat's) pause before it moves, in seconds: a natural
+    0.5–1.5 × ``GAMES_BOT_DELAY_SECONDS`` (0.5–1.5 s by default), drawn from the
+    game's own randomness (its secret seed and the seq), so a retry or another
+    process computes the same pause and no two moves look machine-timed."""
+    rng = random.Random(f"{state['seed']}:{seq}:pause")
+    return settings.GAMES_BOT_DELAY_SECONDS * rng.uniform(0.5, 1.5)
 
 
 def _turn_started(game: Game):
@@ -397,10 +406,12 @@ def _due(game: Game | None, seq: int | None) -> bool:
             and (seq is None or game.seq == seq) and game.due_at <= timezone.now())
 
 
-def bot_policy_of(row: GameSeat) -> str:
-    """The policy that plays a seat: a bot seat's level; 托管 plays the expert
-    (issue 11: a player's seat should not play worse than its player)."""
-    return row.bot or "expert"
+def bot_policy_of(row: GameSeat, practice: bool = False) -> str:
+    """The policy that plays a seat: a bot seat's level; 托管 plays the master
+    (大师) in a practice game and the expert (高手) in a rated one (issue 20: nobody
+    climbs the ladder by leaving the strongest bot on; issue 11: a player's seat
+    should not play worse than its player)."""
+    return row.bot or ("master" if practice else "expert")
 
 
 def _bot_move(game: Game | None, seq: int | None) -> tuple[tuple[int, int], dict] | None:
@@ -409,7 +420,10 @@ def _bot_move(game: Game | None, seq: int | None) -> tuple[tuple[int, int], dict
     §12), as ``((seq, seat), action)``; else ``None``. Reads only: no lock.
 
     The random source is seeded by the game's seed and seq, so a retry decides
-    the same; the expert searches within ``GAMES_BOT_BUDGET_MS``.
+    the same; the expert searches within ``GAMES_BOT_BUDGET_MS``, the master
+    within its counted budget (:mod:`games.engine.master`). Runs where
+    ``run_due`` runs: a Celery worker, or the embedded ticker's database thread
+    (``database_sync_to_async``), never on Daphne's event loop.
     """
     if not _due(game, seq):
         return None
@@ -417,7 +431,7 @@ def _bot_move(game: Game | None, seq: int | None) -> tuple[tuple[int, int], dict
     row = seat_rows(game)[seat]
     if not (row.is_bot or row.auto_play):
         return None
-    policy = bot_policy_of(row)
+    policy = bot_policy_of(row, game.practice)
     rng = random.Random(f"{game.state['seed']}:{game.seq}")
     bot_view = engine.bot_view(game.state, seat)
     if policy == "expert":

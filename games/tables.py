@@ -25,11 +25,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import lifecycle, play, presence
+from games.engine import BOT_POLICIES
 from games.errors import Refused
 from games.models import Game, Seat, Table
 
 NAME_MAX_LENGTH = 40
-BOT_POLICIES = ("beginner", "normal", "expert")
 
 
 def clean_name(name: Any) -> str:
@@ -333,7 +333,8 @@ def add_bot(table_id: int, user, index: int, policy: Any = "normal") -> None:
     """The owner puts a bot in the empty seat ``index`` (a bot makes practice
     games, RULES.md §7).
 
-    :param policy: ``beginner`` (新手), ``normal`` (普通) or ``expert`` (高手).
+    :param policy: ``beginner`` (新手), ``normal`` (普通), ``expert`` (高手) or
+        ``master`` (大师): :data:`games.engine.BOT_POLICIES`.
     :raises Refused: ``bad_bot``, ``not_owner``, ``game_running``, ``bad_seat``,
         ``seat_taken``, or a seat policy's reason (e.g. ``wager_table``).
     """

@@ -132,7 +132,7 @@ def table_strings() -> dict[str, Any]:
         "remove_bot": _("Remove bot"),
         "bot_level": _("Bot level"),
         "bot_levels": {"beginner": _("Beginner"), "normal": _("Normal"),
-                       "expert": _("Expert")},
+                       "expert": _("Expert"), "master": _("Master")},
         "ready": _("Ready"),
         "unready": _("Cancel ready"),
         "next_game": _("Ready for the next game"),

@@ -91,7 +91,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
 @login_required
 def practice(request: HttpRequest) -> HttpResponse:
     """POST ``/tables/practice/`` with ``bot`` (``beginner``, ``normal``,
-    ``expert``): 和机器人练习 (``games.tables.practice``), a new table with the
+    ``expert``, ``master``): 和机器人练习 (``games.tables.practice``), a new table with the
     user and three bots, its game started; goes to it. Rate-limited with table
     creation (``GAMES_TABLE_CREATE_RATE``); a refusal goes back to the lobby."""
     if not ratelimit.allow(f"table:{request.user.pk}", *settings.GAMES_TABLE_CREATE_RATE):

@@ -1,13 +1,15 @@
-"""Bot levels at the site (issue 11): a bot seat's level is stored with the game
-and in its §11 record; bots and 托管 move through ``play.run_due`` with the
-policy of their level (托管: the expert), decided from ``bot_view`` outside the
-row lock and applied with the seq check (RULES.md §12)."""
+"""Bot levels at the site (issues 11, 20): a bot seat's level is stored with the
+game and in its §11 record; bots and 托管 move through ``play.run_due`` with the
+policy of their level (托管: the master in a practice game, the expert in a rated
+one), decided from ``bot_view`` outside the row lock and applied with the seq
+check (RULES.md §12), after a natural pause drawn from the game's randomness."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from django.utils import timezone
 
 from games import engine, play, tables
 from games.errors import Refused
@@ -97,3 +99,110 @@ def test_auto_play_seats_play_the_expert_and_a_stale_seq_acts_for_nobody():
     event = GameEvent.objects.get(game=game, seq=game.seq + 1)
     assert (event.seat, event.by, event.action.get("cards", [])) == (
         seat, "auto", expected.get("cards", []))
+
+
+def test_a_master_seat_plays_the_master_from_its_bot_view():
+    game = _practice(("master", "master", "master"))
+    assert game.state["bots"] == [None, "master", "master", "master"]
+    for _ in range(3):
+        game = _drive_to_a_bot_turn(game)
+        seat = game.state["turn"]
+        rng = random.Random(f"{game.state['seed']}:{game.seq}")
+        expected = engine.master_policy(engine.bot_view(game.state, seat), rng)
+        force_due(game)
+        assert play.run_due(game.pk, game.seq) is True
+        event = GameEvent.objects.get(game=game, seq=game.seq + 1)
+        assert (event.seat, event.by) == (seat, "bot")
+        assert event.action.get("cards", []) == expected.get("cards", [])
+
+
+def test_auto_play_in_a_practice_game_plays_the_master():
+    """托管 plays 大师 where nothing is rated, 高手 in rated games (the test above)."""
+    game = _practice(("beginner", "beginner", "beginner"))
+    human = seat_row(game, 0).user
+    play.set_auto_play(game.pk, human, True)
+    game = fresh(game)
+    assert game.practice and play.bot_policy_of(seat_row(game, 0), game.practice) == "master"
+    assert play.bot_policy_of(seat_row(game, 0), False) == "expert"
+    while fresh(game).state["turn"] != 0:
+        game = fresh(game)
+        force_due(game)
+        play.run_due(game.pk, game.seq)
+    game = fresh(game)
+    rng = random.Random(f"{game.state['seed']}:{game.seq}")
+    expected = engine.master_policy(engine.bot_view(game.state, 0), rng)
+    force_due(game)
+    assert play.run_due(game.pk, game.seq) is True
+    event = GameEvent.objects.get(game=game, seq=game.seq + 1)
+    assert (event.seat, event.by, event.action.get("cards", [])) == (
+        0, "auto", expected.get("cards", []))
+
+
+def test_a_bots_pause_is_natural_and_drawn_from_the_games_randomness(settings):
+    """0.5–1.5 × GAMES_BOT_DELAY_SECONDS (0.5–1.5 s by default), the same for the
+    same game and seq, different from move to move (checked, never waited out)."""
+    settings.GAMES_BOT_DELAY_SECONDS = 1.0
+    game = _practice()
+    game = _drive_to_a_bot_turn(game)
+    seen = set()
+    for _ in range(6):
+        game = fresh(game)
+        if game.status != Game.PLAYING:
+            break
+        if engine.to_act(game.state) == 0:
+            game = _drive_to_a_bot_turn(game)
+            continue
+        before = timezone.now()
+        pause = play.bot_pause(game.state, game.seq)
+        assert 0.5 <= pause <= 1.5
+        assert pause == play.bot_pause(game.state, game.seq)
+        left = (game.due_at - before).total_seconds()
+        assert pause - 5 < left <= pause  # due at the drawn pause after the last action
+        seen.add(round(pause, 6))
+        force_due(game)
+        play.run_due(game.pk, game.seq)
+    assert len(seen) >= 3
+    state = {"seed": "x"}
+    pauses = [play.bot_pause(state, seq) for seq in range(200)]
+    assert 0.5 <= min(pauses) < 0.6 and 1.4 < max(pauses) <= 1.5
+
+
+def test_bot_decisions_run_off_the_event_loop():
+    """The embedded ticker runs its jobs (the due-turn sweep, so every bot
+    decision of ``play.run_due``) through ``database_sync_to_async``: in a worker
+    thread, never on the event loop that serves the sockets (production runs them
+    in a Celery worker)."""
+    import asyncio
+    import threading
+
+    from games.scheduler import Ticker
+    from yuanzi_site.jobs import SWEEP_JOB
+
+    seen = []
+
+    def probe():
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        seen.append((threading.get_ident(), on_loop))
+
+    ticker = Ticker(interval=0.01)
+    jobs = {name: task for name, task, _every in ticker.jobs}
+    assert jobs[SWEEP_JOB].name == "games.tasks.sweep_due"  # the sweep is one of its jobs
+    ticker.jobs = [("probe", probe, 0.0)]  # run like it, without games to act on
+    ticker._next = {"probe": 0.0}
+
+    async def main():
+        loop_thread = threading.get_ident()
+        ticker.start(asyncio.get_running_loop())
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if seen:
+                break
+        ticker.stop()
+        return loop_thread
+
+    loop_thread = asyncio.run(main())
+    assert seen and all(not on_loop and ident != loop_thread for ident, on_loop in seen)

@@ -29,6 +29,7 @@ from games.engine import (
     expert_policy,
     heuristic_policy,
     legal_plays,
+    master_policy,
     new_game,
     random_policy,
     sort_hand,
@@ -275,10 +276,11 @@ def test_expert_search_returns_legal_actions_in_endgames():
 
 def test_policy_names_and_levels():
     """The site's levels are names of POLICIES; ``heuristic`` is ``normal``."""
-    assert set(BOT_POLICIES) == {"beginner", "normal", "expert"}
+    assert BOT_POLICIES == ("beginner", "normal", "expert", "master")  # weakest first
     assert set(BOT_POLICIES) <= set(POLICIES)
     assert POLICIES["heuristic"] is POLICIES["normal"] is heuristic_policy
     assert POLICIES["expert"] is expert_policy
+    assert POLICIES["master"] is master_policy
     assert POLICIES["beginner"] is beginner_policy
 
 
@@ -448,3 +450,120 @@ def test_search_finds_the_lead_that_goes_out_first():
         assert got == 1
     assert search(bv, [lead_3, lead_pair], +unseen, random.Random(0), 0.0,
                   heuristic_policy) is None  # no budget, no sample
+
+
+# --- the master (大师) ------------------------------------------------------------------------
+
+
+def _searched_positions(seed, want=4, small=2):
+    """States of a game (the expert playing every seat) where the master searches:
+    several candidates, so its sampled deals decide. ``small``: its sample budget."""
+    from games.engine.master import candidates_for
+
+    out = []
+    for s in _game_states(seed, lambda v, r: expert_policy(v, r, budget_ms=0.0))[:-1]:
+        bv = bot_view(s, s["turn"])
+        if len(candidates_for(bv)) >= 2:
+            out.append(s)
+            if len(out) == want:
+                break
+    assert len(out) == want, "the game had too few contested decisions"
+    return out
+
+
+def test_master_never_reads_a_hidden_hand():
+    """RULES.md §12: the master is handed a bot_view and nothing else. Its action
+    is the same when the hidden cards are split otherwise between the other
+    seats, and when the view carries poisoned ``hands`` and ``seed`` keys (so it
+    reads neither: a read would change the sampled deals or fail)."""
+    for k, s in enumerate(_searched_positions("master-secret")):
+        seat = s["turn"]
+        bv = bot_view(s, seat)
+        assert "hands" not in bv and "seed" not in bv
+        t = _swap_hidden(s, seat, random.Random(k))
+        assert t["hands"] != s["hands"]
+        other = bot_view(t, seat)
+        assert other == bv
+        poisoned = copy.deepcopy(bv)
+        poisoned["hands"] = [["RJ"] * 3, [], ["BJ"] * 3, []]
+        poisoned["seed"] = "not-the-seed"
+        a = master_policy(copy.deepcopy(bv), random.Random(k), samples=2)
+        assert master_policy(other, random.Random(k), samples=2) == a
+        assert master_policy(poisoned, random.Random(k), samples=2) == a
+        apply(s, seat, a)  # legal
+
+
+def test_master_decides_the_same_twice_from_the_same_seed():
+    """Budgets are counts, never time: the same bot_view and the same seed give
+    the same action (and the search really samples: the rng is drawn from)."""
+    for k, s in enumerate(_searched_positions("master-seed", want=3)):
+        bv = bot_view(s, s["turn"])
+        rng_a, rng_b = random.Random(f"x{k}"), random.Random(f"x{k}")
+        assert master_policy(copy.deepcopy(bv), rng_a, samples=3) == \
+            master_policy(copy.deepcopy(bv), rng_b, samples=3)
+        assert rng_a.getstate() == rng_b.getstate() != random.Random(f"x{k}").getstate()
+
+
+def test_master_inference_weights_passes_and_shed_groups():
+    """A pass over an opponent's single makes every higher rank less likely in the
+    passer's hand; a single played makes the rest of its rank less likely in the
+    player's hand; a pass over a partner's play says nothing."""
+    from games.engine.master import infer
+
+    s = new_game("infer")
+    s["dao"] = "2"
+    bv = bot_view(s, 0)
+    # seat 0 (the bot) leads a 9; seat 3 passes; seat 2 (0's partner) passes; seat 1 plays a J
+    bv["history"] = [[0, ["9S"]], [3, []], [2, []], [1, ["JH"]]]
+    bv["counts"] = [bv["counts"][0] - 1, bv["counts"][1] - 1, bv["counts"][2], bv["counts"][3]]
+    w = infer(bv)
+    assert w[3]["T"] < 1 and w[3]["A"] < 1 and w[3]["2"] < 1 and "8" not in w[3]
+    assert w[2] == {}  # passing over a partner's card says nothing
+    assert w[1]["J"] < 1 and "T" not in w[1]
+
+
+def test_master_sampled_deals_keep_every_count_and_the_unseen_cards():
+    from games.engine.expert import WEIGHTS, Situation
+    from games.engine.master import infer, sample_hands
+
+    states = _game_states("master-sample")
+    s = states[len(states) // 3]
+    seat = s["turn"]
+    bv = bot_view(s, seat)
+    sit = Situation(bv, WEIGHTS)
+    for k in range(5):
+        hands = sample_hands(bv, sit.unseen, infer(bv), random.Random(k))
+        assert [len(h) for h in hands] == bv["counts"]
+        assert hands[seat] == bv["hand"]
+        assert Counter(c for x in range(4) if x != seat for c in hands[x]) == sit.unseen
+
+
+def test_master_returns_only_legal_actions_in_a_whole_game():
+    """The master (a small sample budget) plays seats N–S of a whole game against
+    the expert, every action legal."""
+    s = new_game("master-legal")
+    rng = random.Random(3)
+    while s["status"] == "playing":
+        seat = s["turn"]
+        bv = bot_view(s, seat)
+        action = (master_policy(bv, rng, samples=1) if seat % 2 == 0
+                  else expert_policy(bv, rng, budget_ms=0.0))
+        _check_legal(s, seat, action)
+        s, _ = apply(s, seat, action)
+
+
+def test_master_threats_are_the_experts_when_inference_says_nothing():
+    """With every weight 1 the master's per-seat chances are the expert's card
+    counting (to rounding); with this half's inference they differ somewhere."""
+    from games.engine.expert import WEIGHTS, Situation
+    from games.engine.master import InferredSituation, infer
+
+    changed = 0
+    for s in _game_states("master-threats")[:-1:7]:
+        bv = bot_view(s, s["turn"])
+        plain, same = Situation(bv, WEIGHTS), InferredSituation(bv, [{}, {}, {}, {}])
+        inferred = InferredSituation(bv, infer(bv))
+        for p in legal_plays(bv["hand"], plain.table, bv["dao"])[:20]:
+            assert same.q_play(p) == pytest.approx(plain.q_play(p), abs=2e-3)
+            changed += abs(inferred.q_play(p) - plain.q_play(p)) > 0.02
+    assert changed > 0

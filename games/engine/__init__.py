@@ -14,8 +14,10 @@ Public contract (RULES.md §10) and the rest of the engine's API::
     bot_view(state, seat) -> BotView             # view + this half's history (§12), bots only
     upgrade(state) / upgrade_record(record)      # stored data at the current version
     replay / to_record / from_record             # §11 game records (docs/record.md)
-    POLICIES[name](bot_view, rng) -> Action      # random, beginner, normal (heuristic), expert
+    POLICIES[name](bot_view, rng) -> Action      # random, beginner, normal, expert, master
     expert_policy(bot_view, rng, budget_ms=40) -> Action   # 高手, search budget in ms
+    master_policy(bot_view, rng, samples=...) -> Action    # 大师, inference + counted search
+    botmatch.run_match / run_ladder / run        # bot-vs-bot games (games.engine.botmatch)
 
 Every error it raises is an :class:`EngineError` (a ``ValueError``) with a
 ``reason`` code. The data shapes are in :mod:`games.engine.shapes`.
@@ -35,6 +37,7 @@ from .errors import (
 )
 from .expert import expert_policy
 from .levels import LEVELS, escape_penalty, game_stake, level_for, points_to_next
+from .master import master_policy
 from .match import (
     OVER,
     PLAYING,
@@ -74,8 +77,8 @@ __all__ = [
     "State", "View", "abandon", "apply", "beats", "beginner_policy", "bot_policy", "bot_view",
     "card_points", "cards_points", "classify", "dao_rank", "deal_half", "escape_penalty",
     "expert_policy", "first_dealt_seat", "from_record", "game_stake", "game_totals",
-    "heuristic_policy", "legal_plays", "level_for", "new_game", "next_seat", "parse_card",
-    "parse_cards", "partner", "points_to_next", "random_policy", "record_actions", "replay",
-    "settle_half", "sort_hand", "table_play", "team_of", "timeout_action", "to_act", "to_record",
-    "upgrade", "upgrade_record", "view",
+    "heuristic_policy", "legal_plays", "level_for", "master_policy", "new_game", "next_seat",
+    "parse_card", "parse_cards", "partner", "points_to_next", "random_policy", "record_actions",
+    "replay", "settle_half", "sort_hand", "table_play", "team_of", "timeout_action", "to_act",
+    "to_record", "upgrade", "upgrade_record", "view",
 ]

@@ -31,12 +31,13 @@ EndReason = Literal["normal", "escape", "moderator_close", "moderator_kick", "su
 """Why a game ended (RULES.md §7, §12; docs/record.md): ``normal`` for every ending
 by play; ``escape`` a player left (§7 penalty); the other three end it with no
 rating change for anyone (§12)."""
-BotPolicy = Literal["beginner", "normal", "expert"]
-"""A bot seat's policy (新手 / 普通 / 高手); ``None`` in its place is a human."""
+BotPolicy = Literal["beginner", "normal", "expert", "master"]
+"""A bot seat's policy (新手 / 普通 / 高手 / 大师); ``None`` in its place is a human."""
 
 END_REASONS: tuple[EndReason, ...] = (
     "normal", "escape", "moderator_close", "moderator_kick", "suspension")
-BOT_POLICIES: tuple[BotPolicy, ...] = ("beginner", "normal", "expert")
+BOT_POLICIES: tuple[BotPolicy, ...] = ("beginner", "normal", "expert", "master")
+"""The site's bot levels, weakest first: 新手, 普通, 高手, 大师 (the one list of them)."""
 
 SeatCards: TypeAlias = tuple[Seat, list[Card]]
 """``[seat, cards]``: one action (``[]`` is a pass) or one play of a trick."""

@@ -158,7 +158,7 @@ function seatActions(seat, i, s) {
     if (isOwner(s)) {
       const level = el("select", "bot-level small");
       level.setAttribute("aria-label", T.bot_level);
-      for (const code of ["beginner", "normal", "expert"]) {
+      for (const code of Object.keys(T.bot_levels)) {  /* weakest first (games/ui.py) */
         const option = el("option", "", T.bot_levels[code]);
         option.value = code;
         if (code === botLevel) option.selected = true;

@@ -1,1 +1,1 @@
-"""``python manage.py simulate`` and other games commands."""
+"""``python manage.py botmatch``, ``runsite`` and other games commands."""

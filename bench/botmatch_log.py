@@ -1,0 +1,82 @@
+"""A long duplicate match played deal by deal, each deal's result appended to a
+file, so a run on a shared machine can be stopped, resumed and summed up at any
+point (the figures of ``docs/bench.md``). Engine only, no database.
+
+Run from the repository root::
+
+    nice -n 10 python bench/botmatch_log.py --a master --b expert --seed 1 \\
+        --deals 1000 --out /tmp/master-expert.jsonl      # plays (resumes) deals
+    python bench/botmatch_log.py --out /tmp/master-expert.jsonl --summary
+
+``--a-kw`` passes keyword arguments to A's policy, for the ablations of
+``docs/bench.md`` (``--a-kw inference=False``, ``--a-kw search_cards=60``,
+``--a-kw samples=0``). The deals, seeds and random sources are exactly those of
+``manage.py botmatch --a A --b B --seed S`` (:func:`games.engine.botmatch.play_deal`),
+so a finished log's summary equals that command's figures (timings aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.engine import POLICIES  # noqa: E402
+from games.engine.botmatch import DealResult, MatchResult, play_deal  # noqa: E402
+
+
+def _kw(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        out[key] = ast.literal_eval(value)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", default="master", choices=sorted(POLICIES))
+    ap.add_argument("--b", default="expert", choices=sorted(POLICIES))
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--a-kw", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--out", required=True, help="the JSONL file of deal results")
+    ap.add_argument("--summary", action="store_true", help="print the figures so far")
+    args = ap.parse_args()
+    out = Path(args.out)
+    lines = out.read_text().splitlines() if out.exists() else []
+    done = [json.loads(line) for line in lines]
+    head = done[0] if done else {"a": args.a, "b": args.b, "seed": args.seed,
+                                 "a_kw": args.a_kw}
+    if args.summary:
+        result = MatchResult(head["a"], head["b"], head["seed"], (head["a"], head["b"]))
+        result.deals = [DealResult(**{k: v for k, v in d.items() if k in
+                                      DealResult.__dataclass_fields__}) for d in done]
+        summary = result.summary()
+        summary["a_kw"] = head.get("a_kw", [])
+        print(json.dumps(summary, ensure_ascii=False, indent=1))
+        return
+    kw = _kw(head["a_kw"])
+    base = POLICIES[head["a"]]
+
+    def a_policy(view: Any, rng: Any) -> Any:
+        return base(view, rng, **kw)
+
+    a_policy.__name__ = head["a"]
+    with out.open("a") as f:
+        for i in range(len(done), args.deals):
+            d = play_deal(i, head["seed"], a_policy, head["b"], (head["a"], head["b"]))
+            f.write(json.dumps({**head, "i": i, **asdict(d)}) + "\n")
+            f.flush()
+
+
+if __name__ == "__main__":
+    main()
