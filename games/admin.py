@@ -9,7 +9,16 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import ChatMessage, Game, GameEvent, GameSeat, SchedulerHeartbeat, Seat, Table
+from games.models import (
+    ChatMessage,
+    Game,
+    GameEvent,
+    GameSeat,
+    SchedulerHeartbeat,
+    Seat,
+    Table,
+    TutorialProgress,
+)
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -106,3 +115,13 @@ class SchedulerHeartbeatAdmin(ViewOnlyAdmin):
     """When the scheduler last ran (an outage pauses turn clocks, RULES.md §12)."""
 
     list_display = ("name", "at")
+
+
+@admin.register(TutorialProgress)
+class TutorialProgressAdmin(ViewOnlyAdmin):
+    """Tutorial lessons accounts finished (``games.tutorial``), read only."""
+
+    list_display = ("user", "lesson", "completed_at")
+    list_filter = ("lesson",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
