@@ -298,10 +298,10 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     caught at the first frame of its arrival — stays off my name plate."""
     me = _person(browser, site.base_url, DESKTOP)
     page = me.page
-    me.create_table("桌面桌")
-    page.locator('.seat[data-seat="0"] select.bot-level').wait_for()
+    me.create_table("桌面桌")  # its creator sits at North: East is empty
+    page.locator('.seat[data-seat="1"] select.bot-level').wait_for()
     # one evaluation: the seats are redrawn whenever the table changes
-    rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="0"] {s}'
+    rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="1"] {s}'
                                      for s in ("button.sit", "select.bot-level", "button.add-bot")])
     sit, level, add = rects.values()
     assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)
