@@ -134,11 +134,17 @@ def test_landscape_fits_one_screen(site, browser, device):
     """A phone held sideways, my turn with a full hand: the four seats, the
     trick, the dao and the scores, the play buttons and every card (each a
     28 px tap area) are on screen at once with the page unscrolled; nothing
-    of it overlaps; chat and items open from buttons of the bar."""
+    of it overlaps; chat and items open from buttons of the bar; the 算牌器
+    in use keeps the hand on screen."""
     width, height = device["viewport"]["width"], device["viewport"]["height"]
     me = _person(browser, site.base_url, device)
-    table_id = _practice_game(me, "横屏一屏")
     page = me.page
+    # an item to use at the table: with none, no 道具 button (no empty drawer)
+    page.goto(site.base_url + "/shop/")
+    page.locator('.catalogue-item[data-item="card_counter"] button[type=submit]').click()
+    page.wait_for_load_state()
+    page.goto(site.base_url + "/")
+    table_id = _practice_game(me, "横屏一屏")
     assert me.wait_turn_or_over() == "turn"
     page.evaluate("window.scrollTo(0, 0)")
     sels = ['.seat[data-pos="top"]', '.seat[data-pos="left"]', '.seat[data-pos="right"]',
@@ -162,6 +168,19 @@ def test_landscape_fits_one_screen(site, browser, device):
     assert page.locator("#items-panel").is_visible() and page.locator(".chat").is_hidden()
     page.locator("#items-toggle").click()
     assert page.locator("#items-panel").is_hidden()
+    # the 算牌器 in use: right above the hand, which stays on screen
+    page.locator("#items-toggle").click()
+    page.locator("#use-counter").click()
+    page.locator("#card-counter:not([hidden]) .cc-group").first.wait_for()
+    page.locator("#chat-toggle").click()  # closes the items (spent, they may be gone)
+    page.locator("#chat-toggle").click()
+    assert page.locator(".chat").is_hidden() and page.locator("#items-panel").is_hidden()
+    rects = page.evaluate(RECTS_JS, ["#card-counter", "#hand", "#felt", "#play-btn"])
+    for sel, r in rects.items():
+        assert r["h"] > 0 and _inside(r, width, height), (sel, r, device)
+    assert rects["#felt"]["bottom"] <= rects["#card-counter"]["y"] + 0.5, rects
+    assert rects["#card-counter"]["bottom"] <= rects["#hand"]["y"] + 0.5, rects
+    assert page.evaluate(UNCOVERED_JS)["bad"] == []
     assert page.locator(".lobby-back").is_visible()  # the site header gives way to it
     # my turn runs out: the notice toast keeps clear of the buttons and the hand
     _server(site, "from django.utils import timezone; from games.models import Table; "
@@ -219,6 +238,14 @@ def test_portrait_toasts_buttons_and_names(site, browser):
     rects = page.evaluate(RECTS_JS, ["#felt", "#play-controls .buttons", "#hand"])
     for sel, r in rects.items():
         assert _inside(r, 360, 740), (sel, r)
+    # whatever the deal: a hand wrapping into six rows (about one deal in
+    # twenty at this width) would still end inside the screen
+    tops = sorted({round(t) for t in page.evaluate(
+        "() => [...document.querySelectorAll('#hand .rank-group')]"
+        ".map(g => g.getBoundingClientRect().top)")})
+    assert len(tops) >= 2, tops
+    pitch = tops[1] - tops[0]
+    assert rects["#hand"]["bottom"] + (6 - len(tops)) * pitch <= 740.5, (tops, rects["#hand"])
 
     # names: whole, or whole after a tap; bots show their level
     for seat in range(4):
@@ -298,10 +325,10 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     caught at the first frame of its arrival — stays off my name plate."""
     me = _person(browser, site.base_url, DESKTOP)
     page = me.page
-    me.create_table("桌面桌")
-    page.locator('.seat[data-seat="0"] select.bot-level').wait_for()
+    me.create_table("桌面桌")  # its creator sits at North: East is empty
+    page.locator('.seat[data-seat="1"] select.bot-level').wait_for()
     # one evaluation: the seats are redrawn whenever the table changes
-    rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="0"] {s}'
+    rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="1"] {s}'
                                      for s in ("button.sit", "select.bot-level", "button.add-bot")])
     sit, level, add = rects.values()
     assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)

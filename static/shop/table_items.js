@@ -139,6 +139,15 @@ function render() {
   // no item to use here and nothing to say: no empty 道具 box (issue 16)
   panel.hidden = ![...panel.querySelectorAll("[data-for]")].some((row) => !row.hidden) &&
     !panel.querySelector("#items-message").textContent;
+  // nor a 道具 button (landscape phones) opening nothing
+  const toggle = document.getElementById("items-toggle");
+  if (toggle && toggle.hidden !== panel.hidden) {
+    toggle.hidden = panel.hidden;
+    if (panel.hidden) {
+      app.classList.remove("items-open");
+      toggle.setAttribute("aria-expanded", "false");
+    }
+  }
   panel.querySelector("[data-for=card_counter] .held").textContent = "× " + held("card_counter");
   panel.querySelector("#use-sign").disabled = held("sign") === 0;
   panel.querySelector("#use-gold-sign").disabled = held("gold_sign") === 0;
