@@ -87,3 +87,24 @@ def test_deploy_doc_shows_the_nginx_file_verbatim():
     """The recipe and what CI runs cannot drift apart."""
     doc = (ROOT / "docs" / "deploy.md").read_text()
     assert "```nginx\n" + (ROOT / "deploy" / "nginx.conf").read_text() + "```" in doc
+
+
+def test_the_committed_translations_are_compiled_from_the_catalogue(tmp_path):
+    """The .mo the site serves holds exactly what django.po says (a stale .mo
+    shows English in the Chinese interface). Needs gettext's msgfmt (CI
+    installs it)."""
+    import gettext
+    import shutil
+    import subprocess
+
+    if not shutil.which("msgfmt"):
+        pytest.skip("needs gettext's msgfmt to compile django.po")
+    folder = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES"
+    fresh = tmp_path / "django.mo"
+    subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(folder / "django.po")], check=True)
+    with fresh.open("rb") as a, (folder / "django.mo").open("rb") as b:
+        compiled, committed = gettext.GNUTranslations(a), gettext.GNUTranslations(b)
+    stale = {k for k in set(compiled._catalog) ^ set(committed._catalog)
+             if compiled._catalog.get(k) != committed._catalog.get(k)}
+    stale |= {k for k in compiled._catalog if compiled._catalog[k] != committed._catalog.get(k)}
+    assert not stale, f"{len(stale)} messages differ: run `make messages` (or compilemessages)"
