@@ -133,11 +133,11 @@ LESSONS: tuple[Lesson, ...] = (
                             "小测：西家出一对 K。下面哪一手能压？"),
                  options=(
                      Option(("A single A", "一张 A"),
-                            ("RULES §3: a single never beats a pair, however high.",
+                            ("Rules §3: a single never beats a pair, however high.",
                              "规则 §3：单张再大也压不了对子。")),
                      Option(("A pair of As", "一对 A")),
                      Option(("Three 3s", "三张 3"),
-                            ("RULES §3: a triple never beats a pair: kinds do not cross.",
+                            ("Rules §3: a triple never beats a pair: kinds do not cross.",
                              "规则 §3：三张压不了对子，不同牌型不能互压。")),
                  )),
         ),
@@ -170,7 +170,7 @@ LESSONS: tuple[Lesson, ...] = (
             Step("choice", ("Check: which bomb is stronger?", "小测：哪个炸弹更大？"),
                  options=(
                      Option(("Four Ks", "四个 K"),
-                            ("RULES §3: among bombs the card count decides first: five beat four.",
+                            ("Rules §3: among bombs the card count decides first: five beat four.",
                              "规则 §3：炸弹先比张数，五张大于四张。")),
                      Option(("Five 4s", "五个 4")),
                  )),
@@ -202,7 +202,7 @@ LESSONS: tuple[Lesson, ...] = (
             Step("choice", ("Check: which atom is higher?", "小测：哪个原子更大？"),
                  options=(
                      Option(("Three 10♦", "三张 10♦"),
-                            ("RULES §3: same rank, so the suit decides: ♣ is above ♦.",
+                            ("Rules §3: same rank, so the suit decides: ♣ is above ♦.",
                              "规则 §3：点数相同比花色：♣ 大于 ♦。")),
                      Option(("Three 10♣", "三张 10♣")),
                  )),
@@ -231,12 +231,12 @@ LESSONS: tuple[Lesson, ...] = (
                  options=(
                      Option(("Eight 9s: three ♠, three ♥, one ♣, one ♦",
                              "八张 9：三张 ♠、三张 ♥、一张 ♣、一张 ♦"),
-                            ("RULES §3: a hydrogen bomb has exactly two of each suit; this is an "
+                            ("Rules §3: a hydrogen bomb has exactly two of each suit; this is an "
                              "8-card bomb.", "规则 §3：氢弹必须每种花色"
                                              "正好两张；这只是八张的炸弹。")),
                      Option(("Eight 9s, two of each suit", "八张 9，每种花色两张")),
                      Option(("Nine 9s", "九张 9"),
-                            ("RULES §3: a hydrogen bomb is exactly eight cards; nine are a bomb.",
+                            ("Rules §3: a hydrogen bomb is exactly eight cards; nine are a bomb.",
                              "规则 §3：氢弹正好八张；九张是炸弹。")),
                  )),
         ),
@@ -271,11 +271,11 @@ LESSONS: tuple[Lesson, ...] = (
                             "l joker played alone?", "小测：单出一张小王算什么？"),
                  options=(
                      Option(("Higher than the dao", "比刀还大"),
-                            ("RULES §3: a joker alone is a 3, the lowest single.",
+                            ("Rules §3: a joker alone is a 3, the lowest single.",
                              "规则 §3：单出的王就是 3，最小的单张。")),
                      Option(("A 3, the lowest single", "一张 3，最小的单张")),
                      Option(("A dao card", "一张刀"),
-                            ("RULES §3: jokers are never dao cards; alone a joker is a 3.",
+                            ("Rules §3: jokers are never dao cards; alone a joker is a 3.",
                              "规则 §3：王从来不是刀；单出就是 3。")),
                  )),
         ),
@@ -307,11 +307,11 @@ LESSONS: tuple[Lesson, ...] = (
                             "小测：北家最后一张单张没人压，出完了。谁接着出牌？"),
                  options=(
                      Option(("South, North's partner", "南家，北家的对家"),
-                            ("RULES §4: the lead goes to the next seat in turn order (下家), "
+                            ("Rules §4: the lead goes to the next seat in turn order (下家), "
                              "not the partner.", "规则 §4：出牌权给下家，而不是对家。")),
                      Option(("West, North's next seat", "西家，北家的下家")),
                      Option(("East", "东家"),
-                            ("RULES §4: play goes North → West, so West is North's next seat.",
+                            ("Rules §4: play goes North → West, so West is North's next seat.",
                              "规则 §4：出牌顺序是北 → 西，北家的下家是西家。")),
                  )),
         ),
@@ -333,10 +333,10 @@ LESSONS: tuple[Lesson, ...] = (
             Step("choice", ("Check: how many points are 5♠ 5♥ 10♣ K♦ K♦?",
                             "小测：5♠ 5♥ 10♣ K♦ K♦ 一共多少分？"),
                  options=(
-                     Option(("25", "25"), ("RULES §2: a K counts 10, like a 10.",
+                     Option(("25", "25"), ("Rules §2: a K counts 10, like a 10.",
                                            "规则 §2：K 和 10 一样算 10 分。")),
                      Option(("40", "40")),
-                     Option(("50", "50"), ("RULES §2: a 5 counts 5, not 10.",
+                     Option(("50", "50"), ("Rules §2: a 5 counts 5, not 10.",
                                            "规则 §2：5 只算 5 分。")),
                  )),
             Step("choice", ("Check: North went out first; East is left last with K♠ 5♥ 9♣ in hand "
@@ -347,10 +347,10 @@ LESSONS: tuple[Lesson, ...] = (
                      Option(("All 55 to North–South", "全部 55 分归南北")),
                      Option(("40 to North–South, the 15 in hand stay with East–West",
                              "40 分归南北，手里的 15 分留给东西"),
-                            ("RULES §5: the point cards left in the last player's hand go to the "
+                            ("Rules §5: the point cards left in the last player's hand go to the "
                              "other team too.", "规则 §5：下游手里剩下的分牌也归对方。")),
                      Option(("Nothing moves", "分不动"),
-                            ("RULES §5: the last player hands what they captured to the first "
+                            ("Rules §5: the last player hands what they captured to the first "
                              "out's team.", "规则 §5：下游要把拿到的分交给上游的队。")),
                  )),
         ),
@@ -379,13 +379,13 @@ LESSONS: tuple[Lesson, ...] = (
                                                  "分，东西 50 分。结果如何？"),
                  options=(
                      Option(("A second half is dealt", "再打第二局"),
-                            ("RULES §6: a team under 60 after the first half is a double clamp: "
+                            ("Rules §6: a team under 60 after the first half is a double clamp: "
                              "the game ends.", "规则 §6：第一局后有一队不到"
                                                " 60 分就是双夹，比赛结束。")),
                      Option(("Double clamp: North–South win, stake doubled",
                              "双夹：南北赢，输赢分翻倍")),
                      Option(("East–West win", "东西赢"),
-                            ("RULES §6: the team with 60 or more wins a double clamp.",
+                            ("Rules §6: the team with 60 or more wins a double clamp.",
                              "规则 §6：双夹时得 60 分以上的队赢。")),
                  )),
             Step("choice", ("Check: after two halves it is 300 to 300. East went out first in the "
@@ -393,12 +393,12 @@ LESSONS: tuple[Lesson, ...] = (
                             "小测：两局打完是 300 比 300。第一局东家上游。谁赢？"),
                  options=(
                      Option(("North–South", "南北"),
-                            ("RULES §6: North–South are not the "
+                            ("Rules §6: North–South are not the "
                              "first out's team, so they need 305.",
                              "规则 §6：南北不是第一局上游的队，要 305 分才赢。")),
                      Option(("East–West", "东西")),
                      Option(("A draw", "平局"),
-                            ("RULES §6: there are no draws: the first out's team wins at 300.",
+                            ("Rules §6: there are no draws: the first out's team wins at 300.",
                              "规则 §6：没有平局：第一局上游的队 300 分就赢。")),
                  )),
         ),
@@ -528,54 +528,54 @@ def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
     nk, tk = play.kind, table.kind
     if tk == "hydrogen":
         if nk == "hydrogen":
-            return say(("RULES §3: hydrogen bombs compare by rank, and %(mine)s is not above "
+            return say(("Rules §3: hydrogen bombs compare by rank, and %(mine)s is not above "
                         "%(theirs)s.", "规则 §3：氢弹比点数，%(mine)s 不比 %(theirs)s 大。"),
                        lang, mine=mine, theirs=theirs)
-        return say(("RULES §3: only a higher hydrogen bomb beats a hydrogen bomb.",
+        return say(("Rules §3: only a higher hydrogen bomb beats a hydrogen bomb.",
                     "规则 §3：只有更大的氢弹能压氢弹。"), lang)
     if tk == "atom":
         if nk == "atom":
-            return say(("RULES §3: atoms compare by rank, then suit ♠ > ♥ > ♣ > ♦: %(mine)s "
+            return say(("Rules §3: atoms compare by rank, then suit ♠ > ♥ > ♣ > ♦: %(mine)s "
                         "is below %(theirs)s.", "规则 §3：原子先比点数，再比花色 "
                                                 "♠ > ♥ > ♣ > ♦：%(mine)s 小于 %(theirs)s。"),
                        lang, mine=mine, theirs=theirs)
-        return say(("RULES §3: only a higher atom or a hydrogen bomb beats an atom; %(mine)s "
+        return say(("Rules §3: only a higher atom or a hydrogen bomb beats an atom; %(mine)s "
                     "does not.", "规则 §3：只有更大的原子或氢弹能压原子，%(mine)s 不行。"),
                    lang, mine=mine)
     if tk == "bomb":
         if nk == "bomb":
             if play.size < table.size:
-                return say(("RULES §3: among bombs more cards win first: %(mine)s loses to "
+                return say(("Rules §3: among bombs more cards win first: %(mine)s loses to "
                             "%(theirs)s.", "规则 §3：炸弹先比张数：%(mine)s小于 %(theirs)s。"),
                            lang, mine=mine, theirs=theirs)
-            return say(("RULES §3: bombs with as many cards compare by rank: %(mine)s is not "
+            return say(("Rules §3: bombs with as many cards compare by rank: %(mine)s is not "
                         "above %(theirs)s.", "规则 §3：张数相同的炸弹比点数：%(mine)s"
                                              " 不比 %(theirs)s 大。"),
                        lang, mine=mine, theirs=theirs)
-        return say(("RULES §3: only a bigger bomb, an atom or a hydrogen bomb beats a bomb.",
+        return say(("Rules §3: only a bigger bomb, an atom or a hydrogen bomb beats a bomb.",
                     "规则 §3：只有更大的炸弹、原子或氢弹能压炸弹。"), lang)
     if nk == "bomb" and table.is_dao:
-        return say(("RULES §3: no bomb beats a single, pair or triple of the dao; only an atom "
+        return say(("Rules §3: no bomb beats a single, pair or triple of the dao; only an atom "
                     "or a hydrogen bomb does.", "规则 §3：炸弹压不了刀的单张、"
                                                 "对子、三张，只有原子或氢弹可以。"),
                    lang)
     if nk != tk:
-        return say(("RULES §3: %(kind)s beats only %(kind)s of a higher rank (or a bomb, atom or "
+        return say(("Rules §3: %(kind)s beats only %(kind)s of a higher rank (or a bomb, atom or "
                     "hydrogen bomb); %(mine)s never does.",
                     "规则 §3：%(kind)s只能被更大的%(kind)s"
                     "（或炸弹、原子、氢弹）压，%(mine)s 不行。"),
                    lang, kind=say(KIND_NAMES[tk], lang), mine=mine)
     if play.jokers == play.size:
-        return say(("RULES §3: jokers alone are 3s, the lowest rank: they do not beat %(theirs)s.",
+        return say(("Rules §3: jokers alone are 3s, the lowest rank: they do not beat %(theirs)s.",
                     "规则 §3：单出的王算 3，最小：压不了 %(theirs)s。"), lang, theirs=theirs)
-    return say(("RULES §3: the same kind must be of a higher rank: %(mine)s is not above "
+    return say(("Rules §3: the same kind must be of a higher rank: %(mine)s is not above "
                 "%(theirs)s.", "规则 §3：同一牌型要点数更大：%(mine)s 不比 %(theirs)s 大。"),
                lang, mine=mine, theirs=theirs)
 
 
 def _off_goal(step: Step, play: engine.Play | None, lang: str) -> str:
     if play is None and not step.want.get("pass"):
-        return say(("RULES §4: you may pass, but here you hold a play that beats it: find it.",
+        return say(("Rules §4: you may pass, but here you hold a play that beats it: find it.",
                     "规则 §4：可以不出，但你手里有能压的牌：找出来。"), lang)
     if step.off_goal:
         return say(step.off_goal, lang)
@@ -636,7 +636,7 @@ def judge(n: int, index: object, cards: object = None, choice: object = None,
         if not cs:
             if table is None:
                 return {**wrong, "explanation": say((
-                    "RULES §4: the leader must play; choose cards first.",
+                    "Rules §4: the leader must play; choose cards first.",
                     "规则 §4：领出的人必须出牌；先选牌。"), lang)}
         else:
             if Counter(cs) - Counter(step.hand):
@@ -645,7 +645,7 @@ def judge(n: int, index: object, cards: object = None, choice: object = None,
             play = engine.classify(cs, step.dao)
             if play is None:
                 return {**wrong, "explanation": say((
-                    "RULES §3: these cards are no play: a play is cards of one rank (jokers "
+                    "Rules §3: these cards are no play: a play is cards of one rank (jokers "
                     "wild, never with dao cards), three copies of one card, or a hydrogen bomb.",
                     "规则 §3：这些牌不成牌型：要同一点数（王"
                     "可配，但不能配刀）、同一张牌的三张，或氢弹。"),

@@ -9,6 +9,8 @@ websockets of ``games.consumers``.
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -129,7 +131,8 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     if not ratelimit.allow(f"code:{request.user.pk}", 10, 60):
         messages.error(request, _("Too many room codes tried. Wait a minute and try again."))
         return redirect("lobby")
-    table = access.by_code((request.POST.get("code") or "").strip())
+    # a Chinese input method in full-width mode types ６３７６４８: the same code
+    table = access.by_code(unicodedata.normalize("NFKC", request.POST.get("code") or "").strip())
     if table is None:
         messages.error(request, _("No private table has that room code."))
         return redirect("lobby")

@@ -305,6 +305,8 @@ def test_a_private_table_is_hidden_and_joined_by_link_or_code(site, browser):
     link = page.locator("#invite-link").input_value()
     assert len(code) == 6 and code.isdigit() and "?invite=" in link
     owner.sit(0)
+    # a private table takes no wager: its owner is offered no wager control (QA)
+    assert page.locator("#wager-form").is_hidden()
 
     guest = _person(browser, site.base_url, PHONE)
     gp = guest.page

@@ -94,7 +94,7 @@ def test_an_account_finishes_every_lesson_on_desktop_and_one_on_a_phone(site, br
 
 @pytest.mark.parametrize("locale, words", [
     ("zh-CN", ("规则 §3", "单张只能被更大的单张", "一对 6")),
-    ("en-US", ("RULES §3", "a single beats only a single", "a pair of 6s")),
+    ("en-US", ("Rules §3", "a single beats only a single", "a pair of 6s")),
 ])
 def test_a_wrong_play_is_explained(site, browser, locale, words):
     visitor = Player.open(browser, "fangke", viewport={"width": 360, "height": 740},

@@ -290,3 +290,15 @@ def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
     page = client.post("/tables/practice/", {"bot": "normal"}, follow=True)
     assert page.redirect_chain[-1][0] == "/" and "请先打完这局" in page.content.decode()
     assert client.get("/tables/practice/").status_code == 405
+
+
+def test_a_room_code_typed_in_full_width_digits_opens_the_table():
+    """A Chinese input method in full-width mode types ６３７６４８: the same
+    code (QA: it said no table has it)."""
+    owner, = make_players(1, "fw")
+    private = tables.create_table(owner, private=True)
+    wide = "".join(chr(ord(d) - ord("0") + ord("０")) for d in private.room_code)
+    client = Client()
+    client.force_login(make_players(1, "fwfriend")[0])
+    answer = client.post("/tables/join/", {"code": wide})
+    assert answer.status_code == 302 and answer["Location"] == f"/tables/{private.pk}/"

@@ -102,9 +102,9 @@ def test_every_scripted_deal_is_valid_and_its_wanted_play_legal(n, i, step):
 
 
 def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
-    # a pair on a single: kinds do not cross (RULES §3)
+    # a pair on a single: kinds do not cross (Rules §3)
     r = tutorial.judge(1, 0, cards=["6H", "6D"], lang="en")
-    assert not r["ok"] and "RULES §3" in r["explanation"] and "single" in r["explanation"]
+    assert not r["ok"] and "Rules §3" in r["explanation"] and "single" in r["explanation"]
     # a lower single
     r = tutorial.judge(1, 0, cards=["4S"], lang="en")
     assert not r["ok"] and "higher rank" in r["explanation"]
@@ -128,11 +128,11 @@ def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     assert not r["ok"] and "not all in your hand" in r["explanation"]
     # a legal play the step does not ask for, and a pass on a lead
     r = tutorial.judge(6, 0, cards=["6S", "6D"], lang="en")
-    assert not r["ok"] and "RULES §3" in r["explanation"]
+    assert not r["ok"] and "Rules §3" in r["explanation"]
     r = tutorial.judge(6, 1, cards=[], lang="en")
-    assert not r["ok"] and "RULES §4" in r["explanation"]
+    assert not r["ok"] and "Rules §4" in r["explanation"]
     r = tutorial.judge(1, 0, cards=[], lang="en")  # a pass where a play beats
-    assert not r["ok"] and "RULES §4: you may pass" in r["explanation"]
+    assert not r["ok"] and "Rules §4: you may pass" in r["explanation"]
     # the learner's right play comes first in what follows, then the bots'
     r = tutorial.judge(1, 0, cards=["9C"], lang="en")
     assert r["ok"] and [(p["seat"], p["cards"]) for p in r["after"]] == [
@@ -149,7 +149,7 @@ def test_a_wrong_play_is_explained_and_changes_nothing(client):
                     "next": None, "token": None}
     assert data["explanation"].startswith("规则 §3") and "单张" in data["explanation"]
     r = _post(client, url, {"step": 0, "cards": ["6H", "6D"]}, **EN)
-    assert r.json()["explanation"].startswith("RULES §3: a single beats only a single")
+    assert r.json()["explanation"].startswith("Rules §3: a single beats only a single")
     assert client.get(reverse("tutorial_step", args=[1]) + "?step=0").json() == before
     assert not Game.objects.exists() and not Table.objects.exists()
     assert not GameEvent.objects.exists() and not TutorialProgress.objects.exists()

@@ -96,7 +96,8 @@ export function renderWager(s = state) {
   const st = t.wager_stakes;
   $("wager-stakes").textContent = st
     ? fmt(T.wager_stakes, {stake: st.stake, normal: st.normal, double: st.double_clamp}) : "";
-  show($("wager-form"), isOwner(s) && tableWaiting(s));
+  // a private table takes no wager (RULES.md §12): no control that could only be refused
+  show($("wager-form"), isOwner(s) && tableWaiting(s) && !t.private);
   const select = $("wager-select");
   if (!chosen && document.activeElement !== select) select.value = String(wager);
   greyOut(select, wager);
