@@ -10,6 +10,9 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from social import reasons
+        from games import lifecycle
+        from social import blocks, reasons
 
         reasons.register()
+        # after suspensions and bans (5), before the wager's solvency (20)
+        lifecycle.seat_policy(blocks.seat_policy, priority=15)

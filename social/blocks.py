@@ -3,8 +3,11 @@ person is never told, and their friend requests to the blocker stay pending
 and are never shown (:mod:`social.friends`). A new block ends a friendship and
 every pending request between the two.
 
-(What a block does at tables — chat filter, seat refusals, quick start — comes
-with the table integration, on the games plugin seam.)
+At tables (RULES.md §12): the blocked person cannot sit at a table the
+blocker owns (:func:`seat_policy`, ``blocked``, worded without saying who
+blocked whom), and a new block stands them up from the blocker's *waiting*
+tables, never from a running game. (The per-recipient chat filter and quick
+start's separation come with the rest of the table integration.)
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import tables
 from games.errors import Refused
+from games.models import Seat, Table
 from social import relations
 from social.friends import lock_pair, unfriend
 from social.models import Block, FriendRequest
@@ -43,7 +48,39 @@ def block(user, other) -> bool:
             status=FriendRequest.PENDING, from_user_id__in=(user.pk, other.pk),
             to_user_id__in=(user.pk, other.pk),
         ).update(status=FriendRequest.ENDED, answered_at=timezone.now())
+    # after the profile locks are released: tables come before profiles in the lock order
+    _stand_up_at_tables_of(user.pk, other.pk)
     return True
+
+
+def _not_here() -> Refused:
+    return Refused("blocked", _("You cannot sit at this table."))
+
+
+def _stand_up_at_tables_of(owner_id: int, blocked_id: int) -> None:
+    """Stand ``blocked_id`` up from every waiting table ``owner_id`` owns,
+    each table in its own transaction under its row lock; a table whose game
+    has started meanwhile is left alone."""
+    table_ids = Seat.objects.filter(user_id=blocked_id, table__owner_id=owner_id,
+                                    table__status=Table.WAITING).values_list("table_id", flat=True)
+    for table_id in list(table_ids):
+        with transaction.atomic():
+            table = Table.objects.select_for_update().filter(
+                pk=table_id, status=Table.WAITING).first()
+            if table is not None:
+                e = _not_here()
+                tables.stand_up(table, [blocked_id], e.reason, str(e))
+
+
+def seat_policy(table: Table, user, moment: str) -> None:
+    """A seat policy (``lifecycle.seat_policy``): someone the table's owner
+    blocks may not sit there (moment ``sit``; RULES.md §12 "Friends and
+    blocks").
+
+    :raises Refused: ``blocked``.
+    """
+    if moment == "sit" and user is not None and relations.blocks(table.owner_id, user.pk):
+        raise _not_here()
 
 
 def unblock(user, other) -> bool:

@@ -11,6 +11,7 @@ CODES = {
     "not_friends": "remove of someone who is not your friend",
     "blocking": "a friend request to someone you block (unblock them first)",
     "block_limit": "a block over the maximum of 500",
+    "blocked": "sit at a table whose owner blocks you (worded without saying who blocked whom)",
 }
 
 

@@ -21,8 +21,10 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import presence, tables
 from games.errors import Refused
+from games.models import Seat
 from social import blocks, friends, lists, relations
 from social.models import Block, FriendRequest, Friendship
+from tests.helpers import make_players, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -534,3 +536,36 @@ def test_two_people_asking_each_other_at_once_become_friends(owner):
     assert sorted(results) == ["friends"] * 10 + ["outgoing"] * 10
     assert relations.friend_count(owner.pk) == 10
     assert not FriendRequest.objects.filter(status=FriendRequest.PENDING).exists()
+
+
+# --- a block at tables (RULES.md §12) --------------------------------------------------------
+
+
+def test_a_blocked_player_cannot_sit_at_the_blockers_tables_and_is_stood_up(
+        owner, partner, opponent):
+    """QA: a block did nothing at tables. Now the blocked person is stood up
+    from the blocker's waiting table (told ``blocked``, never by whom), cannot
+    sit at any table the blocker owns, and may sit anywhere else."""
+    mine = tables.create_table(owner)
+    tables.sit(mine.pk, partner, 1)
+    blocks.block(owner, partner)
+    assert not Seat.objects.filter(table=mine, user=partner).exists()
+    before = _snapshot()
+    _refused(lambda: tables.sit(mine.pk, partner, 2), "blocked")
+    assert _snapshot() == before
+    later = tables.create_table(owner)
+    _refused(lambda: tables.sit(later.pk, partner, 3), "blocked")
+    theirs = tables.create_table(opponent)
+    tables.sit(theirs.pk, partner, 1)  # a table the blocker does not own
+    blocks.unblock(owner, partner)
+    tables.stand(theirs.pk, partner)
+    tables.sit(mine.pk, partner, 2)
+
+
+def test_a_block_never_stands_anyone_up_from_a_running_game(owner):
+    players = make_players(3, "blk")
+    game = start_game([owner, *players])
+    blocks.block(owner, players[0])
+    seated = set(Seat.objects.filter(table_id=game.table_id).values_list("user_id",
+                                                                        flat=True))
+    assert players[0].pk in seated
