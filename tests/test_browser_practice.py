@@ -85,7 +85,7 @@ def test_practice_with_bots_is_one_click_to_a_started_game(site, browser, device
     assert page.evaluate(IN_VIEW_JS, "#practice-btn")
     assert page.evaluate(IN_VIEW_JS, "#practice-level")
     levels = page.locator("#practice-level option").all_inner_texts()
-    assert levels == ["新手", "普通", "高手"]
+    assert levels == ["新手", "普通", "高手", "大师"]
     _practice(me, "expert")
     # seated at North with three 高手 bots; my hand is dealt; a practice game
     page.locator('.seat.is-me[data-seat="0"]').wait_for()
