@@ -55,6 +55,19 @@ def _no_rate_limits(request):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_channel_layer(request):
+    """Each test gets channel-layer objects of its own: a Redis layer keeps a
+    receive lock bound to the event loop that first used it, and a test that
+    left a consumer receiving (its loop gone) failed a later test's receive
+    ("bound to a different event loop")."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from channels.layers import channel_layers
+
+        channel_layers.backends.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _ledger_holds(request):
     """Fail a test (at teardown) that leaves the coins ledger wrong: every
     balance equal to the sum of its entries, every transfer summing to zero
