@@ -162,3 +162,31 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # Real Celery worker / beat fixtures (``celery_worker``, ``celery_beat``) for the
 # production-stack tests; they skip without DATABASE_URL and REDIS_URL.
 pytest_plugins = ["tests.celery_fixtures"]
+
+
+@pytest.fixture(scope="module")
+def site():
+    """One embedded site process (:class:`tests.servers.Site`) per test
+    module that asks for it (the browser tests); a module may define its own."""
+    from tests.servers import Site
+
+    site = Site()
+    try:
+        yield site.wait_listening()
+    finally:
+        site.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless chromium (:func:`tests.browser.launch`) per test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import launch
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()

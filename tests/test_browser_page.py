@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.browser import Player, chromium_path, launch
+from tests.browser import Player, chromium_path
 from tests.proxy import TcpProxy
 from tests.servers import Site
 
@@ -25,27 +25,6 @@ pytestmark = pytest.mark.skipif(
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
-
-
-@pytest.fixture(scope="module")
-def site():
-    site = Site()
-    try:
-        yield site.wait_listening()
-    finally:
-        site.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 _names = iter(range(10_000))

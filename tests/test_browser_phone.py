@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import Player, chromium_path, launch
+from tests.browser import Player, chromium_path
 from tests.servers import Site
 
 pytestmark = pytest.mark.skipif(
@@ -32,27 +32,6 @@ PORTRAIT = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_t
 LANDSCAPES = [{"viewport": {"width": w, "height": h}, "is_mobile": True, "has_touch": True}
               for w, h in ((740, 360), (844, 390))]
 LONG_NAME = "qa_bob_the_builder"  # 18 characters: what QA saw cut to "qa_…"
-
-
-@pytest.fixture(scope="module")
-def site():
-    site = Site()
-    try:
-        yield site.wait_listening()
-    finally:
-        site.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 _names = iter(range(10_000))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import Player, chromium_path, launch
+from tests.browser import Player, chromium_path
 from tests.servers import Site
 
 pytestmark = pytest.mark.skipif(
@@ -24,27 +24,6 @@ pytestmark = pytest.mark.skipif(
 DESKTOP = {"viewport": {"width": 1366, "height": 800}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
-
-
-@pytest.fixture(scope="module")
-def site():
-    site = Site()
-    try:
-        yield site.wait_listening()
-    finally:
-        site.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 _names = iter(range(10_000))

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import Player, chromium_path, launch
-from tests.servers import Site
+from tests.browser import Player, chromium_path
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None,
@@ -31,27 +30,6 @@ IN_VIEW_JS = """sel => {
     r.right <= innerWidth && r.bottom <= innerHeight &&
     document.documentElement.scrollWidth <= innerWidth;
 }"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    site = Site()
-    try:
-        yield site.wait_listening()
-    finally:
-        site.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 _names = iter(range(10_000))

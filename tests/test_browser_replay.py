@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import Player, chromium_path, launch
-from tests.servers import Site
+from tests.browser import Player, chromium_path
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None,
@@ -35,27 +34,6 @@ NO_SIDEWAYS_JS = "() => document.documentElement.scrollWidth <= innerWidth"
 # cards left per seat, by seat index
 COUNTS_JS = """() => Object.fromEntries([...document.querySelectorAll('.replay-seat')].map(
   s => [s.dataset.seat, Number(s.querySelector('.replay-count').dataset.n)]))"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    site = Site()
-    try:
-        yield site.wait_listening()
-    finally:
-        site.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def _step(page) -> tuple[int, int]:
