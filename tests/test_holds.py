@@ -259,24 +259,6 @@ def test_a_restart_is_not_an_ending(four):
     assert [held(u) for u in four] == [0] * 4
 
 
-def test_a_failed_ending_keeps_the_hold(four):
-    """A game-end hook that fails rolls the ending back: the hold stays."""
-    from games import lifecycle
-
-    game = start(wager_table(four, 10), four)
-
-    def broken(end):
-        raise RuntimeError("a later hook's bug")
-
-    lifecycle.on_game_end(broken, 40)
-    try:
-        refused("game_end_failed", play.escape, game.pk, four[0])
-    finally:
-        lifecycle.GAME_END.remove(broken)
-    assert [held(u) for u in four] == [200] * 4
-    assert Game.objects.get(pk=game.pk).status == Game.PLAYING
-
-
 def test_a_game_from_before_holds_settles_as_before(four):
     """Wager games already running when holds landed have none: they settle
     as before (a short loser pays what they have)."""

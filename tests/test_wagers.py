@@ -801,8 +801,8 @@ def test_table_page_shows_the_wager_box(client, four):
 
 def test_a_failing_later_hook_rolls_the_settlement_back(four):
     """Settlement is inside the transaction that ends the game: if anything after
-    it fails, no coin has moved and the game is still running; the next try
-    settles once."""
+    it fails, no coin has moved, the held stakes stay held (RULES.md §12) and
+    the game is still running; the next try settles once."""
     game = start(wager_table(four, 10), four)
 
     def broken(end):
@@ -815,6 +815,8 @@ def test_a_failing_later_hook_rolls_the_settlement_back(four):
         lifecycle.GAME_END.remove(broken)
     assert Game.objects.get(pk=game.pk).status == Game.PLAYING
     assert [coins(u) for u in four] == [2000] * 4
+    assert list(Profile.objects.filter(user__in=four).order_by("user_id")
+                .values_list("coins_held", flat=True)) == [200] * 4
     assert not CoinEntry.objects.filter(game=game).exists()
     assert not GameWager.objects.filter(game=game).exists()
     play.escape(game.pk, four[0])
