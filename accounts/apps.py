@@ -3,14 +3,14 @@ from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
+    """Accounts, profiles and levels; what they do to a game is
+    ``accounts.plugin`` (listed in ``settings.GAME_PLUGINS``)."""
+
     name = "accounts"
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from accounts import hooks, signals  # noqa: F401  (signals: the post_save handler)
-        from games import lifecycle
+        from accounts import live, signals  # noqa: F401  (signals: the post_save handler)
+        from games import events
 
-        lifecycle.on_game_end(hooks.settle_rating, hooks.PRIORITY)
-        from accounts import live
-
-        lifecycle.subscribe("me_changed", live.send_figures)  # the headers' ``me`` frames
+        events.subscribe(events.MeChanged, live.send_figures)  # the headers' ``me`` frames

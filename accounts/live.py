@@ -5,7 +5,7 @@ points and level shown in the header of every page.
 :func:`accounts.context_processors.me` and sent as the ``me`` frame of the
 per-user channel (docs/protocol.md "The per-user channel") by
 :func:`send_figures`, the after-commit subscriber of ``me_changed`` events
-(``games.lifecycle.me_changed``: the coins ledger publishes one for every
+(``games.events.me_changed``: the coins ledger publishes one for every
 movement, rating settlement for every game's players). The frame is read after
 the commit, so it shows what is committed, whichever transaction was last.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import Profile
+from games import events
 
 
 def figures(profile: Profile) -> dict[str, Any]:
@@ -31,10 +32,8 @@ def figures(profile: Profile) -> dict[str, Any]:
     }
 
 
-def send_figures(user_ids: list[int]) -> None:
-    """Send each user in ``user_ids`` a ``me`` frame with their :func:`figures`
-    (one query for all of them; ``lifecycle`` event ``me_changed``)."""
-    from games import lifecycle
-
-    for profile in Profile.objects.filter(user_id__in=list(user_ids)):
-        lifecycle.send_user(profile.user_id, {"type": "me", **figures(profile)})
+def send_figures(event: events.MeChanged) -> None:
+    """Send each person in ``event.user_ids`` a ``me`` frame with their
+    :func:`figures` (one query for all of them)."""
+    for profile in Profile.objects.filter(user_id__in=list(event.user_ids)):
+        events.send_user(profile.user_id, {"type": "me", **figures(profile)})

@@ -3,15 +3,16 @@ from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
+    """Tables and games. What this app itself plugs into a game is
+    ``games.plugin``; here its transports subscribe to the write side's
+    after-commit events (``games.events``)."""
+
     name = "games"
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        # the transports subscribe to the write side's after-commit events
-        from games import broadcast, fairness, handlers, lifecycle, scheduler, tables
+        from games import broadcast, events, scheduler, tables
 
         broadcast.subscribe()
-        scheduler.subscribe()
-        lifecycle.subscribe("presence_expired", tables.stand_up_expired)
-        handlers.register()
-        lifecycle.view_contribution(fairness.view_keys, priority=50)
+        scheduler.subscribe()  # after the broadcast: the views go out first
+        events.subscribe(events.PresenceExpired, tables.stand_up_expired)

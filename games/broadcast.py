@@ -1,6 +1,6 @@
 """Tell connected clients what changed, through the channel layer (DESIGN.md).
 
-Subscribes to the write side's after-commit events (``games.lifecycle``; see
+Subscribes to the write side's after-commit events (``games.events``; see
 :func:`subscribe`), so nothing is announced that was not committed and no
 write module imports this transport. Group names come from here only.
 A game change goes out as one ``game.update`` per player, to that user's own
@@ -28,7 +28,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import metrics
+from games import events, metrics
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ def user_group(table_id: int, user_id: int) -> str:
 def person_group(user_id: int) -> str:
     """Group of every connection of one user — table, lobby and ``/ws/me/``
     sockets alike: the per-user channel (notices, ``me`` frames;
-    ``lifecycle.send_user``)."""
+    ``events.send_user``)."""
     return f"user-{user_id}"
 
 
@@ -188,16 +188,17 @@ def table_closed(table_id: int, notice: dict[str, Any] | None = None) -> None:
 
 
 def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
-    """Close every connection of one user (``lifecycle.close_sockets``)."""
+    """Close every connection of one user (``events.CloseSockets``)."""
     _send(person_group(user_id), {"type": "user.close", "notice": notice})
 
 
-def game_changed(game_id: int, table_id: int, state: dict[str, Any],
-                 players: list[dict[str, Any]], due_at) -> None:
+def game_changed(event: events.GameChanged) -> None:
     """Send a game's new views: each player's seat view to that user's group,
-    the seat-less view to the table's watchers (``lifecycle`` event ``game_changed``)."""
+    the seat-less view to the table's watchers."""
     from games.seatview import build_view
 
+    game_id, table_id, state, players, due_at = (
+        event.game_id, event.table_id, event.state, event.players, event.due_at)
     views = {
         p["user_id"]: build_view(game_id, state, players, due_at, i)
         for i, p in enumerate(players) if not p["bot"]
@@ -223,18 +224,16 @@ def notice(user_id: int, notice: dict[str, Any]) -> None:
 
 def user_frame(user_id: int, frame: dict[str, Any]) -> None:
     """Send one frame to every connection of one user, on every page
-    (``lifecycle.send_user``; consumers relay ``user.frame`` as it is)."""
+    (``events.send_user``; consumers relay ``user.frame`` as it is)."""
     _send(person_group(user_id), {"type": "user.frame", "frame": frame})
 
 
 def subscribe() -> None:
     """Subscribe this transport to the write side's events (``GamesConfig.ready``)."""
-    from games import lifecycle
-
-    lifecycle.subscribe("table_changed", table_changed)
-    lifecycle.subscribe("table_closed", table_closed)
-    lifecycle.subscribe("game_changed", game_changed)
-    lifecycle.subscribe("chat", chat)
-    lifecycle.subscribe("notice", notice)
-    lifecycle.subscribe("user_frame", user_frame)
-    lifecycle.subscribe("close_sockets", close_sockets)
+    events.subscribe(events.TableChanged, lambda e: table_changed(e.table_id))
+    events.subscribe(events.TableClosed, lambda e: table_closed(e.table_id, e.notice))
+    events.subscribe(events.GameChanged, game_changed)
+    events.subscribe(events.ChatPosted, lambda e: chat(e.table_id, e.line))
+    events.subscribe(events.Notice, lambda e: notice(e.user_id, e.notice))
+    events.subscribe(events.UserFrame, lambda e: user_frame(e.user_id, e.frame))
+    events.subscribe(events.CloseSockets, lambda e: close_sockets(e.user_id, e.notice))

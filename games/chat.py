@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games import lifecycle
+from games import events, plugins
 from games.errors import Refused
 from games.models import ChatMessage, Table
 from games.queries import chat_line
@@ -16,7 +16,7 @@ from games.queries import chat_line
 
 def chat(table_id: int, user, text: str) -> ChatMessage:
     """Post a chat line at the table (trimmed, at most 200 characters; escaped on
-    display). The chat policies (``lifecycle.chat_policy``: mutes, the word
+    display). The chat policies (``GamePlugin.filter_chat``: mutes, the word
     filter) are asked first; the raw line is stored, the filtered one sent.
 
     :raises Refused: ``empty``, ``too_long``, ``no_table``, or a policy's reason.
@@ -28,8 +28,8 @@ def chat(table_id: int, user, text: str) -> ChatMessage:
         raise Refused("too_long", _("A chat message has at most 200 characters."))
     if not Table.objects.filter(pk=table_id, closed=False).exists():
         raise Refused("no_table", _("This table does not exist or is closed."))
-    shown = lifecycle.filter_chat(table_id, user, text)
+    shown = plugins.filter_chat(table_id, user, text)
     msg = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
-    line = lifecycle.contribute_chat_lines(table_id, [{**chat_line(msg), "text": shown}])[0]
-    lifecycle.publish("chat", table_id=table_id, line=line)
+    line = plugins.chat_lines(table_id, [{**chat_line(msg), "text": shown}])[0]
+    events.publish(events.ChatPosted(table_id, line))
     return msg

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import lifecycle
+from games import events
 from games.heartbeat import NAME, _forget_read, _stale_before
 from games.models import Game, GameEvent, SchedulerHeartbeat
 from games.seatview import publish_game, seat_rows
@@ -96,7 +96,7 @@ def resume_if_down() -> list[int]:
         for game in games:
             for row in seat_rows(game):
                 if row.user_id is not None:
-                    lifecycle.notify(row.user_id, "clock_resumed", _(RESUMED) % {
+                    events.notify(row.user_id, "clock_resumed", _(RESUMED) % {
                         "seconds": seconds}, {"seconds": seconds, "game_id": game.pk})
     _forget_read()
     return [g.pk for g in games]

@@ -25,8 +25,8 @@ from django.utils.translation import gettext_noop
 from games import (
     access,
     broadcast,
-    lifecycle,
     metrics,
+    plugins,
     presence,
     queries,
     ratelimit,
@@ -35,6 +35,7 @@ from games import (
 )
 from games.dbcalls import db
 from games.errors import Refused
+from games.plugins import SocketContext
 from games.seatview import current_view
 
 logger = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def _connect(channel_name: str, table_id: int, user, token: str | None = None,
     if table is None:
         presence.drop_presence(channel_name, table_id, user)
         return None
-    lifecycle.connected(table_id, user, address)
+    plugins.connected(table_id, user, address)
     moderator = access.is_moderator(user)
     barred = access.watch_barred(table, user, moderator)
     return {
@@ -84,22 +85,22 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
 
     ``ping`` and ``sync`` are answered by the consumer itself (no database
     thread); every other type goes to its handler in
-    ``lifecycle.SOCKET_MESSAGES`` (``games.handlers`` and other apps).
+    its plugin (``games.plugins.socket_message``: ``games.handlers`` and other apps).
 
     :raises Refused: for anything refused (sent back as ``error``).
     """
     kind = msg.get("type")
-    entry = lifecycle.SOCKET_MESSAGES.get(kind)
+    entry = plugins.socket_message(kind) if isinstance(kind, str) else None
     if entry is None:
         raise Refused("bad_message", _("Unknown message type."))
-    handler, rate, login = entry
-    if login and not user.is_authenticated:
+    rate = entry.rate
+    if entry.login and not user.is_authenticated:
         raise Refused("login_required", _("Log in to play."))
     if rate is not None:
         bucket, setting, text = _RATES[rate]
         if not ratelimit.allow(f"{bucket}:{user.pk}", *getattr(settings, setting)):
             raise Refused("rate_limited", _(text))
-    return handler(lifecycle.SocketContext(user, table_id, channel_name), msg)
+    return entry.handler(SocketContext(user, table_id, channel_name), msg)
 
 
 #: frames dropped unread by every connection of this process (a flood's measure)
@@ -349,15 +350,15 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "chat", "line": event["line"]})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
-        # something this person must be told (lifecycle.notify), on any table
+        # something this person must be told (events.notify), on any table
         await self.send_json(event["notice"])
 
     async def user_frame(self, event: dict[str, Any]) -> None:
-        # the per-user channel (lifecycle.send_user): e.g. a `me` frame
+        # the per-user channel (events.send_user): e.g. a `me` frame
         await self.send_json(event["frame"])
 
     async def user_close(self, event: dict[str, Any]) -> None:
-        # lifecycle.close_sockets: e.g. a suspended account is logged out everywhere
+        # events.close_sockets: e.g. a suspended account is logged out everywhere
         if event.get("notice"):
             await self.send_json(event["notice"])
         await self.close(code=4403)
@@ -390,7 +391,7 @@ class _PersonalSocket(_JsonSocket):
     """A socket that belongs to no table but carries the per-user channel
     (docs/protocol.md "The per-user channel"): a logged-in user's connection
     joins their person group (``notice`` and ``me`` frames,
-    ``lifecycle.send_user``; a ``lifecycle.close_sockets`` closes it with
+    ``events.send_user``; an ``events.close_sockets`` closes it with
     4403, e.g. a suspension) and keeps them online (``presence.touch_person``
     at connect and at most every third of the presence TTL on a ``ping``).
     Every message is answered with ``pong``; every frame is a ping here, so
@@ -454,13 +455,13 @@ class PersonConsumer(_PersonalSocket):
 class LobbyConsumer(_PersonalSocket):
     """``/ws/lobby/``: every open table, then each change as it happens; with
     lobby filters in the query string (``/ws/lobby/?wager=40``,
-    ``lifecycle.lobby_filter``) only the tables they keep. It also carries the
+    ``GamePlugin.lobby_filters``) only the tables they keep. It also carries the
     per-user channel (:class:`_PersonalSocket`): the lobby page opens this one
     socket only, and a suspension closes it like the table sockets."""
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.filters = lifecycle.lobby_filters({k: v[-1] for k, v in query.items()})
+        self.filters = plugins.lobby_filters({k: v[-1] for k, v in query.items()})
         self.shown: set[int] = set()
         await self.join([broadcast.LOBBY_GROUP])
         await self.accept()

@@ -74,13 +74,6 @@ def public(state: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
-              user_id: int | None) -> dict[str, Any]:
-    """View contribution: ``{"fairness": public(state)}`` when the game has one."""
-    shown = public(state)
-    return {"fairness": shown} if shown else {}
-
-
 def check(record: dict[str, Any], fairness: dict[str, Any]) -> list[str]:
     """Check a finished game's deal from its §11 record and its revealed
     fairness (``commitment``, ``server_seed``, ``player_seeds``).

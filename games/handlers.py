@@ -1,7 +1,7 @@
-"""The table socket's own message types, registered with the lifecycle seam
-like any other app's (``lifecycle.socket_message``; docs/protocol.md lists
-them). Each parses its message into a call of a write module; validation that
-is about the message's shape happens here, the rules in the write modules.
+"""The table socket's own message types, plugged in like any other app's
+(:data:`MESSAGES`, served by ``games.plugin``; docs/protocol.md lists them).
+Each parses its message into a call of a write module; validation that is
+about the message's shape happens here, the rules in the write modules.
 
 Errors: :class:`games.errors.Refused` (``bad_message`` for a malformed field).
 """
@@ -12,10 +12,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import chat, fairness, lifecycle, metrics, phrases, play, tables
+from games import chat, fairness, metrics, phrases, play, tables
 from games.errors import Refused
-from games.lifecycle import SocketContext
 from games.models import Table
+from games.plugins import SocketContext, SocketMessage
 
 
 def flag(msg: dict[str, Any], key: str, default: bool = True) -> bool:
@@ -104,17 +104,19 @@ def _spectators(ctx: SocketContext, msg: dict) -> None:
     tables.set_spectators(ctx.table_id, ctx.user, flag(msg, "allowed"))
 
 
-def register() -> None:
-    """Register the games app's message types (``GamesConfig.ready``)."""
-    lifecycle.socket_message("sit", _sit)
-    lifecycle.socket_message("stand", _stand)
-    lifecycle.socket_message("ready", _ready)
-    lifecycle.socket_message("add_bot", _add_bot)
-    lifecycle.socket_message("remove_bot", _remove_bot)
-    lifecycle.socket_message("chat", _chat, rate="chat")
-    lifecycle.socket_message("phrase", _phrase, rate="chat")
-    lifecycle.socket_message("play", _move)
-    lifecycle.socket_message("pass", _move)
-    lifecycle.socket_message("escape", _escape)
-    lifecycle.socket_message("auto_play", _auto_play)
-    lifecycle.socket_message("spectators", _spectators)
+#: the table socket's own message types (docs/protocol.md), served by
+#: ``games.plugin.GamesPlugin``
+MESSAGES: dict[str, SocketMessage] = {
+    "sit": SocketMessage(_sit),
+    "stand": SocketMessage(_stand),
+    "ready": SocketMessage(_ready),
+    "add_bot": SocketMessage(_add_bot),
+    "remove_bot": SocketMessage(_remove_bot),
+    "chat": SocketMessage(_chat, rate="chat"),
+    "phrase": SocketMessage(_phrase, rate="chat"),
+    "play": SocketMessage(_move),
+    "pass": SocketMessage(_move),
+    "escape": SocketMessage(_escape),
+    "auto_play": SocketMessage(_auto_play),
+    "spectators": SocketMessage(_spectators),
+}

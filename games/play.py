@@ -1,11 +1,11 @@
 """Play, the write side: moves, escape, 托管, the game's end (the finisher), and
 the due-action function with its sweep (DESIGN.md "server-authoritative",
-"Time, bots", "The lifecycle seam").
+"Time, bots", "The plugin seam").
 
 Owns ``Game``, ``GameSeat`` and ``GameEvent`` rows. An action runs in one
 transaction with the game row locked (``select_for_update``), appends its
 ``GameEvent`` in that same transaction, and only after commit are clients told
-(``lifecycle.publish("game_changed", …)``; ``games.broadcast`` subscribes).
+(``events.GameChanged``; ``games.broadcast`` subscribes).
 
 Lock order, everywhere on the site: Game → Table → Seat → Profile (ascending
 user id) → inventory rows (ascending id); ledger rows are inserted last. The
@@ -29,9 +29,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, fairness, lifecycle, metrics, presence, seatview
+from games import engine, events, fairness, metrics, plugins, presence, seatview
 from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
+from games.plugins import GameEnd
 from games.seatview import seat_of, seat_rows
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     with ``user__profile`` loaded) and start its clock (RULES.md §2, §7–§8).
 
     Runs inside the caller's transaction with the table row locked, and the
-    game-start hooks (``lifecycle.on_game_start``) in it; the first views go
+    game-start hooks (``GamePlugin.on_game_start``) in it; the first views go
     out after commit.
     """
     rows = [
@@ -66,8 +67,7 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     GameSeat.objects.bulk_create(rows)
     table.status, table.current_game = Table.PLAYING, game
     table.save(update_fields=["status", "current_game"])
-    for entry in lifecycle.GAME_START:  # e.g. the wager's held stake, in this transaction
-        entry.fn(game)
+    plugins.game_started(game)  # e.g. the wager's held stake, in this transaction
     _announce(game)
     return game
 
@@ -253,7 +253,7 @@ def _announce(game: Game) -> None:
     """After commit: every client its view, the next due action scheduled."""
     seatview.publish_game(game)
     if game.state["status"] == engine.OVER:
-        lifecycle.publish("table_changed", table_id=game.table_id)
+        events.publish(events.TableChanged(game.table_id))
 
 
 # marked with gettext_noop so makemessages finds them; translated when raised
@@ -302,10 +302,8 @@ def finish(game: Game, reason: str | None = None) -> bool:
     # the table before any hook locks profiles (lock order Game → Table → Profile):
     # _reset_table needs it after them, and a table-then-profile writer must not cross us
     Table.objects.select_for_update().filter(pk=game.table_id).first()
-    end = lifecycle.GameEnd(game=game, reason=reason, result=result, seats=rows,
-                            record=game.record)
-    for entry in lifecycle.GAME_END:
-        entry.fn(end)
+    plugins.game_ended(GameEnd(game=game, reason=reason, result=result, seats=rows,
+                               record=game.record))
     _reset_table(game, rows, departed)
     return True
 
@@ -323,11 +321,11 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
         gone.add(rows[departed].user_id)
     for seat in seats.exclude(user_id__in=gone).exclude(user=None).select_related("user"):
         try:
-            lifecycle.check_seat(table, seat.user, "game_end")
+            plugins.check_seat(table, seat.user, "game_end")
         except Refused as e:
             gone.add(seat.user_id)
-            lifecycle.notify(seat.user_id, e.reason, str(e),
-                             {**e.params, "table_id": table.pk, "table": table.name})
+            events.notify(seat.user_id, e.reason, str(e),
+                          {**e.params, "table_id": table.pk, "table": table.name})
     seats.filter(user_id__in=gone).update(user=None)
 
 
@@ -365,13 +363,12 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
             action = decided[1]
             by = "bot" if row.is_bot else "auto"
         else:
-            for entry in lifecycle.TURN_TIMEOUT:
-                extension = entry.fn(game, seat)
-                if extension:  # e.g. the 定时器: the turn goes on instead
-                    game.due_at = max(game.due_at, timezone.now()) + extension
-                    game.save(update_fields=["due_at"])
-                    _announce(game)
-                    return True
+            extension = plugins.turn_extension(game, seat)
+            if extension:  # e.g. the 定时器: the turn goes on instead
+                game.due_at = max(game.due_at, timezone.now()) + extension
+                game.save(update_fields=["due_at"])
+                _announce(game)
+                return True
             action = engine.timeout_action(game.state, random.SystemRandom())
             by = "clock"
             row.timeouts += 1
@@ -396,8 +393,8 @@ def _tell_timeout(game: Game, row: GameSeat, action: dict[str, Any]) -> None:
         text = _("Your time ran out: the clock passed for you.")
     if not row.auto_play:
         text += " " + _("If the next turn runs out too, auto-play starts.")
-    lifecycle.notify(row.user_id, "turn_timeout", text,
-                     {"table_id": game.table_id, "action": action["type"], "cards": cards,
+    events.notify(row.user_id, "turn_timeout", text,
+                  {"table_id": game.table_id, "action": action["type"], "cards": cards,
                       "auto": row.auto_play})
 
 

@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import lifecycle
+from games import events
 
 Entry = tuple[str, int | None]  # (channel name, user id or None)
 
@@ -298,9 +298,9 @@ def expire_presence() -> int:
         still = {u for entries in live_many(watched_tables()).values() for _, u in entries}
         users -= still
     for table_id in gone:
-        lifecycle.publish("table_changed", table_id=table_id)
+        events.publish(events.TableChanged(table_id))
     if users:
-        lifecycle.publish("presence_expired", user_ids=sorted(users))
+        events.publish(events.PresenceExpired(tuple(sorted(users))))
     return sum(len(entries) for entries in gone.values())
 
 

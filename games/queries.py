@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from accounts.models import RatingEntry
-from games import engine, lifecycle
+from games import engine, plugins
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
 
 WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED = (
@@ -35,7 +35,7 @@ class RecentGame:
     result: str  # one of WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED
     practice: bool
     rating_change: int | None  # None for a practice game
-    # keys other apps add (lifecycle.recent_game_contribution), e.g. shop's coin_change
+    # keys the plugins add (GamePlugin.recent_game_keys), e.g. shop's coin_change
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -71,7 +71,7 @@ def recent_games(user, limit: int = 10) -> list[RecentGame]:
         user=user, game_id__in=[g.pk for g in games]
     ).values_list("game_id", "delta"):
         deltas[game_id] = deltas.get(game_id, 0) + delta
-    extra = lifecycle.contribute_recent_games(user.pk, seat_by_game)
+    extra = plugins.recent_game_keys(user.pk, seat_by_game)
     out = []
     for g in games:
         seat = seat_by_game[g.pk]
@@ -100,10 +100,10 @@ def chat_line(msg: ChatMessage) -> dict[str, Any]:
 
 def chat_history(table_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The table's last ``limit`` chat lines as sent, oldest first (:func:`chat_line`
-    through ``lifecycle.contribute_chat_lines``: badges, masking)."""
+    through ``plugins.chat_lines``: badges, masking)."""
     lines = ChatMessage.objects.filter(table_id=table_id).select_related("user")
     rows = [chat_line(m) for m in reversed(lines.order_by("-created_at", "-pk")[:limit])]
-    return lifecycle.contribute_chat_lines(table_id, rows)
+    return plugins.chat_lines(table_id, rows)
 
 
 def quick_start_tables(limit: int = 50) -> list[Table]:

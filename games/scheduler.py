@@ -20,6 +20,8 @@ import time
 
 from django.conf import settings
 
+from games import events
+
 log = logging.getLogger(__name__)
 
 
@@ -35,17 +37,15 @@ def schedule_due(game_id: int, seq: int, due_at) -> None:
             tasks.run_due.apply_async((game_id, seq), eta=due_at)
 
 
-def game_changed(game_id: int, state: dict, due_at, **_: object) -> None:
-    """``lifecycle`` subscriber: a running game's next turn gets its countdown."""
-    if due_at is not None and state["status"] == "playing":
-        schedule_due(game_id, state["seq"], due_at)
+def game_changed(event: events.GameChanged) -> None:
+    """A running game's next turn gets its countdown."""
+    if event.due_at is not None and event.state["status"] == "playing":
+        schedule_due(event.game_id, event.state["seq"], event.due_at)
 
 
 def subscribe() -> None:
     """Subscribe the scheduler to the write side's events (``GamesConfig.ready``)."""
-    from games import lifecycle
-
-    lifecycle.subscribe("game_changed", game_changed, priority=200)
+    events.subscribe(events.GameChanged, game_changed)
 
 
 class Ticker:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import engine, heartbeat, lifecycle, tricks
+from games import engine, events, heartbeat, plugins, tricks
 from games.models import Game, GameSeat, Table
 
 
@@ -58,7 +58,7 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
     * for the seat to act, ``hints``: its legal plays (:func:`hint`, RULES.md
       §3), and ``can_pass``;
 
-    then the keys other apps contribute (``lifecycle.view_contribution``).
+    then the keys other apps contribute (``GamePlugin.view_keys``).
     """
     return build_view(game.pk, game.state, players_of(game), game.due_at, seat)
 
@@ -114,16 +114,14 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
         v["hints"] = [hint(p) for p in engine.legal_plays(state["hands"][seat], table, dao)]
         v["can_pass"] = table is not None
     user_id = players[seat]["user_id"] if seat is not None else None
-    return lifecycle.contribute_view(v, game_id, state, seat, user_id)
+    return plugins.add_view_keys(v, game_id, state, seat, user_id)
 
 
 def publish_game(game: Game) -> None:
-    """Publish ``game_changed`` for ``game`` as it is now (``lifecycle``: after
+    """Publish ``game_changed`` for ``game`` as it is now (``events.GameChanged``: after
     commit every client gets its view and the next due action is scheduled)."""
-    lifecycle.publish(
-        "game_changed", game_id=game.pk, table_id=game.table_id, state=game.state,
-        players=players_of(game), due_at=game.due_at,
-    )
+    events.publish(events.GameChanged(game.pk, game.table_id, game.state, players_of(game),
+                                      game.due_at))
 
 
 def current_view(table_id: int, user) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
 from accounts import levels
-from games import lifecycle, presence
+from games import plugins, presence
 from games.access import MODERATORS_GROUP
 from games.models import Table
 
@@ -33,7 +33,7 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
         private tables only, else ``None``), "invite_path" (likewise),
         "seats": [{"index", "player" | None, "bot", "bot_policy", "ready",
         "online"} × 4]}`` plus the keys other apps contribute
-        (``lifecycle.snapshot_contribution``).
+        (``GamePlugin.snapshot_keys``).
     """
     table = (
         Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
@@ -82,7 +82,7 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
             for s in seats
         ],
     }
-    lifecycle.contribute_snapshots([table], {table.pk: snap})
+    plugins.add_snapshot_keys([table], {table.pk: snap})
     return snap
 
 
@@ -114,18 +114,16 @@ def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
     """The lobby's row for a table snapshot (the same data, no online flags;
     contributed keys only from contributions registered with ``lobby=True``)."""
     row = {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
-    for entry in lifecycle.SNAPSHOT_CONTRIBUTIONS:
-        if entry.options.get("lobby"):
-            for key in entry.options.get("keys", ()):
-                if key in snap:
-                    row[key] = snap[key]
+    for key in plugins.lobby_row_keys():
+        if key in snap:
+            row[key] = snap[key]
     return row
 
 
 def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[dict[str, Any]]:
     """Every open table's lobby row, newest first (a bounded number of queries).
 
-    :param filters: ``lifecycle.lobby_filters(request params)``: only the
+    :param filters: ``plugins.lobby_filters(request params)``: only the
         tables every filter's query keeps (filtered in the database).
     :param private: include the private tables too, each row then with
         ``private`` and ``spectators_allowed`` (the moderators' console, which
@@ -163,5 +161,5 @@ def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[d
         )
         if private:
             rows[t.pk].update(private=t.private, spectators_allowed=t.spectators_allowed)
-    lifecycle.contribute_snapshots(tables, rows, lobby=True)
+    plugins.add_snapshot_keys(tables, rows, lobby=True)
     return list(rows.values())

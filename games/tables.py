@@ -4,8 +4,8 @@ table (the lobby's seats its creator: ``open_table``), 快速开始, 和机器�
 
 Owns ``Table`` and ``Seat`` rows. Every change runs in one transaction with the
 table row locked (``select_for_update``; two tables in ascending id) and is
-announced after commit (``lifecycle.publish``). Seat policies of other apps
-(``lifecycle.seat_policy``) are asked on sit, on adding a bot and before a game
+announced after commit (``games.events``). Seat checks of the plugins
+(``GamePlugin.check_seat``) are asked on sit, on adding a bot and before a game
 starts. Starting a game hands over to :func:`games.play.start_game`.
 
 Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import lifecycle, play, presence
+from games import events, play, plugins, presence
 from games.engine import BOT_POLICIES
 from games.errors import Refused
 from games.models import Game, Seat, Table
@@ -42,7 +42,7 @@ def clean_name(name: Any) -> str:
             or any(unicodedata.category(c).startswith("C") for c in text)):
         raise Refused("bad_name", _("A table name has 1 to 40 characters and no control "
                                     "characters."))
-    lifecycle.check_name(text)  # e.g. the moderators' blocked words
+    plugins.check_name(text)  # e.g. the moderators' blocked words
     return text
 
 
@@ -93,7 +93,7 @@ def create_table(user, name: str = "", private: bool = False, *,
             table.name = _("Table %(number)s") % {"number": table.pk}
             table.save(update_fields=["name"])
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(4))
-        lifecycle.publish("table_changed", table_id=table.pk)
+        events.publish(events.TableChanged(table.pk))
     return table
 
 
@@ -200,7 +200,7 @@ def sit(table_id: int, user, index: int) -> None:
                 _("You are playing at table “%(name)s”: finish that game first.")
                 % {"name": other.name},
             )
-        lifecycle.check_seat(table, user, "sit")
+        plugins.check_seat(table, user, "sit")
         Seat.objects.filter(user=user).update(user=None, ready=False)
         seat.user, seat.ready = user, False
         try:
@@ -210,8 +210,8 @@ def sit(table_id: int, user, index: int) -> None:
             raise Refused("seated_elsewhere", _("You are already seated at another table.")
                           ) from None
         if other is not None:
-            lifecycle.publish("table_changed", table_id=other.pk)
-        lifecycle.publish("table_changed", table_id=table_id)
+            events.publish(events.TableChanged(other.pk))
+        events.publish(events.TableChanged(table_id))
 
 
 def set_spectators(table_id: int, user, allowed: bool) -> None:
@@ -230,14 +230,14 @@ def set_spectators(table_id: int, user, allowed: bool) -> None:
             raise Refused("not_private", _("Only a private table can keep spectators out."))
         table.spectators_allowed = bool(allowed)
         table.save(update_fields=["spectators_allowed"])
-        lifecycle.publish("table_changed", table_id=table_id)
+        events.publish(events.TableChanged(table_id))
 
 
 def quick_start(user) -> tuple[Table, bool]:
     """快速开始 (issues 13, 16): seat ``user`` at the public waiting table with
     the most people seated (never a table with a bot, never a private one;
     ties: the oldest) that has an empty seat and whose seat policies admit
-    them (``lifecycle.check_seat(table, user, "sit")``),
+    them (``plugins.check_seat(table, user, "sit")``),
     moving them from another waiting table; if there is none, their own empty
     table, or a new one.
 
@@ -259,7 +259,7 @@ def quick_start(user) -> tuple[Table, bool]:
         if current is not None and current.table_id == table.pk:
             return table, False  # already at the best table
         try:
-            lifecycle.check_seat(table, user, "sit")
+            plugins.check_seat(table, user, "sit")
             index = queries.first_empty_seat(table.pk)
             if index is None:
                 continue
@@ -287,7 +287,7 @@ def stand(table_id: int, user) -> None:
         _waiting(table)
         if not Seat.objects.filter(table=table, user=user).update(user=None, ready=False):
             raise Refused("not_seated", _("You are not seated at this table."))
-        lifecycle.publish("table_changed", table_id=table_id)
+        events.publish(events.TableChanged(table_id))
 
 
 def stand_up(table: Table, user_ids: list[int], code: str, message: str,
@@ -300,16 +300,16 @@ def stand_up(table: Table, user_ids: list[int], code: str, message: str,
     """
     count = Seat.objects.filter(table=table, user_id__in=user_ids).update(user=None, ready=False)
     for uid in user_ids:
-        lifecycle.notify(uid, code, message,
-                         {**(params or {}), "table_id": table.pk, "table": table.name})
+        events.notify(uid, code, message,
+                      {**(params or {}), "table_id": table.pk, "table": table.name})
     if count:
-        lifecycle.publish("table_changed", table_id=table.pk)
+        events.publish(events.TableChanged(table.pk))
     return count
 
 
 def rename(table_id: int, user, name: Any, *, override: bool = False) -> tuple[str, str]:
     """Rename a table (a 招牌, or a moderator with ``override``), after the rename
-    policies (``lifecycle.rename_policy``: sign protection, RULES.md §12).
+    policies (``GamePlugin.check_rename``: sign protection, RULES.md §12).
 
     :returns: ``(old name, new name)``.
     :raises Refused: ``no_table``, ``bad_name``, or a policy's reason.
@@ -317,10 +317,10 @@ def rename(table_id: int, user, name: Any, *, override: bool = False) -> tuple[s
     name = clean_name(name)
     with transaction.atomic():
         table = _locked_table(table_id)
-        lifecycle.check_rename(table, user, name, override)
+        plugins.check_rename(table, user, name, override)
         old, table.name = table.name, name
         table.save(update_fields=["name"])
-        lifecycle.publish("table_changed", table_id=table_id)
+        events.publish(events.TableChanged(table_id))
     return old, name
 
 
@@ -359,11 +359,11 @@ def _set_bot(table_id: int, user, index: int, policy: str | None) -> None:
         if not policy and not seat.is_bot:
             raise Refused("no_bot", _("There is no bot in that seat."))
         if policy:
-            lifecycle.check_seat(table, None, "bot")
+            plugins.check_seat(table, None, "bot")
         seat.is_bot = seat.ready = bool(policy)  # bots are always ready
         seat.bot_policy = policy or ""
         seat.save(update_fields=["is_bot", "ready", "bot_policy"])
-        lifecycle.publish("table_changed", table_id=table_id)
+        events.publish(events.TableChanged(table_id))
         if policy:
             _maybe_start(table)
 
@@ -383,7 +383,7 @@ def set_ready(table_id: int, user, ready: bool = True, seed: str | None = None) 
         fields = {"ready": bool(ready)} if seed is None else {"ready": bool(ready), "seed": seed}
         if not Seat.objects.filter(table=table, user=user).update(**fields):
             raise Refused("not_seated", _("You are not seated at this table."))
-        lifecycle.publish("table_changed", table_id=table_id)
+        events.publish(events.TableChanged(table_id))
         return _maybe_start(table)
 
 
@@ -395,7 +395,7 @@ def _maybe_start(table: Table) -> Game | None:
     for s in seats:
         if s.user_id is not None:
             try:
-                lifecycle.check_seat(table, s.user, "start")
+                plugins.check_seat(table, s.user, "start")
             except Refused as e:
                 refused.append((s.user_id, e))
     if refused:
@@ -405,12 +405,14 @@ def _maybe_start(table: Table) -> Game | None:
     return play.start_game(table, seats)
 
 
-def stand_up_expired(user_ids: list[int]) -> int:
-    """Stand up, from waiting tables, users whose presence expired everywhere.
+def stand_up_expired(event: events.PresenceExpired) -> int:
+    """Stand up, from waiting tables, users whose presence expired everywhere
+    (``event.user_ids``).
 
     :returns: how many seats were emptied.
     """
     count = 0
+    user_ids = list(event.user_ids)
     seats = Seat.objects.filter(user_id__in=user_ids, table__status=Table.WAITING)
     for table_id in set(seats.values_list("table_id", flat=True)):
         with transaction.atomic():
@@ -421,7 +423,7 @@ def stand_up_expired(user_ids: list[int]) -> int:
                 user=None, ready=False)
             if n:
                 count += n
-                lifecycle.publish("table_changed", table_id=table_id)
+                events.publish(events.TableChanged(table_id))
     return count
 
 
@@ -449,5 +451,5 @@ def close_idle_tables() -> int:
         if Table.objects.filter(pk__in=idle(Table.objects.filter(pk=table_id)).values("pk")
                                 ).update(closed=True):
             closed += 1
-            lifecycle.publish("table_closed", table_id=table_id)
+            events.publish(events.TableClosed(table_id))
     return closed

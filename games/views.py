@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import levels
 from accounts.models import Profile
-from games import access, fairness, lifecycle, phrases, ratelimit, snapshots, tables, ui
+from games import access, fairness, phrases, plugins, ratelimit, snapshots, tables, ui
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -49,12 +49,12 @@ def rules(request: HttpRequest) -> HttpResponse:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Home page at ``/``: every open table, live-updated by ``static/js/lobby.js``;
     query parameters of registered lobby filters (``/?wager=40``) narrow the
-    list in the database (``lifecycle.lobby_filter``)."""
+    list in the database (``GamePlugin.lobby_filters``)."""
     return render(
         request,
         "games/lobby.html",
-        {"tables": snapshots.lobby_rows(filters=lifecycle.lobby_filters(request.GET)),
-         "filters": lifecycle.lobby_filter_form(request.GET),
+        {"tables": snapshots.lobby_rows(filters=plugins.lobby_filters(request.GET)),
+         "filters": plugins.lobby_filter_form(request.GET),
          "strings": ui.lobby_strings(),
          "seat_names": ui.seat_names()},
     )
@@ -198,11 +198,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             {"title": levels.title_for(n), "title_en": levels.title_en_for(n)}
             for n in range(len(levels.LEVELS))
         ],
+        # the plugins' parts of the page, through the import map (static/js/table.js)
+        "page_modules": [settings.STATIC_URL + path for path in plugins.page_modules()],
     }
     return render(
         request,
         "games/table.html",
-        {"table": snap, "boot": boot, "strings": ui.table_strings()},
+        {"table": snap, "boot": boot, "strings": ui.table_strings(),
+         "table_panels": plugins.table_panels()},
     )
 
 

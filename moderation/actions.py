@@ -2,7 +2,7 @@
 of the console. Each takes the acting moderator, its target and a reason of
 1–500 characters; runs in one transaction with its audit row (an
 ``AuditEntry``: who, what, target, reason, before → after); tells the people it
-affects by a ``notice`` (``games.lifecycle.notify``) after commit.
+affects by a ``notice`` (``games.events.notify``) after commit.
 
 Games end only through ``games.play.end_game`` (the finisher: no rating, wager
 or escape change, RULES.md §12); coins move only through ``shop.ledger``.
@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile
-from games import lifecycle, play, presence, tables, wire
+from games import events, play, plugins, presence, tables, wire
 from games.errors import Refused
 from games.models import Game, Seat, Table
 from moderation import hooks, roles
@@ -185,8 +185,8 @@ def close_table(moderator, table_id: Any, reason: Any) -> AuditEntry:
         here = presence.online_users(table.pk)
         for uid in seated:
             if uid not in here:  # those at the table hear it with table_closed
-                lifecycle.notify(uid, "moderator_close", message, notice["params"])
-        lifecycle.publish("table_closed", table_id=table.pk, notice=notice)
+                events.notify(uid, "moderator_close", message, notice["params"])
+        events.publish(events.TableClosed(table.pk, notice))
         return _audit(moderator, AuditEntry.CLOSE, reason, table=table, before=before,
                       after={"closed": True})
 
@@ -214,7 +214,7 @@ def kick(moderator, table_id: Any, username: Any, reason: Any) -> AuditEntry:
         ban = Sanction.objects.create(
             user=user, kind=Sanction.TABLE_BAN, table=table, moderator=moderator,
             reason=reason, until=timezone.now() + timedelta(minutes=minutes))
-        lifecycle.notify(user.pk, "moderator_kick", _(
+        events.notify(user.pk, "moderator_kick", _(
             "A moderator removed you from table “%(table)s” (you may sit there again in "
             "%(minutes)s minutes): %(reason)s") % {
                 "table": table.name, "minutes": minutes, "reason": reason},
@@ -242,15 +242,15 @@ def _vacate(table: Table, user, end_reason: str) -> Game | None | bool:
             return game
     locked = Table.objects.select_for_update().get(pk=table.pk)
     Seat.objects.filter(table=locked, user=user).update(user=None, ready=False)
-    lifecycle.publish("table_changed", table_id=table.pk)
+    events.publish(events.TableChanged(table.pk))
     return None
 
 
 def _tell_players(game: Game, except_user: int, message: str) -> None:
     for uid in game.seats.exclude(user=None).values_list("user_id", flat=True):
         if uid != except_user:
-            lifecycle.notify(uid, "game_ended_by_moderator", message,
-                             {"table_id": game.table_id, "game_id": game.pk})
+            events.notify(uid, "game_ended_by_moderator", message,
+                          {"table_id": game.table_id, "game_id": game.pk})
 
 
 def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
@@ -284,9 +284,9 @@ def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
             message = (_("A moderator renamed table “%(old)s” to “%(new)s” and cleared your "
                          "sign's protection: %(reason)s") if uid == signer else
                        _("A moderator renamed table “%(old)s” to “%(new)s”: %(reason)s"))
-            lifecycle.notify(uid, "moderator_rename", message % words,
-                             {"table_id": table.pk, "reason": reason,
-                              "sign_cleared": uid == signer})
+            events.notify(uid, "moderator_rename", message % words,
+                          {"table_id": table.pk, "reason": reason,
+                           "sign_cleared": uid == signer})
         before, after = {"name": old}, {"name": new}
         if sign:
             before["sign"], after["sign"] = sign, _protection(table)
@@ -296,9 +296,9 @@ def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
 
 def _protection(table: Table) -> dict[str, Any] | None:
     """The name protection table snapshots show (``sign``: ``{"by", "item",
-    "until"}``, contributed by the shop through the lifecycle seam), or ``None``."""
+    "until"}``, added by the shop's plugin), or ``None``."""
     rows: dict[int, dict[str, Any]] = {table.pk: {}}
-    lifecycle.contribute_snapshots([table], rows)
+    plugins.add_snapshot_keys([table], rows)
     return rows[table.pk].get("sign")
 
 
@@ -318,8 +318,8 @@ def mute(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Audit
         Sanction.objects.create(user=user, kind=Sanction.MUTE, until=until, reason=reason,
                                 moderator=moderator)
         sanction = hooks.active(user.pk, Sanction.MUTE)
-        lifecycle.notify(user.pk, "muted", _("A moderator muted you in chat until %(until)s: "
-                                             "%(reason)s") % {
+        events.notify(user.pk, "muted", _("A moderator muted you in chat until %(until)s: "
+                                          "%(reason)s") % {
             "until": hooks.until_text(sanction), "reason": reason},
             {"until": until.isoformat(), "reason": reason})
         return _audit(moderator, AuditEntry.MUTE, reason, user=user, before=before,
@@ -353,7 +353,7 @@ def suspend(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Au
                                            "suspended."))
         when = until.isoformat() if until else None
         text = hooks.until_text(hooks.active(user.pk, Sanction.SUSPENSION))
-        lifecycle.close_sockets(user.pk, _notice(
+        events.close_sockets(user.pk, _notice(
             "suspended", _("A moderator suspended your account until %(until)s: %(reason)s")
             % {"until": text, "reason": reason}, until=when, reason=reason))
         return _audit(moderator, AuditEntry.SUSPEND, reason, user=user,
@@ -375,7 +375,7 @@ def lift(moderator, username: Any, kind: str, reason: Any) -> AuditEntry:
         if not before:
             raise Refused("not_sanctioned", _("No such sanction is in force."))
         if kind == Sanction.MUTE:
-            lifecycle.notify(user.pk, "unmuted", _("A moderator lifted your mute."), {})
+            events.notify(user.pk, "unmuted", _("A moderator lifted your mute."), {})
         action = AuditEntry.UNMUTE if kind == Sanction.MUTE else AuditEntry.UNSUSPEND
         return _audit(moderator, action, reason, user=user, before=before,
                       after={"lifted": True})
@@ -430,7 +430,7 @@ def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = 
                 text = _("%(user)s holds only %(balance)s coins.") % figures
             raise Refused("revoke_exceeds_balance", text,
                           {"balance": balance, "held": held}) from None
-        lifecycle.notify(user.pk, "coins_revoked" if revoke else "coins_granted", _(
+        events.notify(user.pk, "coins_revoked" if revoke else "coins_granted", _(
             "A moderator took %(amount)s coins: %(reason)s") % {"amount": number,
                                                                 "reason": reason}
             if revoke else _("A moderator gave you %(amount)s coins: %(reason)s") % {

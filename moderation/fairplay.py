@@ -58,7 +58,7 @@ def _address_key(table_id: int, user_id: int) -> str:
 
 
 def remember_address(table_id: int, user, address: str | None) -> None:
-    """``lifecycle.on_connect`` hook: note the hash of the address a logged-in
+    """On a table connect (``moderation.plugin``): note the hash of the address a logged-in
     user connected to a table from (the trusted proxy's, as Daphne's
     ``--proxy-headers`` puts it in the scope). Only the cache is written here —
     a connect storm must not become a storm of database writes (DESIGN.md
@@ -75,11 +75,6 @@ def keep_addresses(table_id: int, user_ids) -> None:
         if h:
             ConnectionAddress.objects.get_or_create(user_id=uid, table_id=table_id,
                                                     address_hash=h)
-
-
-def on_game_end(end) -> None:
-    """Game-end hook: keep the players' address hashes of this table."""
-    keep_addresses(end.game.table_id, [r.user_id for r in end.seats if r.user_id])
 
 
 @dataclass

@@ -1,5 +1,5 @@
-"""Moderation plugged into the game through the lifecycle seam (DESIGN.md "The
-lifecycle seam"), registered in ``ModerationConfig.ready``:
+"""Moderation's policies at tables, plugged into the game by
+``moderation.plugin`` (DESIGN.md "The plugin seam"):
 
 - snapshot contribution ``moderators``: the moderators seated at or watching a
   table (the badge at tables);

@@ -29,10 +29,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import lifecycle, queries, wire
+from games import events, queries, wire
 from games.errors import Refused
-from games.lifecycle import SocketContext
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
+from games.plugins import SocketContext
 from moderation.models import AuditEntry, Report
 
 
@@ -115,8 +115,8 @@ def handle(moderator, report_id: Any, note: Any, *, resolved: bool) -> Report:
         message = (_("Thank you: a moderator looked at your report and took action.")
                    if resolved else
                    _("Thank you: a moderator looked at your report and took no action."))
-        lifecycle.notify(report.reporter_id, "report_outcome", message,
-                         {"report_id": report.pk, "outcome": report.status})
+        events.notify(report.reporter_id, "report_outcome", message,
+                      {"report_id": report.pk, "outcome": report.status})
         return report
 
 

@@ -3,16 +3,14 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ShopConfig(AppConfig):
-    """The shop (RULES.md §9): its refusal codes, lifecycle hooks and wager
-    policies are registered with the games seam at start-up."""
+    """The shop (RULES.md §9): what it does to a game is ``shop.plugin``
+    (listed in ``settings.GAME_PLUGINS``); here only its refusal codes and the
+    sign-up grant's signal."""
 
     name = "shop"
     verbose_name = _("Shop")
 
     def ready(self) -> None:
-        from shop import holds, hooks, reasons, signals, wagers  # noqa: F401  (signals: the sign-up grant)
+        from shop import reasons, signals  # noqa: F401  (signals: the sign-up grant)
 
         reasons.register()
-        hooks.register()
-        wagers.register()  # wager tables plug into the lifecycle seam (issue 9)
-        holds.register()  # the held stake of wager games (issue 16)

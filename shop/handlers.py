@@ -1,5 +1,5 @@
-"""The shop's table-socket messages (docs/protocol.md "Items"), registered with
-``lifecycle.socket_message``: ``use_item`` (sign, tablecloth, card counter,
+"""The shop's table-socket messages (docs/protocol.md "Items"), served by
+``shop.plugin``: ``use_item`` (sign, tablecloth, card counter,
 recorder at this table) and ``reset_theme`` (the owner's free default cloth).
 The reply is ``{"type": "item_used", "result": {...}}``; refusals come back as
 ``error`` frames with the reason code.
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import lifecycle
-from games.lifecycle import SocketContext
+from games.plugins import SocketContext, SocketMessage
 from shop import items
 
 
@@ -25,7 +24,8 @@ def _reset_theme(ctx: SocketContext, msg: dict[str, Any]) -> None:
     items.reset_theme(ctx.user, ctx.table_id)
 
 
-def register() -> None:
-    """Register the shop's message types (``shop.hooks.register``)."""
-    lifecycle.socket_message("use_item", _use)
-    lifecycle.socket_message("reset_theme", _reset_theme)
+#: the shop's table-socket messages, served by ``shop.plugin.ShopPlugin``
+MESSAGES: dict[str, SocketMessage] = {
+    "use_item": SocketMessage(_use),
+    "reset_theme": SocketMessage(_reset_theme),
+}

@@ -9,18 +9,18 @@ games' :class:`~shop.models.Hold` rows, and ``shop.ledger`` refuses any
 movement that would take a balance into its held part — so a purchase, a
 moderator's revoke or a 定时器 spends only the rest.
 
-Plugged into the lifecycle seam by :func:`register` (``ShopConfig.ready``):
+Plugged into the game by ``shop.plugin``:
 
-- :func:`hold_stakes`, game-start hook ``on_game_start`` (priority
-  :data:`START_PRIORITY`), in the transaction that starts the game;
+- :func:`hold_stakes`, at game start, in the transaction that starts the
+  game (before the 定时器's warning, which reads it);
 - :func:`draw`, called by the wager's settlement (``shop.wagers.settle``) for
   each payer before its ledger transfer: the game's own payment comes out of
   its hold first;
-- :func:`release`, game-end hook (priority :data:`RELEASE_PRIORITY`, after
-  the wager's settlement), releasing whatever is still held, whatever ended
+- :func:`release`, at game end (after the wager's settlement drew on it,
+  before drops), releasing whatever is still held, whatever ended
   the game (normal, escape, a moderator's close or kick, a suspension), in
   the finisher's transaction;
-- a view contribution: ``coins_held`` in a player's own view of a running
+- view keys (:func:`view_keys`): ``coins_held`` in a player's own view of a running
   game that holds their coins.
 
 A crash or restart is not an ending: the rows stay with the running game and
@@ -37,13 +37,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import engine, lifecycle
+from games import engine, events
+from games.plugins import GameEnd
 from games.seatview import seat_rows
 from shop import ledger
 from shop.models import Hold, TableWager
 
-START_PRIORITY = 20  # the hold; the 定时器's warning reads it (shop.hooks, 30)
-RELEASE_PRIORITY = 25  # after the wager's settlement (20) drew on it, before drops (30)
 LOSS_FLOOR = 20  # an escape in the first half costs at least 20 points (RULES.md §7)
 
 
@@ -82,7 +81,7 @@ def hold_stakes(game) -> None:
             Profile.objects.filter(user_id=user_id).update(coins_held=F("coins_held") + amount)
         rows.append(Hold(game=game, user_id=user_id, amount=amount, held=amount))
     Hold.objects.bulk_create(rows)
-    lifecycle.me_changed(users)  # every page shows "N 冻结" once the start commits
+    events.me_changed(users)  # every page shows "N 冻结" once the start commits
 
 
 def draw(game, user_id: int, paid: int) -> int:
@@ -102,7 +101,7 @@ def draw(game, user_id: int, paid: int) -> int:
     return drawn
 
 
-def release(end: lifecycle.GameEnd) -> None:
+def release(end: GameEnd) -> None:
     """Game-end hook: every ending releases what the game still holds (the
     profiles locked in ascending user id), in the finisher's transaction."""
     holds = list(Hold.objects.filter(game=end.game, released_at__isnull=True))
@@ -115,7 +114,7 @@ def release(end: lifecycle.GameEnd) -> None:
             Profile.objects.filter(user_id=hold.user_id).update(
                 coins_held=F("coins_held") - hold.held)
     Hold.objects.filter(pk__in=[h.pk for h in holds]).update(held=0, released_at=now)
-    lifecycle.me_changed(h.user_id for h in holds)  # "N 冻结" goes from every page
+    events.me_changed(h.user_id for h in holds)  # "N 冻结" goes from every page
 
 
 #: (game_id, seed) → {user_id: held}: a running game's holds change only at its
@@ -147,10 +146,3 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
         return {}
     held = _held_in(game_id, state).get(user_id)
     return {} if held is None else {"coins_held": held}
-
-
-def register() -> None:
-    """Plug the held stake into the lifecycle seam (``ShopConfig.ready``)."""
-    lifecycle.on_game_start(hold_stakes, START_PRIORITY)
-    lifecycle.on_game_end(release, RELEASE_PRIORITY)
-    lifecycle.view_contribution(view_keys, START_PRIORITY)

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile, RatingEntry
-from games import lifecycle, wire
+from games import events, wire
 from games.engine.cards import DISTINCT_CARDS, SHOE
 from games.errors import Refused
 from games.models import Game, GameSeat, Seat, Table
@@ -114,7 +114,7 @@ def _gem(user, slot, code, **_kw) -> dict[str, Any]:
     inventory.take_one(s)
     Profile.objects.filter(user=user).update(rating_points=F("rating_points") + add)
     RatingEntry.objects.create(user=user, delta=add, reason=RatingEntry.GEM)
-    lifecycle.me_changed([user.pk])  # the level in the header of every page (issue 16)
+    events.me_changed([user.pk])  # the level in the header of every page (issue 16)
     return {"points": add}
 
 
@@ -176,7 +176,7 @@ def _sign(user, slot, code, *, table_id=None, name=None, **_kw) -> dict[str, Any
         decor.sign_by, decor.sign_item = user, code
         decor.sign_until = now + timedelta(hours=settings.SHOP_SIGN_HOURS[code])
     decor.save()
-    lifecycle.publish("table_changed", table_id=table.pk)
+    events.publish(events.TableChanged(table.pk))
     return {"name": text, "protected_until": decor.sign_until.isoformat()
             if decor.sign_until else None}
 
@@ -190,7 +190,7 @@ def _refuse_if_protected(decor: TableDecor, user, now) -> None:
 
 
 def rename_policy(table: Table, user, name: str, override: bool) -> None:
-    """``lifecycle.rename_policy`` (``games.tables.rename``; RULES.md §12 招牌):
+    """The rename check (``shop.plugin``, ``games.tables.rename``; RULES.md §12 招牌):
     a moderator's rename (``override``) goes through and clears any sign
     protection of the table's name, in the rename's transaction; anyone
     else's is refused while another player's sign protects it.
@@ -218,7 +218,7 @@ def _tablecloth(user, slot, code, *, table_id=None, theme=None, **_kw) -> dict[s
     decor = _decor(table)
     decor.theme = theme
     decor.save(update_fields=["theme"])
-    lifecycle.publish("table_changed", table_id=table.pk)
+    events.publish(events.TableChanged(table.pk))
     return {"theme": theme}
 
 
@@ -232,7 +232,7 @@ def reset_theme(user, table_id: int) -> None:
         if table.owner_id != user.pk:
             raise Refused("not_owner", _("Only the table's owner may change the tablecloth."))
         TableDecor.objects.filter(table=table).update(theme="default")
-        lifecycle.publish("table_changed", table_id=table.pk)
+        events.publish(events.TableChanged(table.pk))
 
 
 def _locked_current_game(table_id: int | None) -> Game:
@@ -257,8 +257,8 @@ def _card_counter(user, slot, code, *, table_id=None, **_kw) -> dict[str, Any]:
     slots = inventory.locked(user.pk)
     inventory.take_one(inventory.expect(slots, slot, code))
     CounterUse.objects.create(game=game, user=user, half=half)
-    lifecycle.publish("game_changed", game_id=game.pk, table_id=game.table_id,
-                      state=game.state, players=players_of(game), due_at=game.due_at)
+    events.publish(events.GameChanged(game.pk, game.table_id, game.state, players_of(game),
+                                      game.due_at))
     return {"half": half}
 
 

@@ -1,4 +1,4 @@
-"""The item state the game views show (``shop.hooks.view_keys``): which
+"""The item state the game views show (``shop.ingame.view_keys``): which
 players have an armed 定时器 or a 算牌器 on, read once per game position and
 shared by that position's views for half a second; the shop's writes drop it
 (after commit, before the views they publish are built)."""

@@ -25,7 +25,7 @@ moderator's revoke or a 定时器 spends only coins not held; a wager game's own
 settlement draws its hold down first (``shop.holds.draw``).
 
 After the commit, every user whose balance moved is sent a ``me`` frame
-with their new figures on every page they have open (the ``lifecycle`` event
+with their new figures on every page they have open (the ``games.events`` event
 ``me_changed``; docs/protocol.md "The per-user channel"); the movement's cause
 sends the ``notice`` saying why.
 
@@ -57,7 +57,7 @@ from django.db.models.functions import Coalesce
 from prometheus_client import Counter
 
 from accounts.models import Profile
-from games import lifecycle
+from games import events
 from shop.models import CoinEntry, Hold
 
 Reason = CoinEntry.Reason
@@ -207,7 +207,7 @@ def _post(
     counted = MOVEMENTS.labels(reason, "single" if transfer_id is None else "transfer")
     transaction.on_commit(counted.inc)  # a rolled-back movement never happened
     # every page of each person shows the new balance once this commits (issue 16)
-    lifecycle.me_changed(moved)
+    events.me_changed(moved)
     return CoinEntry.objects.bulk_create(rows)  # ledger rows last
 
 

@@ -25,5 +25,8 @@ CODES = {
 
 
 def register() -> None:
-    """Register the codes (``ShopConfig.ready``)."""
+    """Register the codes, the wagers' among them (``ShopConfig.ready``)."""
+    from shop import wagers
+
     register_reasons(CODES)
+    register_reasons(wagers.REASONS)

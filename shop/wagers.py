@@ -2,21 +2,20 @@
 
 A table's owner sets a wager from :data:`LADDER` while the table waits
 (:func:`set_wager`, the socket message ``set_wager``). Everything else plugs
-into the game through the lifecycle seam, registered by :func:`register`
-(``ShopConfig.ready``); ``games`` never imports this module:
+into the game through ``shop.plugin`` (``games`` never imports this module):
 
 - a seat policy (:func:`seat_policy`): sitting, the start of a game and the
   table after a game need ``100 × wager`` coins (``not_enough_coins``); a bot
   is refused at a wager table (``wager_table``);
-- a game-end hook (:func:`settle`, priority 20, after rating settlement):
+- a game-end hook (:func:`settle`, after rating settlement):
   coins move by ``wager × rating change`` in one ledger transfer, inside the
   transaction that ends the game (:func:`settlement`: the arithmetic);
-- snapshot contributions: ``wager`` (table snapshot and lobby row), and on
+- snapshot keys (:func:`table_keys`): ``wager`` (table snapshot and lobby row), and on
   the table page ``wager_afford`` and ``wager_stakes``;
-- a lobby filter ``?wager=N`` (a database query);
-- a view contribution: once a wager game is over, ``wager``, ``coin_changes``
-  and the viewer's ``coins`` (the result panel and page), and a recent-game
-  contribution ``coin_change`` (the profile's recent games).
+- a lobby filter ``?wager=N`` (:data:`LOBBY_FILTER`, a database query);
+- view keys (:func:`view_keys`): once a wager game is over, ``wager``, ``coin_changes``
+  and the viewer's ``coins`` (the result panel and page), and recent-game
+  keys ``coin_change`` (:func:`recent_game_keys`) (the profile's recent games).
 
 Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
 """
@@ -33,16 +32,16 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts import levels
 from accounts.models import Profile
-from games import lifecycle, tables, wire
-from games.errors import Refused, register_reasons
+from games import events, tables, wire
+from games.errors import Refused
 from games.models import Game, Seat, Table
+from games.plugins import GameEnd, LobbyFilter, SocketContext, SocketMessage
 from shop import holds, ledger
 from shop.models import CoinEntry, GameWager, TableWager
 
 #: the wagers a table may carry, in coins (RULES.md §12): 0 and 10 × 2^k up to 10,240
 LADDER: tuple[int, ...] = (0, *(10 * 2**k for k in range(11)))
 SEAT_FACTOR = 100  # coins needed to sit: 100 × wager (RULES.md §9)
-PRIORITY = 20  # after rating settlement (accounts.hooks.PRIORITY = 10): reads its changes
 
 REASONS = {
     "bad_wager": "set_wager with a wager not a JSON integer on the ladder 0, 10, 20 … 10240",
@@ -161,11 +160,11 @@ def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
         if short:
             e = _short(wager)
             tables.stand_up(table, short, e.reason, str(e), e.params)
-        lifecycle.publish("table_changed", table_id=table.pk)
+        events.publish(events.TableChanged(table.pk))
     return wager
 
 
-def _set_wager_message(ctx: lifecycle.SocketContext, msg: dict) -> None:
+def _set_wager_message(ctx: SocketContext, msg: dict) -> None:
     """``{"type": "set_wager", "wager": 40, "confirm": true}`` (docs/protocol.md;
     ``confirm`` optional, only ``true`` confirms)."""
     set_wager(ctx.table_id, ctx.user, msg.get("wager"), confirm=msg.get("confirm") is True)
@@ -270,7 +269,7 @@ def coin_changes(payments: list[Payment]) -> list[int]:
     return out
 
 
-def settle(end: lifecycle.GameEnd) -> None:
+def settle(end: GameEnd) -> None:
     """The wager's game-end hook (RULES.md §9, §12): inside the transaction
     that ends the game, once per game (the finisher's guard), after rating
     settlement.
@@ -310,7 +309,7 @@ def settle(end: lifecycle.GameEnd) -> None:
     tell_receivers(end, coin_changes(payments), escaper)
 
 
-def tell_receivers(end: lifecycle.GameEnd, changes: list[int], escaper: int | None) -> None:
+def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> None:
     """A ``notice`` to each player who gained coins in ``end``'s settlement,
     naming why (issue 16): ``wager_won`` (``params``: ``coins``) or,
     after an escape, ``escape_paid`` (``params``: ``coins``, ``name``: the
@@ -321,23 +320,28 @@ def tell_receivers(end: lifecycle.GameEnd, changes: list[int], escaper: int | No
             continue
         if escaper is not None:
             name = end.seats[escaper].username
-            lifecycle.notify(row.user_id, "escape_paid",
-                             _("%(name)s left the game: you receive %(coins)s coins.")
-                             % {"name": name, "coins": change},
-                             {"coins": change, "name": name, "table_id": table_id})
+            events.notify(row.user_id, "escape_paid",
+                          _("%(name)s left the game: you receive %(coins)s coins.")
+                          % {"name": name, "coins": change},
+                          {"coins": change, "name": name, "table_id": table_id})
         else:
-            lifecycle.notify(row.user_id, "wager_won",
-                             _("The wager is settled: you win %(coins)s coins.")
-                             % {"coins": change},
-                             {"coins": change, "table_id": table_id})
+            events.notify(row.user_id, "wager_won",
+                          _("The wager is settled: you win %(coins)s coins.")
+                          % {"coins": change},
+                          {"coins": change, "table_id": table_id})
 
 
 # --- what clients see ------------------------------------------------------------------------
 
 
-def _snapshot_wager(tables_: list[Table]) -> dict[int, dict[str, Any]]:
-    """``wager`` for table snapshots and lobby rows (one query)."""
-    return {t: {"wager": w} for t, w in wagers_of([t.pk for t in tables_]).items()}
+def table_keys(tables_: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
+    """``wager`` for table snapshots and lobby rows (one query); for the table
+    page also :func:`_snapshot_details`."""
+    out = {t: {"wager": w} for t, w in wagers_of([t.pk for t in tables_]).items()}
+    if not lobby:
+        for t, keys in _snapshot_details(tables_).items():
+            out[t].update(keys)
+    return out
 
 
 def _snapshot_details(tables_: list[Table]) -> dict[int, dict[str, Any]]:
@@ -381,7 +385,7 @@ def _parse_filter(text: str) -> int | None:
     return value if value in LADDER else None
 
 
-def _view(game_id: int, state: dict[str, Any], seat: int | None,
+def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
           user_id: int | None) -> dict[str, Any]:
     """Once a wager game is over: ``wager``, ``coin_changes`` (per seat) and,
     for a player's own view, ``coins`` (their balance now). Nothing while it
@@ -397,7 +401,7 @@ def _view(game_id: int, state: dict[str, Any], seat: int | None,
     return extra
 
 
-def _recent_games(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+def recent_game_keys(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
     """``coin_change`` for a player's recent wager games (the profile page)."""
     return {game_id: {"coin_change": changes[seats[game_id]]}
             for game_id, changes in GameWager.objects.filter(game_id__in=list(seats))
@@ -410,17 +414,11 @@ def _ladder_label(wager: int):
     return format_lazy("{} {}", wager, gettext_lazy("coins"))
 
 
-def register() -> None:
-    """Plug wagers into the lifecycle seam (``ShopConfig.ready``)."""
-    register_reasons(REASONS)
-    lifecycle.socket_message("set_wager", _set_wager_message)
-    lifecycle.seat_policy(seat_policy, PRIORITY)
-    lifecycle.on_game_end(settle, PRIORITY)
-    lifecycle.snapshot_contribution(_snapshot_wager, PRIORITY, lobby=("wager",))
-    lifecycle.snapshot_contribution(_snapshot_details, PRIORITY)
-    lifecycle.lobby_filter(
-        "wager", _parse_filter, _lobby_query, _lobby_match, label=gettext_lazy("Wager"),
-        choices=((str(w), _ladder_label(w)) for w in LADDER),
-    )
-    lifecycle.view_contribution(_view, PRIORITY)
-    lifecycle.recent_game_contribution(_recent_games, PRIORITY)
+#: the lobby's ``?wager=`` filter (RULES.md §12 wager ladder)
+LOBBY_FILTER = LobbyFilter(
+    "wager", _parse_filter, _lobby_query, _lobby_match, label=gettext_lazy("Wager"),
+    choices=tuple((str(w), _ladder_label(w)) for w in LADDER),
+)
+
+#: the wager's table-socket message (docs/protocol.md "Wagers")
+MESSAGES = {"set_wager": SocketMessage(_set_wager_message)}

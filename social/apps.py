@@ -3,16 +3,14 @@ from django.utils.translation import gettext_lazy as _
 
 
 class SocialConfig(AppConfig):
-    """The social hall (issue 18): friends and blocks. It reads ``games`` and
-    ``accounts``; neither of them, nor ``shop``, imports it."""
+    """The social hall: friends and blocks. It reads ``games`` and ``accounts``;
+    neither of them, nor ``shop``, imports it. What it does to a game is
+    ``social.plugin`` (listed in ``settings.GAME_PLUGINS``)."""
 
     name = "social"
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from games import lifecycle
-        from social import blocks, reasons
+        from social import reasons
 
         reasons.register()
-        # after suspensions and bans (5), before the wager's solvency (20)
-        lifecycle.seat_policy(blocks.seat_policy, priority=15)

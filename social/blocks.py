@@ -73,7 +73,7 @@ def _stand_up_at_tables_of(owner_id: int, blocked_id: int) -> None:
 
 
 def seat_policy(table: Table, user, moment: str) -> None:
-    """A seat policy (``lifecycle.seat_policy``): someone the table's owner
+    """A seat policy (``social.plugin``): someone the table's owner
     blocks may not sit there (moment ``sit``; RULES.md §12 "Friends and
     blocks").
 

@@ -104,6 +104,25 @@ def _make_user(django_user_model, username: str):
 
 
 @pytest.fixture
+def plug(monkeypatch):
+    """``plug(plugin, at=None)`` adds a ``GamePlugin`` to ``GAME_PLUGINS``'s
+    list for one test (at the end, or at index ``at``); gone after it."""
+    from games import plugins as seam
+
+    current = list(seam.plugins())
+
+    def add(plugin, at=None):
+        current.insert(len(current) if at is None else at, plugin)
+        monkeypatch.setattr(seam, "plugins", lambda: tuple(current))
+        seam.reload()
+        return plugin
+
+    yield add
+    monkeypatch.undo()
+    seam.reload()
+
+
+@pytest.fixture
 def owner(db, django_user_model):
     """A table owner."""
     return _make_user(django_user_model, "owner")

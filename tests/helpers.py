@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import engine, play, tables
+from games import engine, events, play, tables
 from games.models import Game, GameEvent, GameSeat
+from games.plugins import GamePlugin
 
 
 def make_players(n: int = 4, prefix: str = "player", rating_points: int = 0) -> list:
@@ -119,3 +121,23 @@ def wait_for(predicate: Callable[[], object], timeout: float, interval: float = 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {message}")
         time.sleep(interval)
+
+
+def make_plugin(**parts) -> GamePlugin:
+    """A ``GamePlugin`` for one test: each keyword names a hook and gives its
+    function without ``self`` (``on_game_end=ends.append``), or a class
+    attribute (``lobby_keys=("x",)``); install it with the ``plug`` fixture."""
+    body = {name: (staticmethod(fn) if callable(fn) else fn) for name, fn in parts.items()}
+    return type("TestPlugin", (GamePlugin,), body)()
+
+
+@contextmanager
+def listening(kind: type) -> Iterator[list]:
+    """Every ``games.events`` event of type ``kind`` published (after commit)
+    while the block runs, in order."""
+    heard: list = []
+    events.subscribe(kind, heard.append)
+    try:
+        yield heard
+    finally:
+        events.unsubscribe(kind, heard.append)

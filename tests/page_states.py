@@ -32,7 +32,7 @@ def install(table_id: int, kind: str) -> None:
     """Replace table ``table_id``'s current game by a finished one of ``kind``
     (a key of :data:`SEEDS`, or ``"escape"``: seat 1 left after 12 moves), and
     tell the table's clients."""
-    from games import lifecycle
+    from games import events
     from games.models import Game, Table
 
     if kind == "escape":
@@ -44,7 +44,7 @@ def install(table_id: int, kind: str) -> None:
         state=state, seq=state["seq"], status=Game.OVER, due_at=None, settled=True)
     Table.objects.filter(pk=table_id).update(status=Table.WAITING)
     assert state["result"]["double_clamp"] == kind.startswith("clamp")
-    lifecycle.publish("table_changed", table_id=table_id)
+    events.publish(events.TableChanged(table_id))
 
 
 def saved_replay(prefix: str, played_as: str, renamed_to: str) -> str:

@@ -57,14 +57,14 @@ def _finish(site: Site, me: Player, table_id: int, kind: str, *, practice: bool 
     """Replace the table's game by a finished one of ``kind`` (tests/page_states.py),
     a practice game or not, with a drop for ``me``; the page shows its result afresh."""
     code = (f"from tests.page_states import install; install({table_id}, {kind!r}); "
-            "from games.models import Table; from games import lifecycle; "
+            "from games.models import Table; from games import events; "
             f"g = Table.objects.get(pk={table_id}).current_game; "
             f"g.state['practice'] = {practice}; g.save(update_fields=['state']); ")
     if drop:
         code += ("from shop.models import Drop; from django.contrib.auth.models import User; "
                  f"Drop.objects.create(game=g, user=User.objects.get(username={me.name!r}), "
                  f"item_code={drop!r}, cause='first_out'); ")
-    code += f"lifecycle.publish('table_changed', table_id={table_id})"
+    code += f"events.publish(events.TableChanged({table_id}))"
     _server(site, code)
     me.page.evaluate("() => localStorage.clear()")
     me.page.reload()

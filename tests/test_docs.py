@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games import lifecycle
+from games import plugins
 from games.errors import REASONS, Refused
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,14 +22,14 @@ def _source(*paths: str) -> str:
 
 
 def test_every_client_message_type_is_documented():
-    kinds = {"ping", "sync"} | set(lifecycle.SOCKET_MESSAGES)
+    kinds = {"ping", "sync"} | set(plugins.socket_message_types())
     assert {"chat", "sit", "play", "pass", "escape", "auto_play"} <= kinds
     missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)
     assert not missing, f"docs/protocol.md lacks client messages {missing}"
 
 
 def test_every_server_message_type_is_documented():
-    src = _source("games/consumers.py", "games/lifecycle.py")
+    src = _source("games/consumers.py", "games/events.py")
     kinds = set(re.findall(r'"type": "(\w+)"', src))
     assert {"table", "game", "chat", "chat_history", "error", "pong", "tables", "notice"} <= kinds
     missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)

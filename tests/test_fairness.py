@@ -12,8 +12,8 @@ import pytest
 
 from games import fairness, handlers, play, tables
 from games.errors import Refused
-from games.lifecycle import SocketContext
 from games.models import Game
+from games.plugins import SocketContext
 from games.seatview import view_for
 from tests.helpers import make_players
 

@@ -1,5 +1,5 @@
 """The held stake (issue 16 §1; RULES.md §12 "Held stake"): ``shop.holds``
-through the lifecycle seam. When a wager game starts each player's largest
+through the shop's plugin. When a wager game starts each player's largest
 possible loss is held; the held part cannot be spent (a purchase, a
 moderator's revoke, the 定时器), the game's own payment comes out of it, and
 every ending releases the rest.
@@ -55,16 +55,17 @@ def four():
 @pytest.fixture
 def notices():
     """Every ``notice`` sent after a commit, as ``(user_id, notice)``."""
-    from games import lifecycle
+    from games import events
 
     seen: list[tuple[int, dict]] = []
 
-    def record(user_id, notice):
+    def record(event):
+        user_id, notice = event.user_id, event.notice
         seen.append((user_id, notice))
 
-    lifecycle.subscribe("notice", record)
+    events.subscribe(events.Notice, record)
     yield seen
-    lifecycle._SUBSCRIBERS["notice"].remove(record)
+    events.unsubscribe(events.Notice, record)
 
 
 @pytest.fixture(autouse=True)

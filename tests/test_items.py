@@ -22,7 +22,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import GemCap, Profile, RatingEntry
-from games import engine, lifecycle, play, snapshots, tables
+from games import engine, events, play, snapshots, tables
 from games.engine.cards import DISTINCT_CARDS
 from games.errors import Refused
 from games.models import Game
@@ -79,12 +79,13 @@ def notices():
     """Every notice published during the test: ``[(user_id, code, params)]``."""
     got: list[tuple] = []
 
-    def keep(user_id, notice):
+    def keep(event):
+        user_id, notice = event.user_id, event.notice
         got.append((user_id, notice["code"], notice["params"]))
 
-    lifecycle.subscribe("notice", keep)
+    events.subscribe(events.Notice, keep)
     yield got
-    lifecycle._SUBSCRIBERS["notice"].remove(keep)
+    events.unsubscribe(events.Notice, keep)
 
 
 # --- uses in general --------------------------------------------------------------------
@@ -538,14 +539,14 @@ def test_drops_and_gems_with_a_seeded_source(settings, notices):
 def test_the_drop_source_is_seeded_per_game_or_systems(settings):
     from types import SimpleNamespace
 
-    from shop import hooks
+    from shop import ingame
 
     settings.SHOP_DROP_SEED = "s"
     a, b = SimpleNamespace(pk=1), SimpleNamespace(pk=2)
-    draws = [hooks.random_source(a).random() for _ in range(2)]
-    assert draws[0] == draws[1] != hooks.random_source(b).random()
+    draws = [ingame.random_source(a).random() for _ in range(2)]
+    assert draws[0] == draws[1] != ingame.random_source(b).random()
     settings.SHOP_DROP_SEED = None
-    assert isinstance(hooks.random_source(a), __import__("random").SystemRandom)
+    assert isinstance(ingame.random_source(a), __import__("random").SystemRandom)
 
 
 def test_no_drops_from_abandoned_games(settings):

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.test import Client
 
 from accounts.models import Profile
-from games import lifecycle, play, presence
+from games import events, play, presence
 from games.models import Game
 from shop import coins, ledger
 from tests import helpers
@@ -260,9 +260,9 @@ async def test_the_channel_reaches_the_shop_pages_socket_and_the_lobbys(owner, o
     @_db
     def tell():
         with transaction.atomic():
-            lifecycle.send_user(owner.pk, {"type": "notice", "code": "x", "message": "m",
-                                           "params": {}})
-            lifecycle.notify(owner.pk, "y", "n")
+            events.send_user(owner.pk, {"type": "notice", "code": "x", "message": "m",
+                                        "params": {}})
+            events.notify(owner.pk, "y", "n")
 
     await tell()
     for page in (shop_page, lobby):
@@ -314,8 +314,8 @@ async def test_an_anonymous_me_socket_is_closed_4403_and_a_suspension_closes_it(
     @_db
     def suspend():
         with transaction.atomic():
-            lifecycle.close_sockets(owner.pk, {"type": "notice", "code": "suspended",
-                                               "message": "s", "params": {}})
+            events.close_sockets(owner.pk, {"type": "notice", "code": "suspended",
+                                            "message": "s", "params": {}})
 
     await suspend()
     for sock in (page, lobby):
@@ -328,10 +328,11 @@ def test_a_movement_sends_one_me_frame_per_user_after_commit_and_none_on_rollbac
         owner, outsider):
     sent: list[tuple[int, dict]] = []
 
-    def keep(user_id, frame):
+    def keep(event):
+        user_id, frame = event.user_id, event.frame
         sent.append((user_id, frame))
 
-    lifecycle.subscribe("user_frame", keep)
+    events.subscribe(events.UserFrame, keep)
     try:
         with transaction.atomic():
             ledger.transfer([(owner, -30), (outsider, 30)], ledger.Reason.ITEM, item_code="timer")
@@ -344,7 +345,7 @@ def test_a_movement_sends_one_me_frame_per_user_after_commit_and_none_on_rollbac
             raise RuntimeError("rolled back")
         assert sent == []
     finally:
-        lifecycle._SUBSCRIBERS["user_frame"].remove(keep)
+        events.unsubscribe(events.UserFrame, keep)
 
 
 def test_a_plain_move_publishes_no_me_event(owner, partner, opponent, django_user_model):
@@ -357,10 +358,11 @@ def test_a_plain_move_publishes_no_me_event(owner, partner, opponent, django_use
     game = tw.start(tw.wager_table(four, 10), four)
     seen_ids: list = []
 
-    def keep(user_ids):
+    def keep(event):
+        user_ids = list(event.user_ids)
         seen_ids.append(user_ids)
 
-    lifecycle.subscribe("me_changed", keep)
+    events.subscribe(events.MeChanged, keep)
     try:
         seat = game.state["turn"]
         play.act(game.pk, four[seat], game.seq,
@@ -368,7 +370,7 @@ def test_a_plain_move_publishes_no_me_event(owner, partner, opponent, django_use
         assert Game.objects.get(pk=game.pk).seq == game.seq + 1
         assert seen_ids == []
     finally:
-        lifecycle._SUBSCRIBERS["me_changed"].remove(keep)
+        events.unsubscribe(events.MeChanged, keep)
 
 
 def test_a_gem_sends_the_new_level(owner):
@@ -381,13 +383,14 @@ def test_a_gem_sends_the_new_level(owner):
         inventory.add(inventory.locked(owner.pk), Item.objects.get(code="gem_perfect"), 1)
     sent: list[tuple[int, dict]] = []
 
-    def keep(user_id, frame):
+    def keep(event):
+        user_id, frame = event.user_id, event.frame
         sent.append((user_id, frame))
 
-    lifecycle.subscribe("user_frame", keep)
+    events.subscribe(events.UserFrame, keep)
     try:
         assert items.use(owner, 0, "gem_perfect", "g")["points"] == 100
     finally:
-        lifecycle._SUBSCRIBERS["user_frame"].remove(keep)
+        events.unsubscribe(events.UserFrame, keep)
     assert [(u, f["type"], f["rating_points"], f["level"]) for u, f in sent] == [
         (owner.pk, "me", 100, 2)]

@@ -22,7 +22,7 @@ from games.models import ChatMessage, Game, Seat, Table
 from moderation import actions, hooks, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, Report, Sanction
 from shop.models import CoinEntry
-from tests.helpers import make_players, start_game
+from tests.helpers import make_players, make_plugin, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -193,9 +193,7 @@ def test_kick_from_a_waiting_table_stands_the_player_up(mod, owner, outsider):
     assert e.value.reason == "not_seated"
 
 
-def test_rename_overrides_a_protection_policy_and_audits(mod, owner):
-    from games import lifecycle
-
+def test_rename_overrides_a_protection_policy_and_audits(mod, owner, plug):
     table = tables.create_table(owner, "老桌")
     seen = []
 
@@ -204,13 +202,10 @@ def test_rename_overrides_a_protection_policy_and_audits(mod, owner):
         if not override:
             raise Refused("bad_name", "protected")
 
-    lifecycle.rename_policy(protected)
-    try:
-        with pytest.raises(Refused):
-            tables.rename(table.pk, owner, "我的桌")
-        actions.rename(mod, table.pk, "新桌", "不雅")
-    finally:
-        lifecycle.RENAME_POLICIES.remove(protected)
+    plug(make_plugin(check_rename=protected))
+    with pytest.raises(Refused):
+        tables.rename(table.pk, owner, "我的桌")
+    actions.rename(mod, table.pk, "新桌", "不雅")
     assert seen == [False, True]
     assert Table.objects.get(pk=table.pk).name == "新桌"
     entry = AuditEntry.objects.get()
@@ -219,9 +214,9 @@ def test_rename_overrides_a_protection_policy_and_audits(mod, owner):
 
 def test_a_console_rename_overrides_and_clears_a_sign(mod, owner, partner,
                                                      django_capture_on_commit_callbacks):
-    """The shop's real 招牌 (shop.items, its rename policy through the lifecycle
-    seam) and the console's real POST, CSRF token and all."""
-    from games import lifecycle, snapshots
+    """The shop's real 招牌 (shop.items, its rename check through the shop's
+    plugin) and the console's real POST, CSRF token and all."""
+    from games import events, snapshots
     from shop import items
     from shop.models import TableDecor
     from tests.test_items import give, held
@@ -243,15 +238,16 @@ def test_a_console_rename_overrides_and_clears_a_sign(mod, owner, partner,
     form["csrfmiddlewaretoken"] = client.cookies["csrftoken"].value
     told: list[tuple] = []
 
-    def keep(user_id, notice):
+    def keep(event):
+        user_id, notice = event.user_id, event.notice
         told.append((user_id, notice["code"], notice["params"].get("sign_cleared")))
 
-    lifecycle.subscribe("notice", keep)
+    events.subscribe(events.Notice, keep)
     try:
         with django_capture_on_commit_callbacks(execute=True):
             r = client.post(url, form)
     finally:
-        lifecycle._SUBSCRIBERS["notice"].remove(keep)
+        events.unsubscribe(events.Notice, keep)
     assert r.status_code == 302 and r["Location"] == f"/mod/tables/{table.pk}/"
     snap = snapshots.table_snapshot(table.pk)
     assert snap["name"] == "管理改名" and snap["sign"] is None

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import clock, engine, lifecycle, play, seatview
+from games import clock, engine, events, play, seatview
 from games.models import Game, GameEvent, SchedulerHeartbeat
 from tests.helpers import make_players, play_human_turn, start_game
 from tests.servers import ROOT, Site
@@ -58,15 +58,16 @@ def test_a_stale_heartbeat_pauses_the_clock_and_resume_gives_the_time_back(
     assert 4_900 <= view["time_left_ms"] <= 5_100  # frozen at the outage, not 0
     sent = []
 
-    def heard(user_id, notice):
+    def heard(event):
+        user_id, notice = event.user_id, event.notice
         sent.append((user_id, notice))
 
-    lifecycle.subscribe("notice", heard)
+    events.subscribe(events.Notice, heard)
     try:
         with django_capture_on_commit_callbacks(execute=True):
             assert play.run_due(game.pk, game.seq) is False  # the resume comes first
     finally:
-        lifecycle._SUBSCRIBERS["notice"].remove(heard)
+        events.unsubscribe(events.Notice, heard)
     game.refresh_from_db()
     resumed_at = SchedulerHeartbeat.objects.get(name=clock.NAME).at  # written by the resume
     left = (game.due_at - resumed_at).total_seconds()

@@ -17,8 +17,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import consumers, lifecycle, tables, wire
+from games import consumers, tables, wire
+from games.plugins import SocketMessage
 from shop.models import Item
+from tests.helpers import make_plugin
 from tests.test_robustness import ORIGIN, _open, _until
 from yuanzi_site.asgi import application
 
@@ -145,7 +147,7 @@ def test_expected_refusals_log_one_line_without_a_traceback(owner, caplog):
 
 
 @pytest.fixture
-def counted():
+def counted(plug):
     """A socket message type whose handler counts its calls (no rate limit of its own)."""
     calls = []
 
@@ -153,9 +155,9 @@ def counted():
         calls.append(msg["n"])
         return {"type": "counted", "n": msg["n"]}
 
-    lifecycle.socket_message("count_me", handler, rate=None, login=False)
+    plug(make_plugin(socket_messages=lambda: {
+        "count_me": SocketMessage(handler, rate=None, login=False)}))
     yield calls
-    del lifecycle.SOCKET_MESSAGES["count_me"]
 
 
 async def test_a_flood_is_dropped_before_any_work_and_counted(owner, counted, settings):

@@ -11,10 +11,10 @@ from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.test import Client
 
-from games import access, lifecycle, play, queries, snapshots, tables
+from games import access, events, play, queries, snapshots, tables
 from games.errors import Refused
 from games.models import Seat, Table
-from tests.helpers import force_due, make_players, start_game
+from tests.helpers import force_due, make_players, make_plugin, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_quick_start_alone_reuses_your_empty_table_or_opens_one():
     assert alone and table.pk != own.pk and table.owner_id == me.pk
 
 
-def test_quick_start_skips_a_table_a_seat_policy_refuses():
+def test_quick_start_skips_a_table_a_seat_policy_refuses(plug):
     a, b, me = make_players(3, "pol")
     refused = _filled(tables.create_table(a), [a, make_players(1, "pol2")[0]])
     ok = _filled(tables.create_table(b), [b])
@@ -96,11 +96,8 @@ def test_quick_start_skips_a_table_a_seat_policy_refuses():
         if moment == "sit" and table.pk == refused.pk:
             raise Refused("not_owner", "not for you")
 
-    lifecycle.seat_policy(policy, 50)
-    try:
-        assert tables.quick_start(me)[0].pk == ok.pk
-    finally:
-        lifecycle.SEAT_POLICIES.remove(policy)
+    plug(make_plugin(check_seat=policy))
+    assert tables.quick_start(me)[0].pk == ok.pk
 
 
 def test_a_private_table_opens_only_with_its_invite_or_from_inside(django_user_model):
@@ -172,16 +169,17 @@ def test_a_single_timeout_sends_a_turn_timeout_notice(django_capture_on_commit_c
     seat = game.state["turn"]
     sent = []
 
-    def listen(user_id, notice):
+    def listen(event):
+        user_id, notice = event.user_id, event.notice
         sent.append((user_id, notice))
 
-    lifecycle.subscribe("notice", listen)
+    events.subscribe(events.Notice, listen)
     try:
         force_due(game)
         with django_capture_on_commit_callbacks(execute=True):
             assert play.run_due(game.pk)
     finally:
-        lifecycle._SUBSCRIBERS["notice"].remove(listen)
+        events.unsubscribe(events.Notice, listen)
     (uid, notice), = [s for s in sent if s[1]["code"] == "turn_timeout"]
     assert uid == players[seat].pk
     params = notice["params"]

@@ -9,7 +9,7 @@ import pytest
 from games import engine
 from games.seatview import build_view
 
-# views carry the apps' contributions (lifecycle.view_contribution), which may read
+# views carry the apps' contributions (GamePlugin.view_keys), which may read
 # the database (the shop's armed timers and card counters)
 pytestmark = pytest.mark.django_db
 

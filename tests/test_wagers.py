@@ -1,5 +1,5 @@
 """Coin wager tables (issue 9; RULES.md §9, §12 "Wagers"): ``shop.wagers``
-through the lifecycle seam — setting the wager, the seat policy, settlement
+through the shop's plugin — setting the wager, the seat policy, settlement
 inside the finisher, the snapshot / lobby / view contributions — and a whole
 wager game through the real ASGI application.
 
@@ -28,12 +28,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
-from games import engine, lifecycle, play, presence, snapshots, tables
+from games import engine, events, play, plugins, presence, snapshots, tables
 from games.errors import REASONS, Refused
 from games.models import Game, Seat, Table
 from shop import ledger, wagers
 from shop.models import CoinEntry, GameWager, TableWager
-from tests.helpers import make_players
+from tests.helpers import make_players, make_plugin
 from tests.ws_checks import check_frames, states_by_seq
 
 pytestmark = pytest.mark.django_db
@@ -154,12 +154,13 @@ def notices():
     transaction never commits)."""
     seen: list[tuple[int, dict]] = []
 
-    def record(user_id, notice):
+    def record(event):
+        user_id, notice = event.user_id, event.notice
         seen.append((user_id, notice))
 
-    lifecycle.subscribe("notice", record)
+    events.subscribe(events.Notice, record)
     yield seen
-    lifecycle._SUBSCRIBERS["notice"].remove(record)
+    events.unsubscribe(events.Notice, record)
 
 
 # --- the arithmetic -------------------------------------------------------------------------
@@ -503,7 +504,7 @@ def test_lobby_rows_carry_the_wager_and_filter_in_the_database(four, django_asse
     for text, ids in [("40", [t40.pk]), ("10", [t10.pk]), ("0", [t0.pk]),
                       ("30", [t40.pk, t10.pk, t0.pk]), ("x", [t40.pk, t10.pk, t0.pk])]:
         with django_assert_max_num_queries(6):
-            got = snapshots.lobby_rows(filters=lifecycle.lobby_filters({"wager": text}))
+            got = snapshots.lobby_rows(filters=plugins.lobby_filters({"wager": text}))
         assert [r["id"] for r in got] == ids, text
 
 
@@ -799,20 +800,21 @@ def test_table_page_shows_the_wager_box(client, four):
     assert page.count("<option value=") >= len(wagers.LADDER)
 
 
-def test_a_failing_later_hook_rolls_the_settlement_back(four):
+def test_a_failing_later_hook_rolls_the_settlement_back(four, plug):
     """Settlement is inside the transaction that ends the game: if anything after
     it fails, no coin has moved, the held stakes stay held (RULES.md §12) and
     the game is still running; the next try settles once."""
     game = start(wager_table(four, 10), four)
 
-    def broken(end):
-        raise RuntimeError("a later hook's bug")
+    failing = [True]
 
-    lifecycle.on_game_end(broken, 30)
-    try:
-        refused("game_end_failed", play.escape, game.pk, four[0])
-    finally:
-        lifecycle.GAME_END.remove(broken)
+    def broken(end):
+        if failing[0]:
+            raise RuntimeError("a later hook's bug")
+
+    plug(make_plugin(on_game_end=broken))
+    refused("game_end_failed", play.escape, game.pk, four[0])
+    failing[0] = False
     assert Game.objects.get(pk=game.pk).status == Game.PLAYING
     assert [coins(u) for u in four] == [2000] * 4
     assert list(Profile.objects.filter(user__in=four).order_by("user_id")

@@ -13,7 +13,7 @@ from games.models import Game, GameEvent
 SITE_KEYS = {"game_id", "players", "time_left_ms", "clock_paused", "trick_kinds",
              "escape_penalty", "hints", "can_pass", "fairness", "previous_trick",
              "wager", "coin_changes", "coins",  # contributed by shop.wagers, once over
-             "armed_timer", "card_counter", "drops",  # shop.hooks
+             "armed_timer", "card_counter", "drops",  # shop.ingame
              "coins_held"}  # shop.holds, a player's own view while a wager game runs
 SECRET_KEYS = {"hand", "hands", "seed", "state"}
 

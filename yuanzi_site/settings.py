@@ -85,6 +85,18 @@ INSTALLED_APPS = [
     "social",
 ]
 
+# What plugs into a game (games.plugins; docs/plugins.md). This list is the
+# order every hook runs in: moderation first (a suspension is refused at a seat
+# before anything else is asked), accounts' rating before the shop's wagers
+# (which read its changes), social's blocks before the wager's coins.
+GAME_PLUGINS = [
+    "moderation.plugin.ModerationPlugin",
+    "games.plugin.GamesPlugin",
+    "accounts.plugin.AccountsPlugin",
+    "social.plugin.SocialPlugin",
+    "shop.plugin.ShopPlugin",
+]
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

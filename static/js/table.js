@@ -15,6 +15,12 @@
  * #ready-btn, #stand-btn, #auto-btn, #escape-btn, #result-panel, #chat-input,
  * #conn-status[data-state], #stood-notice, #auto-notice, #closed-notice,
  * .seat.is-auto (托管), window.YuanziTable.state().
+ *
+ * Other apps' parts of the page are plugin modules (games.plugins
+ * ``page_modules``: the wager box, reports), listed in boot.page_modules and
+ * loaded through the import map. Each may export wire(page) (once, with
+ * {send, state, meId}), render(state) (after the page's own regions) and
+ * onMessage(msg) → true when it consumed the frame.
  */
 
 import {addLine, setChatMe, showHistory, wireChat} from "./chat.js";
@@ -33,20 +39,23 @@ import {emptySeats, renderInvite, wireInvite} from "./invite.js";
 import {placeToasts, renderNotices, showNotice, toast} from "./notices.js";
 import {wirePhrases} from "./phrases.js";
 import {renderPrevTrick, wirePrevTrick} from "./prev_trick.js";
-import {markModerators, wireReport} from "./report.js";
 import {renderResult, wireResult} from "./result.js";
 import {renderSeats, wireSeats} from "./seats.js";
 import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
 import {renderWatchers, wireWatchers} from "./watchers.js";
-import {renderWager, setMyCoins, wagerRefused, wireWager} from "./wager.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
 useStrings("table-strings");
 store.init(boot);
 const app = $("table-app");
+window.YuanziTable = {  // before any await: the shop's items script reads it at load
+  state: () => ({table: state.table, view: state.view, selected: store.selectedCards(),
+                 pending: state.pending}),
+};
+const modules = await Promise.all((boot.page_modules || []).map((url) => import(url)));
 
 function render() {
   app.dataset.status = store.pageStatus();
@@ -61,9 +70,8 @@ function render() {
   renderHand();
   renderControls();
   renderResult();
-  if (state.table) markModerators(state.table);
   renderFairness(state.view);
-  renderWager(); // after seats and result: it marks them
+  modules.forEach((m) => m.render && m.render(state));
   placeToasts(); // after everything that moves the controls and the hand
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
@@ -100,6 +108,11 @@ function showConn(conn, retryAt) {
 const RESYNC = new Set(["stale", "not_your_turn", "game_over", "no_game"]);
 
 function onMessage(msg) {
+  if (msg.type === "error") sock.settle();
+  if (modules.some((m) => m.onMessage && m.onMessage(msg))) {  // e.g. a wager to confirm
+    if (msg.type === "error") render();
+    return;
+  }
   switch (msg.type) {
     case "table":
       if (msg.table) { store.setTable(msg.table); render(); }
@@ -123,12 +136,7 @@ function onMessage(msg) {
     case "chat":
       addLine(msg.line);
       break;
-    case "reported":
-      toast($("report-dialog").dataset.sent, "info", 5000);
-      break;
     case "error":
-      sock.settle();
-      if (wagerRefused(msg)) { render(); break; } // asks the owner to confirm instead
       toast(msg.message || T.error);
       if (RESYNC.has(msg.reason)) send({type: "sync"}, true);
       render();
@@ -136,10 +144,8 @@ function onMessage(msg) {
     case "notice":
       showNotice(msg);
       break;
-    case "me": // the per-user channel: my coins and level changed (the header, the wager box)
+    case "me": // the per-user channel: my coins and level changed (the header)
       personalFrame(msg);
-      setMyCoins(msg.coins);
-      renderWager();
       break;
     default: // pong
   }
@@ -218,10 +224,8 @@ wireResult({
   close: () => { store.dismissResult(); renderResult(); },
 });
 setChatMe(state.me.username);
-wireWager((wager, confirm) => send(confirm ? {type: "set_wager", wager, confirm: true}
-  : {type: "set_wager", wager}));
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
-wireReport({send, table: () => state.table, meId: boot.me.id});
+modules.forEach((m) => m.wire && m.wire({send, state, meId: boot.me.id}));
 
 // a landscape phone keeps the chat and the items behind buttons, one open at a
 // time (static/css/page.css)
@@ -247,7 +251,3 @@ document.addEventListener("visibilitychange", () => {
 
 render();
 startClock();
-window.YuanziTable = {
-  state: () => ({table: state.table, view: state.view, selected: store.selectedCards(),
-                 pending: state.pending}),
-};

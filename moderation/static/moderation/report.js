@@ -1,4 +1,4 @@
-/* Reports and moderator badges on the table page (issue 10; docs/protocol.md
+/* Reports and moderator badges on the table page (moderation.plugin; docs/protocol.md
  * `report`, `reported`, the snapshot's `moderators`, chat lines' `moderator`).
  *
  * - Every chat line gets a ⚑ button: it opens #report-dialog to report that
@@ -7,7 +7,8 @@
  *   the moderators seated or watching) and names the watching ones.
  * The dialog's words are in the template (translated there). */
 
-import {$, el} from "./dom.js";
+import {$, el} from "../js/dom.js";
+import {toast} from "../js/notices.js";
 
 let target = {};
 
@@ -39,6 +40,7 @@ function open(forLine, table, meId) {
 export function wireReport({send, table, meId}) {
   const dialog = $("report-dialog");
   if (!dialog) return;  // anonymous visitors have no report control
+  $("report-btn").hidden = false;
   $("report-btn").addEventListener("click", () => open(null, table(), meId));
   $("chat-log").addEventListener("click", (e) => {
     const button = e.target.closest("button.chat-report");
@@ -74,4 +76,19 @@ export function markModerators(table) {
   box.hidden = !watching.length;
   // the names, beside (never over) the badge
   box.querySelector(".mod-watching-names").textContent = watching.map((m) => m.username).join(", ");
+}
+
+/* The table page's plugin interface (static/js/table.js, moderation.plugin). */
+export function wire(page) {
+  wireReport({send: page.send, table: () => page.state.table, meId: page.meId});
+}
+
+export function render(state) {
+  if (state.table) markModerators(state.table);
+}
+
+export function onMessage(msg) {
+  if (msg.type !== "reported") return false;
+  toast($("report-dialog").dataset.sent, "info", 5000);
+  return true;
 }

@@ -1,11 +1,12 @@
-"""Rating settlement: the first game-end hook (RULES.md §7; DESIGN.md "The
-lifecycle seam"), registered in ``AccountsConfig.ready``.
+"""What accounts do to a game (``settings.GAME_PLUGINS``): at its end, rating
+settlement (RULES.md §7).
 
-Runs inside the transaction that ends the game, once per game. Rated games move
-rating points through ``RatingEntry`` rows (the escaper's penalty included);
-every human's game counts move (``rated_wins`` only for rated games). The
-engine's ``rating_changes`` are already zero for a practice game and for a
-moderator's close, kick or suspension (RULES.md §12).
+Runs inside the transaction that ends the game, once per game, before the
+shop's wagers (which read this game's rating changes). Rated games move rating
+points through ``RatingEntry`` rows (the escaper's penalty included); every
+human's game counts move (``rated_wins`` only for rated games). The engine's
+``rating_changes`` are already zero for a practice game and for a moderator's
+close, kick or suspension (RULES.md §12).
 """
 
 from __future__ import annotations
@@ -13,18 +14,24 @@ from __future__ import annotations
 from django.db.models import F
 
 from accounts.models import Profile, RatingEntry
-from games import engine, lifecycle
+from games import engine, events
+from games.plugins import GameEnd, GamePlugin
 
-PRIORITY = 10  # first: later hooks (wagers) read this game's rating changes
+
+class AccountsPlugin(GamePlugin):
+    """Rating points and game counts at a game's end."""
+
+    def on_game_end(self, end: GameEnd) -> None:
+        """Move each human player's rating points and game counts for ``end``."""
+        settle_rating(end)
 
 
-def settle_rating(end) -> None:
-    """Move each human player's rating points and game counts for ``end``
-    (a ``games.lifecycle.GameEnd``)."""
+def settle_rating(end: GameEnd) -> None:
+    """Move each human player's rating points and game counts (RULES.md §7)."""
     result = end.result
     winner = result["winner"]
     # rating points (and so level and title) change: every player's header, live
-    lifecycle.me_changed(row.user_id for row in end.seats if end.rated)
+    events.me_changed(row.user_id for row in end.seats if end.rated)
     for row in sorted(end.seats, key=lambda r: r.user_id or 0):  # lock order: ascending user id
         if row.user_id is None:
             continue

@@ -1,9 +1,8 @@
-"""The shop's plugs into the game (DESIGN.md "The lifecycle seam"), registered
-in ``ShopConfig.ready``: the 定时器's turn-timeout hook, the views' armed
-timer, 算牌器 counts and drops, the tables' theme and name protection (shown
-in snapshots; kept, and cleared by a moderator's rename, by the rename policy
-``items.rename_policy``), and drops and gems at a game's end (RULES.md §8–§9,
-§12).
+"""The shop's items in a game, plugged in by ``shop.plugin`` (RULES.md §8–§9,
+§12): the 定时器's turn extension and its warning under a held stake, the
+views' armed timer and 算牌器 counts, the tables' theme and name protection
+(shown in snapshots; kept, and cleared by a moderator's rename, by
+``items.rename_policy``), and drops and gems at a game's end.
 """
 
 from __future__ import annotations
@@ -18,14 +17,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
-from games import engine, lifecycle
+from games import engine, events
+from games.plugins import GameEnd
 from games.seatview import seat_rows
 from shop import inventory, items, itemstate, ledger
 from shop.models import Drop, InventorySlot, Item, TableDecor, TimerFiring
 
 log = logging.getLogger(__name__)
-
-DROPS_PRIORITY = 30  # after rating settlement (accounts, 10) and wagers
 
 
 # --- 定时器 (RULES.md §8, §12) ----------------------------------------------------------
@@ -49,8 +47,8 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     if TimerFiring.objects.filter(game=game, user_id=user_id).exists():
         return None
     if game.practice:
-        lifecycle.notify(user_id, "timer_practice",
-                         _("Your timer does not work in practice games; it stays armed."))
+        events.notify(user_id, "timer_practice",
+                      _("Your timer does not work in practice games; it stays armed."))
         return None
     others = [r.user_id for r in rows if r.user_id and r.user_id != user_id]
     fee = settings.SHOP_TIMER_SHARE * len(others)
@@ -62,7 +60,7 @@ def timer_timeout(game, seat: int) -> timedelta | None:
                      "by this game); it stays armed.") % {"fee": fee, "held": mine.held}
         else:
             text = _("Your timer needs %(fee)s coins to fire; it stays armed.") % {"fee": fee}
-        lifecycle.notify(user_id, "timer_no_coins", text, {"fee": fee, "held": mine.held})
+        events.notify(user_id, "timer_no_coins", text, {"fee": fee, "held": mine.held})
         return None
     slots = inventory.locked(user_id, profile_locked=True)
     inventory.take_one(next(s for s in slots if s.armed))
@@ -73,15 +71,15 @@ def timer_timeout(game, seat: int) -> timedelta | None:
                                        for o in others],
         ledger.Reason.ITEM, game=game, table=game.table_id, item_code="timer")
     for other in others:  # each receiver is told why their balance moved (issue 16)
-        lifecycle.notify(other, "timer_paid",
-                         _("%(name)s's timer fired: you receive %(coins)s coins.")
-                         % {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE},
-                         {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE,
+        events.notify(other, "timer_paid",
+                      _("%(name)s's timer fired: you receive %(coins)s coins.")
+                      % {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE},
+                      {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE,
                           "table_id": game.table_id})
-    lifecycle.notify(user_id, "timer_fired",
-                     _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
-                     % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
-                     {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee})
+    events.notify(user_id, "timer_fired",
+                  _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
+                  % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
+                  {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee})
     return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
 
 
@@ -101,7 +99,7 @@ def timer_under_hold(game) -> None:
     for user_id, coins, held in Profile.objects.filter(user_id__in=armed, coins_held__gt=0) \
             .values_list("user_id", "coins", "coins_held"):
         if coins - held < fee:
-            lifecycle.notify(user_id, "timer_held", _(
+            events.notify(user_id, "timer_held", _(
                 "%(held)s of your coins are held by this wager game until it ends; your timer "
                 "needs %(fee)s coins you can spend, so it cannot fire now (it stays armed).")
                 % {"held": held, "fee": fee},
@@ -134,7 +132,7 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     return out
 
 
-def table_keys(tables: list) -> dict[int, dict[str, Any]]:
+def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
     """Keys for table snapshots (and lobby rows): ``theme`` (the 桌布) and
     ``sign`` (``{"by", "item", "until"}`` while the name is protected, else
     ``None``); one query for all ``tables``."""
@@ -166,7 +164,7 @@ def _pick(rng: random.Random, weights: dict[str, int]) -> str:
     return rng.choices(codes, [weights[c] for c in codes])[0]
 
 
-def drops(end) -> None:
+def drops(end: GameEnd) -> None:
     """Each winner of a rated game that ended normally may get an item
     (``SHOP_DROP_CHANCE``, ``SHOP_DROP_WEIGHTS``); each half's first_out rolls
     once for a gem (``SHOP_GEM_WEIGHTS``). Every drop is a ``Drop`` row; with
@@ -198,25 +196,12 @@ def drops(end) -> None:
         slots = inventory.locked(user_id, profile_locked=True)
         lost = inventory.plan_add(slots, item, 1) is None
         if lost:
-            lifecycle.notify(user_id, "drop_lost",
-                             _("You won %(item)s, but your inventory is full: it is lost.")
-                             % {"item": item.name}, {"item": code})
+            events.notify(user_id, "drop_lost",
+                          _("You won %(item)s, but your inventory is full: it is lost.")
+                          % {"item": item.name}, {"item": code})
         else:
             inventory.add(slots, item, 1)
-            lifecycle.notify(user_id, "drop", _("You won %(item)s.") % {"item": item.name},
-                             {"item": code})
+            events.notify(user_id, "drop", _("You won %(item)s.") % {"item": item.name},
+                          {"item": code})
         Drop.objects.create(game=end.game, user_id=user_id, item_code=code, cause=cause,
                             lost=lost)
-
-
-def register() -> None:
-    """Plug the shop into the lifecycle seam (``ShopConfig.ready``)."""
-    from shop import handlers
-
-    lifecycle.on_turn_timeout(timer_timeout, priority=10)
-    lifecycle.on_game_start(timer_under_hold, priority=30)  # after the hold (shop.holds, 20)
-    lifecycle.view_contribution(view_keys, priority=40)
-    lifecycle.snapshot_contribution(table_keys, priority=40, lobby=("sign",))
-    lifecycle.rename_policy(items.rename_policy, priority=40)
-    lifecycle.on_game_end(drops, priority=DROPS_PRIORITY)
-    handlers.register()

@@ -1,8 +1,10 @@
-"""The lifecycle seam (games.lifecycle; DESIGN.md "The lifecycle seam"): one
-finisher with a reason and the §11 record, ordered game-end hooks (a failing
-hook refuses the ending move and leaves nothing half-written), turn-timeout
-hooks, seat policies, view / snapshot contributions, socket messages, chat
-policies and the per-user notice frame; one seat per person (RULES.md §12)."""
+"""The plugin seam (games.plugins, games.events; DESIGN.md "The plugin seam"):
+``GAME_PLUGINS`` is the order (rating → wagers and holds → drops at a game's
+end; a suspension refused before anything else at a seat); one finisher with
+a reason and the §11 record (a failing hook refuses the ending move and leaves
+nothing half-written); turn-timeout hooks, seat checks, view and snapshot
+keys, socket messages, chat filters, after-commit events and the per-user
+notice frame; one seat per person (RULES.md §12)."""
 
 from __future__ import annotations
 
@@ -18,10 +20,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
-from games import chat, engine, lifecycle, play, presence, seatview, snapshots, tables
+from games import chat, engine, events, play, plugins, presence, seatview, snapshots, tables
 from games.errors import Refused, register_reasons
 from games.models import ChatMessage, Game, GameEvent, Seat, Table
-from tests.helpers import force_due, fresh, make_players, seat_row, start_game
+from tests.helpers import force_due, fresh, make_players, make_plugin, seat_row, start_game
 from yuanzi_site.asgi import application
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -46,18 +48,14 @@ def _reasons():
 
 
 @pytest.fixture
-def register():
-    """Register into a lifecycle registry for one test, unregistered after."""
-    added = []
+def register(plug):
+    """``register(hook, fn, first=False)``: a test plugin whose ``hook`` is
+    ``fn``, last in the list (or first)."""
 
-    def add(registry, fn, priority=50, **options):
-        registry.add(fn, priority, **options)
-        added.append((registry, fn))
-        return fn
+    def add(hook, fn, first=False, **attributes):
+        return plug(make_plugin(**{hook: fn}, **attributes), 0 if first else None)
 
-    yield add
-    for registry, fn in added:
-        registry.remove(fn)
+    return add
 
 
 def _play_to_the_end(game: Game, stop_before_last: bool = False) -> Game:
@@ -81,10 +79,10 @@ def _play_to_the_end(game: Game, stop_before_last: bool = False) -> Game:
 
 
 @pytest.mark.django_db
-def test_game_end_hooks_run_in_priority_order_once_with_the_record(register):
+def test_game_end_hooks_run_in_the_lists_order_once_with_the_record(register):
     calls = []
-    register(lifecycle.GAME_END, lambda end: calls.append(("late", end.reason)), priority=90)
-    register(lifecycle.GAME_END, lambda end: calls.append(("early", end.reason)), priority=5)
+    register("on_game_end", lambda end: calls.append(("late", end.reason)))
+    register("on_game_end", lambda end: calls.append(("early", end.reason)), first=True)
     game = _play_to_the_end(start_game(make_players()))
     assert calls == [("early", "normal"), ("late", "normal")]
     assert game.end_reason == "normal" and game.settled
@@ -100,11 +98,14 @@ def test_a_failing_hook_refuses_the_ending_move_and_nothing_is_half_written(regi
     game = _play_to_the_end(start_game(make_players(prefix="f")), stop_before_last=True)
     before = fresh(game)
 
-    def broken(end):
-        Profile.objects.update(coins=0)  # a write the rollback must undo
-        raise RuntimeError("a bug in a hook")
+    failing = [True]
 
-    register(lifecycle.GAME_END, broken, priority=50)
+    def broken(end):
+        if failing[0]:
+            Profile.objects.update(coins=0)  # a write the rollback must undo
+            raise RuntimeError("a bug in a hook")
+
+    register("on_game_end", broken)
     seat = before.state["turn"]
     import random
 
@@ -120,7 +121,7 @@ def test_a_failing_hook_refuses_the_ending_move_and_nothing_is_half_written(regi
     assert set(Profile.objects.values_list("coins", flat=True)) == {2000}
     assert Table.objects.get(pk=before.table_id).status == Table.PLAYING
     # with the hook gone the same move ends the game
-    lifecycle.GAME_END.remove(broken)
+    failing[0] = False
     play.act(before.pk, seat_row(before, seat).user, before.seq, action)
     assert fresh(before).end_reason == "normal"
 
@@ -129,7 +130,7 @@ def test_a_failing_hook_refuses_the_ending_move_and_nothing_is_half_written(regi
 @pytest.mark.parametrize("reason", ["moderator_close", "moderator_kick", "suspension"])
 def test_a_moderators_ending_changes_no_rating_and_stands_the_target_up(reason, register):
     ends = []
-    register(lifecycle.GAME_END, ends.append)
+    register("on_game_end", ends.append)
     users = make_players(prefix=reason[:5])
     game = start_game(users)
     seat = None if reason == "moderator_close" else 1
@@ -174,7 +175,7 @@ def test_a_timeout_hook_extends_the_turn_instead_of_the_clock_action(register):
         asked.append(s)
         return timedelta(seconds=90) if len(asked) == 1 else None
 
-    register(lifecycle.TURN_TIMEOUT, timer)
+    register("on_turn_timeout", timer)
     force_due(game)
     assert play.run_due(game.pk, game.seq) is True
     extended = fresh(game)
@@ -203,7 +204,7 @@ def test_a_seat_policy_refuses_a_seat_and_stands_up_before_a_start(register, set
     table = tables.create_table(users[0])
     for i in range(3):
         tables.sit(table.pk, users[i], i)
-    register(lifecycle.SEAT_POLICIES, policy)
+    register("check_seat", policy)
     with pytest.raises(Refused) as refused:
         tables.sit(table.pk, users[3], 3)
     assert refused.value.reason == "test_refusal"
@@ -275,13 +276,13 @@ def test_closing_idle_tables_keeps_one_someone_sat_at(settings, owner, partner):
 
 
 @pytest.mark.django_db
-def test_view_and_snapshot_contributions(register):
+def test_view_and_snapshot_keys(register):
     game = start_game(make_players(prefix="v"))
-    register(lifecycle.VIEW_CONTRIBUTIONS,
+    register("view_keys",
              lambda game_id, state, seat, user_id: {"extra_seat": seat, "extra_user": user_id})
-    register(lifecycle.SNAPSHOT_CONTRIBUTIONS,
-             lambda ts: {t.pk: {"theme": f"t{t.pk}", "secret": 1} for t in ts},
-             lobby=True, keys=("theme",))
+    register("snapshot_keys",
+             lambda ts, lobby: {t.pk: {"theme": f"t{t.pk}", "secret": 1} for t in ts},
+             lobby_keys=("theme",))
     view = seatview.view_for(game, 2)
     assert (view["extra_seat"], view["extra_user"]) == (2, seat_row(game, 2).user_id)
     assert seatview.view_for(game, None)["extra_user"] is None
@@ -299,12 +300,12 @@ def test_chat_policies_refuse_or_filter_and_the_raw_line_is_stored(
     register_reasons({"test_muted": "a test's mute"})
     table = tables.create_table(owner)
     sent = []
-    register(lifecycle.CHAT_POLICIES, lambda t, u, text: text.replace("坏", "*"), priority=20)
+    register("filter_chat", lambda t, u, text: text.replace("坏", "*"))
 
-    def listener(table_id, line):
-        sent.append(line["text"])
+    def listener(event):
+        sent.append(event.line["text"])
 
-    lifecycle.subscribe("chat", listener, priority=999)
+    events.subscribe(events.ChatPosted, listener)
     try:
         with django_capture_on_commit_callbacks(execute=True):
             chat.chat(table.pk, owner, "坏人")
@@ -313,11 +314,11 @@ def test_chat_policies_refuse_or_filter_and_the_raw_line_is_stored(
         def mute(t, u, text):
             raise Refused("test_muted", "muted")
 
-        register(lifecycle.CHAT_POLICIES, mute, priority=10)
+        register("filter_chat", mute, first=True)
         with pytest.raises(Refused):
             chat.chat(table.pk, owner, "hello")
     finally:
-        lifecycle._SUBSCRIBERS["chat"].remove(listener)
+        events.unsubscribe(events.ChatPosted, listener)
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["坏人"]
 
 
@@ -355,7 +356,7 @@ async def _until(comm, pred, limit=50):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_registered_socket_message_and_a_notice_on_every_connection(owner, partner):
+async def test_a_plugins_socket_message_and_a_notice_on_every_connection(owner, partner, plug):
     register_reasons({"test_code": "a test's notice"})
     one = await database_sync_to_async(tables.create_table)(owner, "one")
     two = await database_sync_to_async(tables.create_table)(partner, "two")
@@ -363,10 +364,10 @@ async def test_a_registered_socket_message_and_a_notice_on_every_connection(owne
     def poke(ctx, msg):
         if not isinstance(msg.get("n"), int):
             raise Refused("bad_message", "n must be an integer")
-        lifecycle.notify(ctx.user.pk, "test_code", "poked", {"n": msg["n"]})
+        events.notify(ctx.user.pk, "test_code", "poked", {"n": msg["n"]})
         return {"type": "poked", "n": msg["n"]}
 
-    lifecycle.socket_message("test_poke", poke)
+    plug(make_plugin(socket_messages=lambda: {"test_poke": plugins.SocketMessage(poke)}))
     a = await _open(f"/ws/table/{one.pk}/", owner)
     b = await _open(f"/ws/table/{two.pk}/", owner)  # the same person at another table
     other = await _open(f"/ws/table/{one.pk}/", partner)
@@ -382,7 +383,6 @@ async def test_a_registered_socket_message_and_a_notice_on_every_connection(owne
                               "params": {"n": 7}}
         assert not [m for m in await _drain(other) if m["type"] == "notice"]
     finally:
-        lifecycle.SOCKET_MESSAGES.pop("test_poke", None)
         for comm in (a, b, other):
             await comm.disconnect()
 
@@ -413,3 +413,85 @@ async def test_ready_and_auto_play_take_json_booleans_only(owner):
         assert snap["table"]["seats"][1]["bot_policy"] == "expert"
     finally:
         await comm.disconnect()
+
+
+# --- what depends on GAME_PLUGINS's order --------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_at_a_games_end_rating_then_wagers_and_holds_then_drops(monkeypatch, settings):
+    """The wager reads the rating changes accounts settled and draws on the
+    holds; the holds are released after it; drops come last."""
+    from accounts import plugin as accounts_plugin
+    from moderation import fairplay
+    from shop import holds, ingame, wagers
+    from tests.test_wagers import finish_with, finished_state, start, wager_table
+
+    calls: list[str] = []
+
+    def spy(module, name):
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            calls.append(name)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    for module, name in ((accounts_plugin, "settle_rating"), (wagers, "settle"),
+                         (holds, "release"), (ingame, "drops"), (fairplay, "keep_addresses")):
+        spy(module, name)
+    four = make_players(4, "order")
+    game = start(wager_table(four, 10), four)
+    finish_with(game, finished_state("0"))
+    ordered = [c for c in calls if c != "keep_addresses"]
+    assert ordered == ["settle_rating", "settle", "release", "drops"]
+    assert calls.count("keep_addresses") == 1  # fair play's, in any place
+
+
+@pytest.mark.django_db
+def test_at_a_seat_a_suspension_is_refused_before_anything_else_is_asked(owner, outsider):
+    """The owner blocks the player and the table has a wager they cannot afford,
+    but a suspended account hears only that it is suspended."""
+    from moderation.models import Sanction
+    from shop import wagers
+    from social import blocks
+    from tests.test_wagers import set_coins
+
+    table = tables.create_table(owner, "顺序")
+    wagers.set_wager(table.pk, owner, 10)
+    blocks.block(owner, outsider)
+    set_coins(outsider, 0)
+    Sanction.objects.create(user=outsider, kind=Sanction.SUSPENSION, reason="test")
+    with pytest.raises(Refused) as refused:
+        tables.sit(table.pk, outsider, 1)
+    assert refused.value.reason == "suspended"
+    Sanction.objects.all().delete()
+    with pytest.raises(Refused) as refused:  # then the owner's block, before the coins
+        tables.sit(table.pk, outsider, 1)
+    assert refused.value.reason == "blocked"
+    blocks.unblock(owner, outsider)
+    with pytest.raises(Refused) as refused:
+        tables.sit(table.pk, outsider, 1)
+    assert refused.value.reason == "not_enough_coins"
+
+
+def test_game_plugins_is_the_one_list_and_each_entry_is_a_plugin():
+    names = [type(p).__module__ for p in plugins.plugins()]
+    assert names == [path.rsplit(".", 1)[0] for path in django_settings.GAME_PLUGINS]
+    assert names[0] == "moderation.plugin"
+    assert names.index("accounts.plugin") < names.index("shop.plugin")
+    assert names.index("social.plugin") < names.index("shop.plugin")
+
+
+def test_an_unknown_event_fails_and_a_payload_is_declared():
+    with pytest.raises(TypeError):
+        events.publish({"type": "table_changed"})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        events.TableChanged(table=1)  # type: ignore[call-arg]
+
+
+def test_two_owners_of_one_socket_message_type_are_refused(plug):
+    plug(make_plugin(socket_messages=lambda: {"sit": plugins.SocketMessage(lambda c, m: None)}))
+    with pytest.raises(ValueError, match="two owners"):
+        plugins.socket_message("sit")

@@ -17,10 +17,10 @@
  * #result-body .coin-changes li[data-seat][data-coins].
  */
 
-import {$, el, show} from "./dom.js";
-import {T, fmt, signed, useStrings} from "./i18n.js";
-import {playerName} from "./names.js";
-import {isOwner, state, tableWaiting} from "./state.js";
+import {$, el, show} from "../js/dom.js";
+import {T, fmt, signed, useStrings} from "../js/i18n.js";
+import {playerName} from "../js/names.js";
+import {isOwner, state, tableWaiting} from "../js/state.js";
 
 let coins = null; // my latest balance from the server: boot me.coins, `me` frames, a finished view's
 let held = 0; // of it, held by my running wager game: boot me.coins_held, then my views'
@@ -161,4 +161,25 @@ function renderCoinChanges(s) {
   });
   box.appendChild(list);
   body.appendChild(box);
+}
+
+/* The table page's plugin interface (static/js/table.js, shop.plugin). */
+export function wire(page) {
+  wireWager((wager, confirm) => page.send(confirm ? {type: "set_wager", wager, confirm: true}
+    : {type: "set_wager", wager}));
+}
+
+export function render() {
+  renderWager(); // after seats and result: it marks them
+}
+
+/* `me` frames update my balance (not consumed: the header takes them too);
+ * a wager_stands_up refusal is consumed (the owner is asked to confirm). */
+export function onMessage(msg) {
+  if (msg.type === "me") {
+    setMyCoins(msg.coins);
+    renderWager();
+    return false;
+  }
+  return msg.type === "error" && wagerRefused(msg);
 }

@@ -1,0 +1,413 @@
+"""The plugin seam: how the site's apps plug into a game (DESIGN.md "The plugin
+seam"; shaped like Django's ``MIDDLEWARE`` and Saleor's ``PLUGINS``).
+
+An app says in one file, its ``plugin.py``, what it does to a game: a subclass
+of :class:`GamePlugin` overriding the hooks it needs. ``settings.GAME_PLUGINS``
+lists the plugins by dotted path, and **that list is the order** every hook
+runs in; an app with several steps in one hook runs them in its own method, in
+its own order. Today's list, and why it is in that order:
+
+1. ``moderation`` — a suspension or ban is refused at a seat before anything
+   else is asked; its game-end bookkeeping (fair play) depends on no order.
+2. ``games`` — the table socket's own messages and the deal's fairness keys.
+3. ``accounts`` — rating settlement at game end: before the shop's wagers,
+   which read this game's rating changes.
+4. ``social`` — blocks at seats (after moderation, before the wager's
+   solvency check).
+5. ``shop`` — items, wagers and the held stake: at game end wagers and holds,
+   then drops.
+
+A hook that raises :class:`~games.errors.Refused` refuses (seat checks, chat,
+names); any other exception is a bug and rolls back the transaction it runs
+in. After-commit events are :mod:`games.events`, not hooks.
+
+The loops below run a hook over every plugin that overrides it (so a hook no
+plugin needs costs nothing on the hot path).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from games.models import Game, GameSeat, Table
+
+#: when a seat is checked: sitting down, a game starting (the fourth ready), a
+#: game's end (in the finisher, after the game-end hooks), a bot being added
+Moment = Literal["sit", "start", "game_end", "bot"]
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """What a game-end hook is told (RULES.md §6–§7, §11–§12).
+
+    :ivar game: the ``Game`` row, locked, already marked over and settled.
+    :ivar reason: ``"normal"``, ``"escape"``, ``"moderator_close"``,
+        ``"moderator_kick"`` or ``"suspension"``.
+    :ivar result: the engine state's ``result`` (``winner``, ``double_clamp``,
+        ``abandoned_by``, ``rating_changes`` per seat …).
+    :ivar seats: the game's ``GameSeat`` rows in seat order.
+    :ivar record: the game's RULES.md §11 record as stored.
+    """
+
+    game: Game
+    reason: str
+    result: dict[str, Any]
+    seats: list[GameSeat]
+    record: dict[str, Any]
+
+    @property
+    def rated(self) -> bool:
+        """Four people played (RULES.md §7): rating, coins and drops may move."""
+        return not self.game.practice
+
+
+@dataclass(frozen=True)
+class SocketContext:
+    """Who sent a table-socket message: ``user`` (may be anonymous),
+    ``table_id`` and the connection's ``channel_name``."""
+
+    user: Any
+    table_id: int
+    channel_name: str
+
+
+@dataclass(frozen=True)
+class SocketMessage:
+    """The handler of one table-socket message type.
+
+    :ivar handler: ``(ctx, msg) -> reply | None``; validates its own fields
+        and raises ``Refused`` with its reason codes; the reply, if any, goes
+        back to that connection.
+    :ivar rate: the per-user rate-limit bucket (``"act"``, ``"chat"``; ``None``:
+        none), see ``GAMES_ACTION_RATE`` / ``GAMES_CHAT_RATE``.
+    :ivar login: anonymous senders are refused with ``login_required``.
+    """
+
+    handler: Callable[[SocketContext, dict[str, Any]], dict[str, Any] | None]
+    rate: str | None = "act"
+    login: bool = True
+
+
+@dataclass(frozen=True)
+class LobbyFilter:
+    """A lobby query parameter (``?wager=40``).
+
+    :ivar parse: ``text -> value``, or ``None`` for text that is no value (the
+        filter is then not applied).
+    :ivar query: ``(tables, value) -> tables`` on a ``Table`` queryset (the
+        lobby filters in the database).
+    :ivar match: ``(lobby row, value) -> bool``, the same test on a row the
+        lobby socket streams.
+    :ivar label, choices: the lobby page's filter form: its label and
+        ``(text, label)`` options (``text`` as ``parse`` reads it).
+    """
+
+    key: str
+    parse: Callable[[str], Any]
+    query: Callable[[QuerySet[Table], Any], QuerySet[Table]]
+    match: Callable[[dict[str, Any], Any], bool]
+    label: Any = ""
+    choices: tuple[tuple[str, Any], ...] = field(default=())
+
+
+class GamePlugin:
+    """One app's part in a game: override the hooks it needs; every hook here
+    is a no-op. Adding a method here is how a new feature extends the seam."""
+
+    #: snapshot keys that also go into lobby rows (see :meth:`snapshot_keys`)
+    lobby_keys: tuple[str, ...] = ()
+
+    def on_game_start(self, game: Game) -> None:
+        """Inside the transaction that starts a game (``games.play.start_game``:
+        the table row locked, the ``Game`` and its ``GameSeat`` rows written),
+        before the first views go out; e.g. the wager's held stake. Handles its
+        own business cases and never raises for them."""
+
+    def on_game_end(self, end: GameEnd) -> None:
+        """Inside the one transaction that ends the game, once per game,
+        whatever ended it. Handles its own business cases (an insolvent payer,
+        a full inventory) and never raises for them."""
+
+    def on_turn_timeout(self, game: Game, seat: int) -> timedelta | None:
+        """Asked under the game's row lock before the RULES.md §8 timeout
+        action; the first plugin to return a duration extends the turn by it
+        instead (the 定时器)."""
+        return None
+
+    def check_seat(self, table: Table, user: Any, moment: Moment) -> None:
+        """Raise ``Refused`` to refuse the seat or the bot (``user`` is ``None``
+        for ``"bot"``), or at ``"start"`` / ``"game_end"`` to stand that
+        player up (they get a ``notice`` with the reason and its params)."""
+
+    def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
+                  user_id: int | None) -> dict[str, Any]:
+        """Keys added to one seat's game view (``seat`` ``None``: a spectator's);
+        the keys of the ``SiteView`` type (``games.seatview``)."""
+        return {}
+
+    def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
+        """``{table_id: keys}`` added to table snapshots; for ``lobby`` rows
+        only the keys in :attr:`lobby_keys` are kept (so compute only those).
+        Batched: the lobby's 200 rows cost one query per plugin."""
+        return {}
+
+    def lobby_filters(self) -> Sequence[LobbyFilter]:
+        """The lobby query parameters this plugin filters by."""
+        return ()
+
+    def recent_game_keys(self, user_id: int,
+                         seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+        """``{game_id: keys}`` added to a player's recent games (the profile
+        page), for ``seats`` ``{game_id: the seat they played}``; batched."""
+        return {}
+
+    def socket_messages(self) -> Mapping[str, SocketMessage]:
+        """The table-socket message types this plugin handles (one owner each)."""
+        return {}
+
+    def filter_chat(self, table_id: int, user: Any, text: str) -> str:
+        """Asked before a chat line is stored and sent: raise ``Refused`` to
+        refuse it (a mute) or return the text to send (a word filter masks;
+        the raw line is stored)."""
+        return text
+
+    def chat_lines(self, table_id: int, lines: list[dict[str, Any]]) -> None:
+        """Edit chat lines as sent (live and history) in place, e.g. a badge."""
+
+    def check_name(self, text: str) -> None:
+        """Asked for every table name (creation and rename); raise ``Refused``."""
+
+    def check_rename(self, table: Table, user: Any, name: str, override: bool) -> None:
+        """Asked before a table is renamed (``games.tables.rename``);
+        ``override`` is a moderator's rename, which must be let through
+        (clearing any protection kept, e.g. a 招牌)."""
+
+    def on_connect(self, table_id: int, user: Any, address: str | None) -> None:
+        """A table socket connected (``address``: the client address Daphne's
+        ``--proxy-headers`` took from the trusted proxy)."""
+
+    def table_panels(self) -> Sequence[str]:
+        """Templates the table page includes (with its context: ``table``,
+        ``boot``, ``user``), e.g. the wager box."""
+        return ()
+
+    def page_modules(self) -> Sequence[str]:
+        """JS modules (static paths, e.g. ``"shop/wager.js"``) the table page
+        loads through the import map; each may export ``wire(page)``,
+        ``render(state)`` and ``onMessage(msg) -> bool`` (``static/js/table.js``)."""
+        return ()
+
+
+# --- the list --------------------------------------------------------------------------
+
+
+@cache
+def plugins() -> tuple[GamePlugin, ...]:
+    """The plugins of ``settings.GAME_PLUGINS``, in that order (loaded once).
+
+    :raises ImportError: for a path that names nothing.
+    :raises TypeError: for one that is not a :class:`GamePlugin`.
+    """
+    loaded = []
+    for path in settings.GAME_PLUGINS:
+        plugin = import_string(path)()
+        if not isinstance(plugin, GamePlugin):
+            raise TypeError(f"{path} is not a GamePlugin")
+        loaded.append(plugin)
+    return tuple(loaded)
+
+
+@cache
+def _overriding(hook: str) -> tuple[GamePlugin, ...]:
+    base = getattr(GamePlugin, hook)
+    return tuple(p for p in plugins() if getattr(type(p), hook) is not base)
+
+
+@cache
+def _socket_messages() -> dict[str, SocketMessage]:
+    found: dict[str, SocketMessage] = {}
+    for p in _overriding("socket_messages"):
+        for kind, message in p.socket_messages().items():
+            if kind in found:
+                raise ValueError(f"socket message type {kind!r} has two owners")
+            found[kind] = message
+    return found
+
+
+@cache
+def _lobby_filters() -> tuple[LobbyFilter, ...]:
+    found: dict[str, LobbyFilter] = {}
+    for p in _overriding("lobby_filters"):
+        for f in p.lobby_filters():
+            if f.key in found:
+                raise ValueError(f"lobby filter {f.key!r} has two owners")
+            found[f.key] = f
+    return tuple(found.values())
+
+
+def reload() -> None:
+    """Forget the loaded plugins (``GAME_PLUGINS`` changed: a test's
+    ``override_settings``)."""
+    for fn in (plugins, _overriding, _socket_messages, _lobby_filters):
+        getattr(fn, "cache_clear", lambda: None)()  # a test may have put a plain function
+
+
+def _setting_changed(*, setting: str, **_: Any) -> None:
+    if setting == "GAME_PLUGINS":
+        reload()
+
+
+setting_changed.connect(_setting_changed)
+
+
+# --- running the hooks ------------------------------------------------------------------
+
+
+def game_started(game: Game) -> None:
+    """Run every ``on_game_start``, in order."""
+    for p in _overriding("on_game_start"):
+        p.on_game_start(game)
+
+
+def game_ended(end: GameEnd) -> None:
+    """Run every ``on_game_end``, in order."""
+    for p in _overriding("on_game_end"):
+        p.on_game_end(end)
+
+
+def turn_extension(game: Game, seat: int) -> timedelta | None:
+    """The first ``on_turn_timeout`` extension, or ``None``."""
+    for p in _overriding("on_turn_timeout"):
+        extension = p.on_turn_timeout(game, seat)
+        if extension is not None:
+            return extension
+    return None
+
+
+def check_seat(table: Table, user: Any, moment: Moment) -> None:
+    """Ask every seat check in order; the first ``Refused`` propagates."""
+    for p in _overriding("check_seat"):
+        p.check_seat(table, user, moment)
+
+
+def add_view_keys(view: dict[str, Any], game_id: int, state: dict[str, Any],
+                  seat: int | None, user_id: int | None) -> dict[str, Any]:
+    """Add every plugin's view keys to ``view`` (in place; returned)."""
+    for p in _overriding("view_keys"):
+        view.update(p.view_keys(game_id, state, seat, user_id))
+    return view
+
+
+def add_snapshot_keys(tables: list[Table], rows: dict[int, dict[str, Any]],
+                      *, lobby: bool = False) -> None:
+    """Add the plugins' snapshot keys to ``rows`` (``{table_id: row}``, in
+    place); for lobby rows only each plugin's ``lobby_keys``."""
+    if not tables:
+        return
+    for p in _overriding("snapshot_keys"):
+        if lobby and not p.lobby_keys:
+            continue
+        for table_id, extra in p.snapshot_keys(tables, lobby=lobby).items():
+            if table_id in rows:
+                rows[table_id].update(
+                    {k: v for k, v in extra.items() if k in p.lobby_keys} if lobby else extra)
+
+
+def lobby_row_keys() -> tuple[str, ...]:
+    """Every plugin's ``lobby_keys``: what a snapshot's lobby row keeps."""
+    return tuple(k for p in plugins() for k in p.lobby_keys)
+
+
+def recent_game_keys(user_id: int, seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """``{game_id: extra keys}`` from every plugin, for ``user_id``'s games
+    ``seats`` (``{game_id: the seat they played}``)."""
+    extra: dict[int, dict[str, Any]] = {game_id: {} for game_id in seats}
+    for p in _overriding("recent_game_keys"):
+        for game_id, keys in p.recent_game_keys(user_id, seats).items():
+            if game_id in extra:
+                extra[game_id].update(keys)
+    return extra
+
+
+def socket_message(kind: str) -> SocketMessage | None:
+    """The handler of table-socket messages of type ``kind``, if any."""
+    return _socket_messages().get(kind)
+
+
+def socket_message_types() -> frozenset[str]:
+    """Every table-socket message type a plugin handles (docs/protocol.md)."""
+    return frozenset(_socket_messages())
+
+
+def lobby_filters(params: Mapping[str, Any]) -> list[tuple[Callable[..., Any],
+                                                           Callable[..., bool], Any]]:
+    """The filters a request asks for: ``params`` maps query parameters to text
+    (a ``QueryDict`` or a dict); ``[(query, match, value)]`` for each filter
+    present with a value that parses."""
+    chosen = []
+    for f in _lobby_filters():
+        text = params.get(f.key)
+        value = f.parse(text) if isinstance(text, str) else None
+        if value is not None:
+            chosen.append((f.query, f.match, value))
+    return chosen
+
+
+def lobby_filter_form(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The lobby page's filter form: per filter with choices ``{"key", "label",
+    "choices": [(text, label)], "current": text or ""}``."""
+    return [{"key": f.key, "label": f.label, "choices": list(f.choices),
+             "current": params.get(f.key) or ""} for f in _lobby_filters() if f.choices]
+
+
+def filter_chat(table_id: int, user: Any, text: str) -> str:
+    """Run every ``filter_chat`` in order; returns the text to send."""
+    for p in _overriding("filter_chat"):
+        text = p.filter_chat(table_id, user, text)
+    return text
+
+
+def chat_lines(table_id: int, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run every ``chat_lines`` over ``lines`` (in place; returned)."""
+    for p in _overriding("chat_lines"):
+        p.chat_lines(table_id, lines)
+    return lines
+
+
+def check_name(text: str) -> None:
+    """Ask every ``check_name``; the first ``Refused`` propagates."""
+    for p in _overriding("check_name"):
+        p.check_name(text)
+
+
+def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
+    """Ask every ``check_rename``; the first ``Refused`` propagates."""
+    for p in _overriding("check_rename"):
+        p.check_rename(table, user, name, override)
+
+
+def connected(table_id: int, user: Any, address: str | None) -> None:
+    """Run every ``on_connect`` (``games.consumers``)."""
+    for p in _overriding("on_connect"):
+        p.on_connect(table_id, user, address)
+
+
+def table_panels() -> list[str]:
+    """The table page's panel templates, in plugin order."""
+    return [t for p in _overriding("table_panels") for t in p.table_panels()]
+
+
+def page_modules() -> list[str]:
+    """The table page's plugin JS modules (static paths), in plugin order."""
+    return [m for p in _overriding("page_modules") for m in p.page_modules()]
