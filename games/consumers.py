@@ -112,7 +112,7 @@ def frame_budget() -> tuple[float, int]:
     The sum of what the per-type limits can let through (actions, chat lines,
     pings and syncs): a client within its limits never meets it, and anything
     beyond it would be refused or dropped by one of them anyway — so it is
-    dropped first, unread (issue 16: a ping flood slowed other tables).
+    dropped first, unread (a ping flood once slowed the moves at other tables).
     """
     act_hits, act_window = settings.GAMES_ACTION_RATE
     chat_hits, chat_window = settings.GAMES_CHAT_RATE
@@ -157,7 +157,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels (4.2+) runs close_old_connections in the database thread
         # before every handler: a hop to that one thread for each frame relayed
-        # to a client, queued behind everyone's moves (issue 12's profile).
+        # to a client, queued behind everyone's moves (seen in profiles under load).
         # Every database call here goes through games.dbcalls.db, which
         # closes old connections itself, so the relays skip it.
         handler = getattr(self, get_handler_name(message), None)

@@ -1,4 +1,4 @@
-"""The shop's pages and JSON endpoints (issue 8): thin, every rule lives in
+"""The shop's pages and JSON endpoints: thin, every rule lives in
 ``shop.purchase``, ``shop.coins``, ``shop.inventory`` and ``shop.items``.
 
 Form posts (buy, check-in, relief) answer with a redirect to ``/shop/`` and a

@@ -1,4 +1,4 @@
-"""Coin wager tables (押宝, RULES.md §9 "Wager tables", §12 "Wagers"; issue 9).
+"""Coin wager tables (押宝, RULES.md §9 "Wager tables", §12 "Wagers").
 
 A table's owner sets a wager from :data:`LADDER` while the table waits
 (:func:`set_wager`, the socket message ``set_wager``). Everything else plugs
@@ -129,7 +129,7 @@ def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
         if table.status != Table.WAITING:
             raise Refused("game_running", _("A game is running at this table."))
         # RULES.md §12: "a private table takes no wager". Table.private is set
-        # only when the table is opened (issue 13), so a wager table never becomes one.
+        # only when the table is opened, so a wager table never becomes one.
         if wager and table.private:
             raise Refused("private_table", _("A private table cannot carry a wager."))
         seats = list(Seat.objects.select_for_update().filter(table=table).order_by("index"))

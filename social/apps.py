@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class SocialConfig(AppConfig):
-    """The social hall (issue 18): friends and blocks. It reads ``games`` and
+    """The social hall: friends and blocks. It reads ``games`` and
     ``accounts``; neither of them, nor ``shop``, imports it."""
 
     name = "social"

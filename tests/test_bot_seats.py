@@ -1,4 +1,4 @@
-"""Bot levels at the site (issues 11, 20): a bot seat's level is stored with the
+"""Bot levels at the site: a bot seat's level is stored with the
 game and in its §11 record; bots and 托管 move through ``play.run_due`` with the
 policy of their level (托管: the master in a practice game, the expert in a rated
 one), decided from ``bot_view`` outside the row lock and applied with the seq

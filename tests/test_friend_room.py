@@ -1,4 +1,4 @@
-"""A 好友房 with spectators off (issue 16 §2): the friends it was made for get
+"""A 好友房 with spectators off: the friends it was made for get
 in, strangers do not, and a friend standing there sees no game while one runs.
 
 Real ASGI application and sockets as in ``tests/test_consumers.py``

@@ -136,7 +136,7 @@ async def test_suspension_closes_every_socket_of_the_user(table, players, mod, s
     game = await _seated_game(table, players, socks)
     elsewhere = await _open(other.pk, players[1])
     socks.append(elsewhere)
-    lobby = test_consumers.WebsocketCommunicator(  # issue 16: the lobby socket too
+    lobby = test_consumers.WebsocketCommunicator(  # the lobby socket too
         test_consumers.application, "/ws/lobby/",
         headers=[test_consumers.ORIGIN,
                  (b"cookie", await db(test_consumers._cookie)(players[1]))])

@@ -1,4 +1,4 @@
-/* Reports and moderator badges on the table page (issue 10; docs/protocol.md
+/* Reports and moderator badges on the table page (docs/protocol.md
  * `report`, `reported`, the snapshot's `moderators`, chat lines' `moderator`).
  *
  * - Every chat line gets a ⚑ button: it opens #report-dialog to report that
