@@ -23,8 +23,7 @@ from yuanzi_site.asgi import application
 pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
-rival, players, socks, _site = (test_consumers.rival, test_consumers.players,
-                                test_consumers.socks, test_consumers._site)
+socks, _site = test_consumers.socks, test_consumers._site
 
 
 def _invited(user, table: Table, by_code: bool) -> tuple[Client, bytes]:

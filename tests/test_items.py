@@ -35,8 +35,8 @@ from tests.ws_checks import check_frames, states_by_seq
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# the socket tests' fixtures (a private cache, no scheduler; the four players …)
-_site, players, rival, socks, table = tc._site, tc.players, tc.rival, tc.socks, tc.table
+# the socket tests' fixtures (a private cache, no scheduler; open sockets closed)
+_site, socks = tc._site, tc.socks
 
 
 @pytest.fixture(autouse=True)

@@ -33,7 +33,7 @@ from yuanzi_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-_site, players, rival, socks, table = tc._site, tc.players, tc.rival, tc.socks, tc.table
+_site, socks = tc._site, tc.socks
 _catalogue, notices = ti._catalogue, ti.notices
 
 

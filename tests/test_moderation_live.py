@@ -26,9 +26,8 @@ from tests.test_consumers import _open, _start_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
-# the same four players, table and socket bookkeeping as tests/test_consumers.py
-rival, players, table, socks = (test_consumers.rival, test_consumers.players,
-                                test_consumers.table, test_consumers.socks)
+# the same socket bookkeeping as tests/test_consumers.py (players, table: conftest.py)
+socks = test_consumers.socks
 
 
 @pytest.fixture(autouse=True)
