@@ -170,7 +170,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
         global dropped_frames
         if self.frames is not None and not self.frames.take():
             dropped_frames += 1
-            return  # a flood: dropped before any work (issue 16)
+            return  # a flood: dropped before any work
         # the base class raises ValueError on a binary or empty frame, which
         # would kill the consumer and drop the connection
         ok = text_data and len(text_data) <= MAX_FRAME
@@ -305,7 +305,7 @@ class TableConsumer(_JsonSocket):
                     self.touched = time.monotonic()
                     await sync_to_async(presence.touch_presence, thread_sensitive=False)(
                         self.channel_name, self.table_id, self.user)
-            elif self.barred:  # spectators off: no game view (issue 16)
+            elif self.barred:  # spectators off: no game view
                 await self.send_json({"type": "game", "view": None})
             else:
                 view = await db(current_view)(self.table_id, self.user)

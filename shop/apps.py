@@ -14,5 +14,5 @@ class ShopConfig(AppConfig):
 
         reasons.register()
         hooks.register()
-        wagers.register()  # wager tables plug into the lifecycle seam (issue 9)
-        holds.register()  # the held stake of wager games (issue 16)
+        wagers.register()  # wager tables plug into the lifecycle seam
+        holds.register()  # the held stake of wager games

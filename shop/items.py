@@ -114,7 +114,7 @@ def _gem(user, slot, code, **_kw) -> dict[str, Any]:
     inventory.take_one(s)
     Profile.objects.filter(user=user).update(rating_points=F("rating_points") + add)
     RatingEntry.objects.create(user=user, delta=add, reason=RatingEntry.GEM)
-    lifecycle.me_changed([user.pk])  # the level in the header of every page (issue 16)
+    lifecycle.me_changed([user.pk])  # the level in the header of every page
     return {"points": add}
 
 

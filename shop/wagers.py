@@ -138,7 +138,7 @@ def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
         current = TableWager.objects.select_for_update().filter(table=table).first()
         if (current.wager if current else 0) == wager:
             return wager
-        if _coins(table.owner_id) < needed(wager):  # issue 16: the owner could not sit at it
+        if _coins(table.owner_id) < needed(wager):  # the owner must be able to sit at it
             raise Refused(
                 "not_enough_coins",
                 _("You need %(needed)s coins to set a wager of %(wager)s coins: the owner must "
@@ -312,7 +312,7 @@ def settle(end: lifecycle.GameEnd) -> None:
 
 def tell_receivers(end: lifecycle.GameEnd, changes: list[int], escaper: int | None) -> None:
     """A ``notice`` to each player who gained coins in ``end``'s settlement,
-    naming why (issue 16): ``wager_won`` (``params``: ``coins``) or,
+    naming why: ``wager_won`` (``params``: ``coins``) or,
     after an escape, ``escape_paid`` (``params``: ``coins``, ``name``: the
     escaper). Sent after commit; the ``me`` frames carry the new balances."""
     table_id = end.game.table_id
@@ -377,7 +377,7 @@ def _lobby_match(row: dict[str, Any], wager: int) -> bool:
 
 
 def _parse_filter(text: str) -> int | None:
-    value = wire.whole(text)  # ASCII digits only (issue 16)
+    value = wire.whole(text)  # ASCII digits only
     return value if value in LADDER else None
 
 
