@@ -1,4 +1,4 @@
-"""Using items (RULES.md §8–§9, §12; issue 8): gems, the 定时器's arming, 招牌 /
+"""Using items (RULES.md §8–§9, §12): gems, the 定时器's arming, 招牌 /
 金字招牌, 桌布, 算牌器 and 录像机.
 
 :func:`use` is the one entry point, for the inventory page (HTTP) and the
