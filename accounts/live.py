@@ -1,4 +1,4 @@
-"""A person's own figures, live (issue 16): the coins, held coins, rating
+"""A person's own figures, live: the coins, held coins, rating
 points and level shown in the header of every page.
 
 :func:`figures` is the one shape, rendered into the header by

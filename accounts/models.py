@@ -113,7 +113,7 @@ class RatingEntry(models.Model):
 class LeaderboardEntry(models.Model):
     """One row of the ranking, recomputed every minute by a Celery beat task.
 
-    Order (issue: leaderboard): rating points, then games won, then the older
+    Order: rating points, then games won, then the older
     account. Only players with a rated game (``Profile.rated_games``) are ranked.
     """
 

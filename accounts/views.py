@@ -13,8 +13,8 @@ from games.queries import recent_games
 
 def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
     """Show a player's profile: level, rating points, game counts; coins too
-    to its owner and moderators only (issue 16: a balance and the coins a
-    player's recent games moved are private; a game's own coin changes stay
+    to its owner and moderators only (a balance and the coins a player's
+    recent games moved are private; a game's own coin changes stay
     public at its table and on its result page).
 
     ``/accounts/profile/<username>/`` is public; ``/accounts/profile/`` shows the
@@ -58,7 +58,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         mine = LeaderboardEntry.objects.filter(user=request.user).first()
     computed_at = top[0].computed_at if top else None
-    # a rated game finished since the last minute's ranking: say it is coming (issue 13)
+    # a rated game finished since the last minute's ranking: say it is coming
     pending = (mine is None and request.user.is_authenticated
                and Profile.objects.filter(user=request.user, rated_games__gt=0).exists())
     return render(

@@ -15,8 +15,8 @@ with the garbage collector on, as in the site, and with
 machine the wall clock also counts time spent waiting for the CPU). The expert is timed with its
 default search budget (what the server runs) and with the search off; the
 endgame rows are the positions where its search may run (≤ 30 cards left in
-the four hands). Targets (issue 11): the expert's median ≤ 20 ms and 99th
-percentile ≤ 200 ms; (issue 20) the master's median ≤ 20 ms and p99 ≤ 150 ms of
+the four hands). Targets: the expert's median ≤ 20 ms and 99th
+percentile ≤ 200 ms; the master's median ≤ 20 ms and p99 ≤ 150 ms of
 CPU time (its budget is counted in samples, so its CPU time is what it costs;
 the "searched positions" row is where its search runs).
 """
@@ -45,9 +45,9 @@ from games.engine.shapes import Action  # noqa: E402
 
 SEED = "bench-bots"
 TARGETS = {"median_ms": 20.0, "p99_ms": 200.0}
-"""The expert's decision-time targets (issue 11), on one core."""
+"""The expert's decision-time targets, on one core."""
 MASTER_TARGETS = {"cpu_median_ms": 20.0, "cpu_p99_ms": 150.0}
-"""The master's (issue 20), on one core: CPU time, as its budget is counted, not timed."""
+"""The master's, on one core: CPU time, as its budget is counted, not timed."""
 
 
 def positions(games: int) -> list[BotView]:

@@ -5,7 +5,8 @@ only a move's fan-out, nothing else (no database, no rules, no presence).
 its table's group and, if seated, its seat's group. ``{"type": "play", "seq": n}``
 from a seat sends one ~1 KB ``game`` frame to each of the four seat groups and
 one to the table group (which seated connections drop, as the site's did before
-issue 12), each ``{"seq": n + 1, "turn": (seat + 1) % 4, "status": "playing"}``.
+views went to each player's own group), each
+``{"seq": n + 1, "turn": (seat + 1) % 4, "status": "playing"}``.
 ``ping`` → ``pong``; ``sync`` → the last view this connection saw.
 
 Run by ``bench/load.py`` as ``daphne bench.floor:application``; the channel

@@ -1,6 +1,6 @@
 """A busy evening on one machine: N tables × 4 logged-in clients over real
 websockets, all connecting at once, each making its move after a random think
-time and pinging at the page's rate, for a fixed time (issue 12).
+time and pinging at the page's rate, for a fixed time: a busy evening's load.
 
 Run from the repository root with the venv's python::
 
@@ -35,11 +35,11 @@ same layer, same number of processes) and prints the ratios.
 
 The generator pins itself to the last CPU and its server children to the
 others (``sched_setaffinity``) where the OS allows (``--no-pin`` to leave them).
-``--ping-flood N`` (issue 16): once the window opens, N more sockets at the
-first table send ``--flood-pings`` pings each as fast as they can; the move
-figures are then of the *other* tables only (the first table's moves are
-not counted), and the flood's own figures (pings sent, pongs back, seconds)
-are printed beside them.
+``--ping-flood N`` (a flood once slowed the moves at other tables): once the
+window opens, N more sockets at the first table send ``--flood-pings`` pings
+each as fast as they can; the move figures are then of the *other* tables only
+(the first table's moves are not counted), and the flood's own figures (pings
+sent, pongs back, seconds) are printed beside them.
 
 Bounded: at most 300 tables, 1,000 spectators per table, 600 s, 100 flooding
 sockets × 10,000 pings; 127.0.0.1 only.

@@ -104,7 +104,7 @@ def shop_shots(site, me: Player, out: Path, turns: int) -> None:
 def friends_shots(site, browser, out: Path) -> None:
     """``friends-phone.png``: 阿珍's friends page on a 360 px phone — 老王 a
     friend, online at his table; 小李's request waiting; hers to 阿强; 阿毛
-    blocked (issue 18)."""
+    blocked."""
     base = site.base_url
     people = {name: Player.open(browser, name, viewport=PHONE)
               for name in ("阿珍", "老王", "小李", "阿强", "阿毛")}

@@ -1,4 +1,4 @@
-"""Who may open a table's page and socket (issue 13: 好友房, private tables),
+"""Who may open a table's page and socket (好友房, private tables),
 and who may watch its game; the read side, never writes.
 
 A public table is open to everyone. A private table (``Table.private``) is
@@ -8,8 +8,8 @@ players, its owner and moderators (``user.groups`` named ``moderators``) need
 neither. Without the token it is refused as if it did not exist (404 page,
 socket close 4404).
 
-Spectators off (``Table.spectators_allowed`` false, private tables only;
-issue 16) does not keep invite holders out — everyone enters a table standing
+Spectators off (``Table.spectators_allowed`` false, private tables only)
+does not keep invite holders out — everyone enters a table standing
 before they sit. It keeps the *game* from them: while standing, an invite
 holder who is not the owner or a moderator sees the table and its chat but
 no game view (:func:`may_watch`), is not counted as a spectator, and may sit
@@ -60,7 +60,7 @@ def watch_barred(snap: dict, user, moderator: bool) -> bool:
     True exactly when the table (``snap``, a :func:`games.snapshots.table_snapshot`)
     is private with spectators off and ``user`` is neither seated there, nor its
     owner, nor a moderator (``moderator``, known to the caller). Such a visitor
-    sees the table and its chat only (issue 16).
+    sees the table and its chat only.
     """
     if not snap.get("private") or snap.get("spectators_allowed", True):
         return False

@@ -1,4 +1,4 @@
-"""Games in the admin (issue 10 "Also"): tables, seats, games and their logs,
+"""Games in the admin: tables, seats, games and their logs,
 and chat, listed with filters and search. Game state, records and
 event logs are read only: they change only through ``games.play``."""
 

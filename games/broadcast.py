@@ -9,12 +9,13 @@ group at the table (only that user's connections are in it), and one
 (connections of users not seated there; players' consumers leave it): no
 message in the channel layer carries a hand to any connection but its owner's.
 
-Sending costs no thread (issue 12): inside Daphne the sends are handed to the
-serving event loop, where one queue per loop keeps them in order, and the
-caller (Channels' single database thread) does not wait for them; elsewhere (a
-Celery worker, a shell) they run on one long-lived background loop, so the
-Redis layer keeps its connection pool instead of opening one per message
-(``async_to_sync`` there made a thread, a loop and a pool per call).
+Sending costs no thread (a thread hop per send showed in profiles under load):
+inside Daphne the sends are handed to the serving event loop, where one queue
+per loop keeps them in order, and the caller (Channels' single database thread)
+does not wait for them; elsewhere (a Celery worker, a shell) they run on one
+long-lived background loop, so the Redis layer keeps its connection pool instead
+of opening one per message (``async_to_sync`` there made a thread, a loop and a
+pool per call).
 """
 
 from __future__ import annotations

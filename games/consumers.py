@@ -113,7 +113,7 @@ def frame_budget() -> tuple[float, int]:
     The sum of what the per-type limits can let through (actions, chat lines,
     pings and syncs): a client within its limits never meets it, and anything
     beyond it would be refused or dropped by one of them anyway — so it is
-    dropped first, unread (issue 16: a ping flood slowed other tables).
+    dropped first, unread (a ping flood once slowed the moves at other tables).
     """
     act_hits, act_window = settings.GAMES_ACTION_RATE
     chat_hits, chat_window = settings.GAMES_CHAT_RATE
@@ -158,7 +158,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels (4.2+) runs close_old_connections in the database thread
         # before every handler: a hop to that one thread for each frame relayed
-        # to a client, queued behind everyone's moves (issue 12's profile).
+        # to a client, queued behind everyone's moves (seen in profiles under load).
         # Every database call here goes through games.dbcalls.db, which
         # closes old connections itself, so the relays skip it.
         handler = getattr(self, get_handler_name(message), None)
@@ -171,7 +171,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
         global dropped_frames
         if self.frames is not None and not self.frames.take():
             dropped_frames += 1
-            return  # a flood: dropped before any work (issue 16)
+            return  # a flood: dropped before any work
         # the base class raises ValueError on a binary or empty frame, which
         # would kill the consumer and drop the connection
         ok = text_data and len(text_data) <= MAX_FRAME
@@ -306,7 +306,7 @@ class TableConsumer(_JsonSocket):
                     self.touched = time.monotonic()
                     await sync_to_async(presence.touch_presence, thread_sensitive=False)(
                         self.channel_name, self.table_id, self.user)
-            elif self.barred:  # spectators off: no game view (issue 16)
+            elif self.barred:  # spectators off: no game view
                 await self.send_json({"type": "game", "view": None})
             else:
                 view = await db(current_view)(self.table_id, self.user)

@@ -1,4 +1,4 @@
-"""Where the websocket consumers' database calls run (issue 12).
+"""Where the websocket consumers' database calls run.
 
 Channels' ``database_sync_to_async`` runs every call of a process in one
 thread, so on PostgreSQL a process's moves, connects and syncs queue behind

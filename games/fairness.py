@@ -1,4 +1,4 @@
-"""Provably fair deals (issue 10; RULES.md §11–§12): the deal's seed combines
+"""Provably fair deals (RULES.md §11–§12): the deal's seed combines
 the server's secret seed with one seed from each seat, and everyone at the
 table sees a commitment to the server seed before anyone plays.
 

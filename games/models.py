@@ -29,7 +29,7 @@ class Table(models.Model):
     )
     closed = models.BooleanField(_("closed"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
-    # 好友房 (issue 13): never listed; opened only with the invite token or the
+    # 好友房: never listed; opened only with the invite token or the
     # room code. Other apps read ``private`` (a private table carries no wager,
     # RULES.md §12).
     private = models.BooleanField(_("private"), default=False)

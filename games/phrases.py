@@ -1,4 +1,4 @@
-"""快捷语 (issue 13): quick phrases and emoji reactions a player sends by index
+"""快捷语: quick phrases and emoji reactions a player sends by index
 into the server's list, so nothing but the list's own words can go out this
 way. The list is ``settings.GAMES_QUICK_PHRASES`` (phrases) followed by
 ``settings.GAMES_REACTIONS`` (emoji); a phrase goes out as a chat line,
@@ -20,7 +20,7 @@ DEFAULT_PHRASES = ("快点吧", "配合得好", "好牌！", "不好意思", "�
 DEFAULT_REACTIONS = ("👍", "😄", "😮", "😭", "🎉")
 
 
-#: the default phrases in the page's language (issue 16: an English page showed
+#: the default phrases in the page's language (an English page once showed
 #: them in Chinese): each has an English msgid whose Chinese is the phrase itself
 LABELS = {
     "快点吧": gettext_lazy("Hurry up!"), "配合得好": gettext_lazy("Well played, partner!"),

@@ -314,7 +314,7 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
     table.save(update_fields=["status"])
     seats = Seat.objects.filter(table=table, is_bot=False)
     seats.update(ready=False)
-    # the escaper, and anyone whose connection is gone, is stood up (issue: departures)
+    # the escaper, and anyone whose connection is gone, is stood up
     online = presence.online_users(table.pk)
     gone = set(seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
     if departed is not None and rows[departed].user_id is not None:
@@ -382,9 +382,9 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
 
 
 def _tell_timeout(game: Game, row: GameSeat, action: dict[str, Any]) -> None:
-    """Tell the player at once what the clock did for them (issue 13, RULES.md
-    §8): a ``turn_timeout`` notice with ``params`` ``{table_id, action: "play" |
-    "pass", cards, auto}`` (``auto``: this was the second in a row, 托管 is on)."""
+    """Tell the player at once what the clock did for them (RULES.md §8): a
+    ``turn_timeout`` notice with ``params`` ``{table_id, action: "play" | "pass",
+    cards, auto}`` (``auto``: this was the second in a row, 托管 is on)."""
     cards = list(action.get("cards") or [])
     if action["type"] == "play":
         text = _("Your time ran out: the clock played %(cards)s for you.") % {
@@ -405,9 +405,9 @@ def _due(game: Game | None, seq: int | None) -> bool:
 
 def bot_policy_of(row: GameSeat, practice: bool = False) -> str:
     """The policy that plays a seat: a bot seat's level; 托管 plays the master
-    (大师) in a practice game and the expert (高手) in a rated one (issue 20: nobody
-    climbs the ladder by leaving the strongest bot on; issue 11: a player's seat
-    should not play worse than its player)."""
+    (大师) in a practice game and the expert (高手) in a rated one (nobody climbs the
+    ladder by leaving the strongest bot on, and a player's seat should not play
+    worse than its player)."""
     return row.bot or ("master" if practice else "expert")
 
 

@@ -16,7 +16,7 @@ drops them. Two stores, chosen by the settings:
 Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
 :func:`spectator_count`, :func:`watched_tables`.
 
-A *person* is online while any of their sockets heartbeats (issue 16): a table
+A *person* is online while any of their sockets heartbeats: a table
 socket's heartbeat counts for its user too, and sockets with no table (the
 lobby's, ``/ws/me/``) keep :func:`touch_person` entries of their own — one per
 connection under the user, ``<prefix>:presence:u:<user id>`` in Redis (the key

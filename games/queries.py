@@ -112,7 +112,7 @@ def quick_start_tables(limit: int = 50) -> list[Table]:
     people seated, most first, then the oldest. Tables where nobody sits are
     left out (quick start looks for company), and so is any table with a bot:
     a bot makes a practice game (RULES.md §7), someone else's, not company
-    (issue 16: a player was seated at a finished bot table).
+    (a player was once seated at a finished bot table).
     """
     return list(
         Table.objects.filter(closed=False, private=False, status=Table.WAITING)

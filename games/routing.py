@@ -4,7 +4,7 @@ A table route takes any path segment, not only ``<int:...>``: ``/ws/table/-1/``
 or a table id of 8,000 digits would otherwise find no route, which Channels
 raises as an exception (an HTTP 500 handshake, the whole path in the log).
 ``TableConsumer`` accepts such a connection and closes it with 4404 like an
-unknown table; any other path under ``ws/`` does the same (issue 16 §5).
+unknown table; any other path under ``ws/`` does the same, never an HTTP 500.
 """
 
 from django.urls import path, re_path

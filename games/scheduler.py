@@ -6,7 +6,7 @@ turn's due time when that is at most ``GAMES_COUNTDOWN_HORIZON_SECONDS`` away
 on the later deadlines and on lost tasks and restarts. A human's 30 s turn gets
 no task of its own: one ETA task per move, held by the worker for the whole
 turn and run as a no-op once the move was made, was 40 % of the production
-stack's CPU under load (issue 12); the sweep acts on it at most a second late.
+stack's CPU under load; the sweep acts on it at most a second late.
 Embedded default (``"ticker"``): an in-process task on Daphne's event loop
 sweeping a few times a second, started by ``manage.py runsite`` (never under
 tests or migrations), since eager Celery ignores countdowns.

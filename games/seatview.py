@@ -52,7 +52,7 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
       (``None`` for a pass);
     * ``previous_trick``: the half's last completed trick
       (:func:`games.tricks.previous_trick` plus ``kinds``), ``None`` before
-      the first ends or once the game is over (上一轮, issue 13);
+      the first ends or once the game is over (上一轮);
     * for a seat in the running game, ``escape_penalty``: rating points it
       loses by escaping now (RULES.md §7; 0 in a practice game);
     * for the seat to act, ``hints``: its legal plays (:func:`hint`, RULES.md

@@ -88,13 +88,13 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
 
 def _not_watching(table: Table, seated: set[int]) -> set[int]:
     """Users at the table who are not spectators: the seated ones, and the
-    owner of a waiting table, standing at it to run it (issue 16: the owner
-    alone showed as "1 watching")."""
+    owner of a waiting table, standing at it to run it (the owner alone once
+    showed as "1 watching")."""
     return seated | {table.owner_id} if table.status == Table.WAITING else seated
 
 
 def _watchers(live, seated: set[int]) -> tuple[dict[str, Any], dict[int, str]]:
-    """Who watches (issue 13): logged-in spectators by name, moderators marked,
+    """Who watches: logged-in spectators by name, moderators marked,
     anonymous ones only counted; and their usernames by id. One query, and
     none when nobody is logged in."""
     ids = {u for _, u in live if u is not None and u not in seated}

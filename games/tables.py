@@ -59,7 +59,7 @@ def create_table(user, name: str = "", private: bool = False, *,
     """Open a new table owned by ``user`` with four empty seats.
 
     :param name: 1–40 characters after trimming; blank gives the default "桌 N".
-    :param private: a 好友房 (issue 13): not listed, joined by its invite link
+    :param private: a 好友房: not listed, joined by its invite link
         (an unguessable token) or its 6-digit room code (``games.access``).
     :param owner_moves: the owner is about to sit here (:func:`open_table`,
         :func:`practice`): a waiting table where only they sit counts as empty,
@@ -98,7 +98,7 @@ def create_table(user, name: str = "", private: bool = False, *,
 
 
 def open_table(user, name: str = "", private: bool = False) -> tuple[Table, Refused | None]:
-    """The lobby's 开桌 (issue 16): a new table (:func:`create_table`) with its
+    """The lobby's 开桌: a new table (:func:`create_table`) with its
     creator seated at North (seat 0), moved from a waiting table elsewhere
     (RULES.md §12: one seat per person), in one transaction.
 
@@ -117,7 +117,7 @@ def open_table(user, name: str = "", private: bool = False) -> tuple[Table, Refu
 
 
 def practice(user, policy: Any = "normal") -> Table:
-    """和机器人练习 (issue 16): a new public table with ``user`` at North and
+    """和机器人练习: a new public table with ``user`` at North and
     three bots of ``policy`` in the other seats, its practice game started
     (RULES.md §7: a bot makes a practice game), all in one transaction.
 
@@ -215,9 +215,9 @@ def sit(table_id: int, user, index: int) -> None:
 
 
 def set_spectators(table_id: int, user, allowed: bool) -> None:
-    """The owner of a private table lets spectators in or keeps them out
-    (issue 13); with them off, standing invite holders get no game views
-    (``games.access.watch_barred``, issue 16) from the next snapshot on.
+    """The owner of a private table lets spectators in or keeps them out;
+    with them off, standing invite holders get no game views
+    (``games.access.watch_barred``) from the next snapshot on.
 
     :raises Refused: ``no_table``, ``not_owner``, ``game_running`` (settings
         change only between games), ``not_private``.
@@ -234,7 +234,7 @@ def set_spectators(table_id: int, user, allowed: bool) -> None:
 
 
 def quick_start(user) -> tuple[Table, bool]:
-    """快速开始 (issues 13, 16): seat ``user`` at the public waiting table with
+    """快速开始: seat ``user`` at the public waiting table with
     the most people seated (never a table with a bot, never a private one;
     ties: the oldest) that has an empty seat and whose seat policies admit
     them (``plugins.check_seat(table, user, "sit")``),

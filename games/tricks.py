@@ -1,4 +1,4 @@
-"""The previous trick as it was played (issue 13: 上一轮), the read side.
+"""The previous trick as it was played (上一轮), the read side.
 
 Derived from the current half's action log (``state["actions"]``, every play
 and pass in order) by the trick rule of RULES.md §4: a trick ends when every

@@ -260,7 +260,7 @@ def notice_strings() -> dict[str, Any]:
             "Your time ran out: the clock passed for you. "
             "If the next turn runs out too, auto-play starts."
         ),
-        # coins received during or at the end of a game (issue 16): notice_<code>,
+        # coins received during or at the end of a game: notice_<code>,
         # filled from the notice's params in the reader's language
         "notice_timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
         "notice_wager_won": _("The wager is settled: you win %(coins)s coins."),

@@ -83,7 +83,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     except Refused as e:
         messages.error(request, str(e))
         return redirect("lobby")
-    if unseated is not None:  # e.g. they play a running game elsewhere (issue 16)
+    if unseated is not None:  # e.g. they play a running game elsewhere
         messages.info(request, _("Your table is open. %(why)s Then sit down here.")
                       % {"why": str(unseated)})
     return redirect("table", table_id=table.pk)

@@ -1,5 +1,5 @@
 """Reading what clients send, the same way on every HTTP endpoint and socket
-(issue 16 §5): whole numbers in ASCII digits only, JSON text that cannot
+(never an HTTP 500): whole numbers in ASCII digits only, JSON text that cannot
 raise anything but :class:`ValueError`.
 
 Python's ``int()`` and ``str.isdigit()`` take far more than ``0``–``9``:

@@ -1,4 +1,4 @@
-"""The moderator actions (issue 10; RULES.md §12 "Moderators"), the write side
+"""The moderator actions (RULES.md §12 "Moderators"), the write side
 of the console. Each takes the acting moderator, its target and a reason of
 1–500 characters; runs in one transaction with its audit row (an
 ``AuditEntry``: who, what, target, reason, before → after); tells the people it

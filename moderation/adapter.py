@@ -1,5 +1,5 @@
 """The allauth account adapter: usernames with a blocked word are refused at
-sign-up (issue 10, the chat filter applies to usernames too), and a suspended
+sign-up (the chat filter applies to usernames too), and a suspended
 account is refused at log-in with a message saying until when."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Authentication backends that refuse suspended accounts (issue 10).
+"""Authentication backends that refuse suspended accounts.
 
 ``user_can_authenticate`` is asked both when someone logs in and when a
 session's user is loaded on every request and websocket connect
@@ -52,7 +52,7 @@ class SuspendedSessionMiddleware:
     """A session whose account was suspended while no socket of theirs was
     open: the backends above no longer load its user, which alone would be a
     silent log-out. On its next page it is logged out with a message saying
-    why and until when (issue 16). After ``AuthenticationMiddleware`` and
+    why and until when, not silently. After ``AuthenticationMiddleware`` and
     ``MessageMiddleware``; one query, only for such a session."""
 
     def __init__(self, get_response) -> None:

@@ -1,4 +1,4 @@
-"""Fair-play signals (issue 10): for every pair of accounts that played rated
+"""Fair-play signals: for every pair of accounts that played rated
 games together, measures computed from the stored RULES.md §11 records (never
 per request: ``moderation.tasks.compute_fairplay`` on the beat), and flags.
 

@@ -1,4 +1,4 @@
-"""Moderation models (issue 10; RULES.md §12 "Moderators"): sanctions (mutes,
+"""Moderation models (RULES.md §12 "Moderators"): sanctions (mutes,
 suspensions, table bans), the append-only audit log, reports, blocked words and
 the fair-play signals.
 

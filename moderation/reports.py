@@ -1,4 +1,4 @@
-"""Players' reports (issue 10): from a table, a player reports a player or a
+"""Players' reports: from a table, a player reports a player or a
 chat line of that table; moderators resolve or dismiss them in the console and
 the reporter is told the outcome in general terms (``report_outcome``).
 

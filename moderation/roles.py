@@ -1,4 +1,4 @@
-"""Who is a moderator (issue 10): a member of the ``moderators`` group, which
+"""Who is a moderator: a member of the ``moderators`` group, which
 carries the moderation permissions (``migrations`` creates it). Not ``is_staff``,
 not superuser: a superuser may use the console (Django grants them every
 permission) but is neither badged nor a moderator's target.

@@ -1,4 +1,4 @@
-"""Celery tasks of moderation: the fair-play signals (issue 10)."""
+"""Celery tasks of moderation: the fair-play signals."""
 
 from __future__ import annotations
 

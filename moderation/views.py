@@ -1,4 +1,4 @@
-"""The moderator console, ``/mod/`` (issue 10): thin views over
+"""The moderator console, ``/mod/``: thin views over
 :mod:`moderation.actions` and :mod:`moderation.reports`.
 
 Moderators only: anonymous visitors go to the log-in page, players get 403.

@@ -1,4 +1,4 @@
-"""The chat filter (issue 10): moderator-edited blocked words, matched as
+"""The chat filter: moderator-edited blocked words, matched as
 substrings (Chinese has no word boundaries), case-insensitively; the game's own
 vocabulary (原子, 原子弹, 氢弹, 刀, 炸弹 and the level titles) is never masked,
 even where a blocked word overlaps it.

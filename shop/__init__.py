@@ -1,2 +1,4 @@
-"""Coins ledger (``shop.ledger``), and later the catalogue, inventory, items and
-gems (RULES.md §9). ``shop`` may import ``accounts``; never the reverse."""
+"""Coins and what they buy (RULES.md §8–§9, §12): the ledger (``shop.ledger``,
+the only writer of coins), check-in and relief, the catalogue and purchases,
+inventories, every item and gem in play, replays, wager tables and their held
+stakes. ``shop`` may import ``games`` and ``accounts``; neither imports it."""

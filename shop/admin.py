@@ -30,8 +30,8 @@ class CoinEntryAdmin(ViewOnlyAdmin):
 
 @admin.register(Item)
 class ItemAdmin(admin.ModelAdmin):
-    """The catalogue: prices, names and descriptions are editable (issue 8:
-    admin-editable prices); the code is fixed once created (tests, the API and
+    """The catalogue: prices, names and descriptions are editable
+    (prices are set by hand); the code is fixed once created (tests, the API and
     ledger entries name items by it), and items are never deleted here."""
 
     list_display = ("code", "name_zh", "name_en", "price", "stackable", "for_sale", "position")
@@ -56,7 +56,7 @@ class DropAdmin(ViewOnlyAdmin):
 
 @admin.register(TableWager)
 class TableWagerAdmin(ViewOnlyAdmin):
-    """Tables' wagers (issue 9), read only: they change through ``shop.wagers``."""
+    """Tables' wagers, read only: they change through ``shop.wagers``."""
 
     list_display = ("table", "wager")
     raw_id_fields = ("table",)
@@ -72,7 +72,7 @@ class GameWagerAdmin(ViewOnlyAdmin):
 
 def _register_the_rest() -> None:
     """The shop's other rows (catalogue, inventory, uses, check-ins …), view
-    only: they change only through the shop's modules (issue 10 "Also")."""
+    only: they change only through the shop's modules."""
     from django.apps import apps
 
     for model in apps.get_app_config("shop").get_models():

@@ -1,5 +1,5 @@
 """Coin sources: the daily check-in (每日签到) and relief (救济金) (RULES.md §12
-"Coins"; issue 8). Amounts are settings (``SHOP_CHECKIN_REWARDS``,
+"Coins"). Amounts are settings (``SHOP_CHECKIN_REWARDS``,
 ``SHOP_RELIEF_*``); coins move through ``shop.ledger`` in the claim's
 transaction, with the player's profile locked first, so two claims at once
 give one.

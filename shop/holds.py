@@ -1,4 +1,4 @@
-"""The held stake of a wager game (RULES.md §12 "Held stake"; issue 16 §1).
+"""The held stake of a wager game (RULES.md §12 "Held stake").
 
 When a rated game starts at a wager table, each player's coins up to their
 largest possible loss in it, ``min(coins, wager × max(2 × stake, 20))`` with

@@ -70,7 +70,7 @@ def timer_timeout(game, seat: int) -> timedelta | None:
         [ledger.Leg(user_id, -fee)] + [ledger.Leg(o, settings.SHOP_TIMER_SHARE, user_id)
                                        for o in others],
         ledger.Reason.ITEM, game=game, table=game.table_id, item_code="timer")
-    for other in others:  # each receiver is told why their balance moved (issue 16)
+    for other in others:  # each receiver is told why their balance moved
         events.notify(other, "timer_paid",
                       _("%(name)s's timer fired: you receive %(coins)s coins.")
                       % {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE},

@@ -1,4 +1,4 @@
-"""Inventories, the write side (RULES.md §9; issue 8): 24 slots a player holds
+"""Inventories, the write side (RULES.md §9): 24 slots a player holds
 items in, stacks of up to 99, gems one per slot.
 
 Every change runs inside the caller's ``transaction.atomic()`` with the

@@ -1,4 +1,4 @@
-"""Using items (RULES.md §8–§9, §12; issue 8): gems, the 定时器's arming, 招牌 /
+"""Using items (RULES.md §8–§9, §12): gems, the 定时器's arming, 招牌 /
 金字招牌, 桌布, 算牌器 and 录像机.
 
 :func:`use` is the one entry point, for the inventory page (HTTP) and the
@@ -114,7 +114,7 @@ def _gem(user, slot, code, **_kw) -> dict[str, Any]:
     inventory.take_one(s)
     Profile.objects.filter(user=user).update(rating_points=F("rating_points") + add)
     RatingEntry.objects.create(user=user, delta=add, reason=RatingEntry.GEM)
-    events.me_changed([user.pk])  # the level in the header of every page (issue 16)
+    events.me_changed([user.pk])  # the level in the header of every page
     return {"points": add}
 
 

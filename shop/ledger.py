@@ -206,7 +206,7 @@ def _post(
         Profile.objects.filter(user_id=user_id).update(coins=balances[user_id])
     counted = MOVEMENTS.labels(reason, "single" if transfer_id is None else "transfer")
     transaction.on_commit(counted.inc)  # a rolled-back movement never happened
-    # every page of each person shows the new balance once this commits (issue 16)
+    # every page of each person shows the new balance once this commits
     events.me_changed(moved)
     return CoinEntry.objects.bulk_create(rows)  # ledger rows last
 

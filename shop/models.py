@@ -54,7 +54,7 @@ class CoinEntry(models.Model):
         "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         verbose_name=_("table"),
     )
-    # the catalogue's item code (issue 8: sign, timer, …); a plain code, not a
+    # the catalogue's item code (sign, timer, …); a plain code, not a
     # foreign key, so entries outlive catalogue edits
     item_code = models.CharField(_("item"), max_length=32, blank=True, default="")
     other = models.ForeignKey(
@@ -80,7 +80,7 @@ class CoinEntry(models.Model):
         return f"{self.user_id} {self.amount:+d} → {self.balance_after} ({self.reason})"
 
 
-# --- wagers (issue 9, RULES.md §9, §12 "Wagers"; written by shop.wagers) ---------------
+# --- wagers (RULES.md §9, §12 "Wagers"; written by shop.wagers) ------------------------
 
 
 class TableWager(models.Model):

@@ -1,4 +1,4 @@
-"""Buying from the catalogue (RULES.md §9 "价格不菲"; issue 8).
+"""Buying from the catalogue (RULES.md §9 "价格不菲").
 
 A purchase runs in one transaction: the buyer's profile locked (by
 ``ledger.lock_balances``), then their slots (the lock order), every check
@@ -28,7 +28,7 @@ from shop.models import CoinEntry, Item
 MAX_QUANTITY = 99
 
 
-#: a whole number from a form field or JSON, ASCII digits only (issue 16)
+#: a whole number from a form field or JSON, ASCII digits only (no "²" or "３")
 whole = wire.whole
 
 

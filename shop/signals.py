@@ -34,8 +34,8 @@ def grant_signup_coins(
 
 @receiver(user_signed_up, dispatch_uid="shop_signup_welcome")
 def welcome(request: Any, user: Any, **_kw: Any) -> None:
-    """Say what a new account starts with (issue 16: nothing mentioned the
-    sign-up coins): a message on the next page, in the visitor's language."""
+    """Say what a new account starts with (nothing used to mention
+    the sign-up coins): a message on the next page, in the visitor's language."""
     if request is not None:
         messages.success(request, _(
             "Welcome to Yuanzi online! Your account starts with %(coins)s coins: spend "

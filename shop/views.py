@@ -1,4 +1,4 @@
-"""The shop's pages and JSON endpoints (issue 8): thin, every rule lives in
+"""The shop's pages and JSON endpoints: thin, every rule lives in
 ``shop.purchase``, ``shop.coins``, ``shop.inventory`` and ``shop.items``.
 
 Form posts (buy, check-in, relief) answer with a redirect to ``/shop/`` and a
@@ -121,7 +121,7 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     if request.content_type == "application/json":
         try:
             data = wire.loads(request.body or b"{}")
-        except ValueError:  # malformed, or nested too deeply (issue 16)
+        except ValueError:  # malformed, or nested too deeply: 400, never 500
             data = None
         if not isinstance(data, dict):
             raise Refused("bad_message", _("Malformed message."))

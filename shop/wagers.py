@@ -1,4 +1,4 @@
-"""Coin wager tables (押宝, RULES.md §9 "Wager tables", §12 "Wagers"; issue 9).
+"""Coin wager tables (押宝, RULES.md §9 "Wager tables", §12 "Wagers").
 
 A table's owner sets a wager from :data:`LADDER` while the table waits
 (:func:`set_wager`, the socket message ``set_wager``). Everything else plugs
@@ -128,7 +128,7 @@ def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
         if table.status != Table.WAITING:
             raise Refused("game_running", _("A game is running at this table."))
         # RULES.md §12: "a private table takes no wager". Table.private is set
-        # only when the table is opened (issue 13), so a wager table never becomes one.
+        # only when the table is opened, so a wager table never becomes one.
         if wager and table.private:
             raise Refused("private_table", _("A private table cannot carry a wager."))
         seats = list(Seat.objects.select_for_update().filter(table=table).order_by("index"))
@@ -137,7 +137,7 @@ def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
         current = TableWager.objects.select_for_update().filter(table=table).first()
         if (current.wager if current else 0) == wager:
             return wager
-        if _coins(table.owner_id) < needed(wager):  # issue 16: the owner could not sit at it
+        if _coins(table.owner_id) < needed(wager):  # the owner must be able to sit at it
             raise Refused(
                 "not_enough_coins",
                 _("You need %(needed)s coins to set a wager of %(wager)s coins: the owner must "
@@ -311,7 +311,7 @@ def settle(end: GameEnd) -> None:
 
 def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> None:
     """A ``notice`` to each player who gained coins in ``end``'s settlement,
-    naming why (issue 16): ``wager_won`` (``params``: ``coins``) or,
+    naming why: ``wager_won`` (``params``: ``coins``) or,
     after an escape, ``escape_paid`` (``params``: ``coins``, ``name``: the
     escaper). Sent after commit; the ``me`` frames carry the new balances."""
     table_id = end.game.table_id
@@ -381,7 +381,7 @@ def _lobby_match(row: dict[str, Any], wager: int) -> bool:
 
 
 def _parse_filter(text: str) -> int | None:
-    value = wire.whole(text)  # ASCII digits only (issue 16)
+    value = wire.whole(text)  # ASCII digits only
     return value if value in LADDER else None
 
 

@@ -1,1 +1,1 @@
-"""The social hall (issue 18): friends and blocks (RULES.md §12)."""
+"""The social hall: friends and blocks (RULES.md §12)."""

@@ -1,4 +1,4 @@
-"""Blocks (屏蔽, RULES.md §12; issue 18): one-sided and silent — the blocked
+"""Blocks (屏蔽, RULES.md §12): one-sided and silent — the blocked
 person is never told, and their friend requests to the blocker stay pending
 and are never shown (:mod:`social.friends`). A new block ends a friendship and
 every pending request between the two.
@@ -23,7 +23,7 @@ from social import relations
 from social.friends import lock_pair, unfriend
 from social.models import Block, FriendRequest
 
-#: most people one person may block (issue 18)
+#: most people one person may block
 BLOCK_LIMIT = 500
 
 

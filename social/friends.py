@@ -1,4 +1,4 @@
-"""Friends (好友, RULES.md §12; issue 18): request, accept, decline, cancel,
+"""Friends (好友, RULES.md §12): request, accept, decline, cancel,
 remove. Friendship is mutual: a request accepted, or two people requesting
 each other.
 
@@ -26,9 +26,9 @@ from games.errors import Refused
 from social import relations
 from social.models import FriendRequest, Friendship
 
-#: most friends a person may have (issue 18)
+#: most friends a person may have
 FRIEND_LIMIT = 200
-#: most friend requests a person may send in any 24 hours (issue 18)
+#: most friend requests a person may send in any 24 hours
 REQUESTS_PER_DAY = 20
 
 

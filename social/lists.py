@@ -1,4 +1,4 @@
-"""The read side of the friends page and JSON (issue 18): paged lists, where a
+"""The read side of the friends page and JSON: paged lists, where a
 friend is, a player's public card, the name search. Never writes.
 
 Every list pages by at most :data:`PAGE_SIZE` rows with a fixed number of
@@ -21,7 +21,7 @@ from games.models import Seat, Table
 from social import relations
 from social.models import Block, FriendRequest, Friendship
 
-#: rows per page, every list (issue 18: at most 50)
+#: rows per page, every list (at most 50)
 PAGE_SIZE = 50
 
 
@@ -191,7 +191,7 @@ def search(viewer, text: str, number: int) -> Page:
 def public_card(user) -> dict[str, Any]:
     """``GET /api/users/<username>``: what anyone may know of a player — never
     coins. ``avatar`` and ``finish_rate`` are ``None`` until avatars and
-    reputation land (issue 18)."""
+    reputation land."""
     profile = Profile.objects.filter(user=user).first()
     return {
         "username": user.username,

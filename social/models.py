@@ -1,4 +1,4 @@
-"""Friends and blocks (RULES.md §12 "Friends and blocks"; issue 18).
+"""Friends and blocks (RULES.md §12 "Friends and blocks").
 
 Written only by :mod:`social.friends` and :mod:`social.blocks`, each inside one
 transaction that locks both people's ``Profile`` rows in ascending user id

@@ -1,4 +1,4 @@
-"""The friends page's words (issue 18): what the page script says, through
+"""The friends page's words: what the page script says, through
 gettext like ``games.ui``'s string tables, and each friend action's answer."""
 
 from __future__ import annotations

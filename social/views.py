@@ -1,5 +1,5 @@
-"""The friends page and the JSON API of friends and blocks (issue 18,
-docs/api.md): thin, every rule lives in :mod:`social.friends`,
+"""The friends page and the JSON API of friends and blocks
+(docs/api.md): thin, every rule lives in :mod:`social.friends`,
 :mod:`social.blocks` and :mod:`social.lists`.
 
 Session-authenticated; writes are POSTs under Django's CSRF check. A write

@@ -71,7 +71,7 @@ class Player:
 
     @classmethod
     def open(cls, browser, name: str, **context_options) -> Player:
-        # the site follows Accept-Language (issue 13): the players are Chinese by default
+        # the site follows Accept-Language: the players are Chinese by default
         context_options.setdefault("locale", "zh-CN")
         context = browser.new_context(**context_options)
         context.set_default_timeout(20_000)

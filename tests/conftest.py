@@ -1,7 +1,8 @@
 """Shared fixtures and the CI no-skip rule.
 
 Users: ``owner``, ``partner``, ``opponent``, ``outsider`` (password
-``PASSWORD``), each with a Profile made by the post_save signal.
+``PASSWORD``), each with a Profile made by the post_save signal; ``rival`` (no
+password), and ``players``, the four in seat order; ``table``, the owner's.
 
 After every test that used the database, ``_ledger_holds`` proves the coins
 ledger (``shop.ledger.audit``, what ``check_ledger`` runs) whenever coin entries
@@ -144,6 +145,26 @@ def opponent(db, django_user_model):
 def outsider(db, django_user_model):
     """A user with nothing to do with the game at hand."""
     return _make_user(django_user_model, "outsider")
+
+
+@pytest.fixture
+def rival(db, django_user_model):
+    """The opponent's partner: the fourth human (no password)."""
+    return django_user_model.objects.create_user(username="rival")
+
+
+@pytest.fixture
+def players(owner, opponent, partner, rival):
+    """The four humans in seat order: N owner, E opponent, S partner, W rival."""
+    return [owner, opponent, partner, rival]
+
+
+@pytest.fixture
+def table(owner):
+    """A waiting public table of ``owner``'s, "测试桌", nobody seated."""
+    from games import tables
+
+    return tables.create_table(owner, "测试桌")
 
 
 @pytest.fixture

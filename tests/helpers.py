@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import engine, events, play, tables
+from games.errors import Refused
 from games.models import Game, GameEvent, GameSeat
 from games.plugins import GamePlugin
 
@@ -52,6 +53,17 @@ def start_game(users: list, bots: Iterable[int] = ()) -> Game:
     for user in seated:
         tables.set_ready(table.pk, user)
     return Game.objects.get(table=table)
+
+
+def refused(reason: str, fn: Callable[..., object], *args: object) -> Refused:
+    """Call ``fn(*args)``, which must raise :class:`Refused` with ``reason``;
+    return the refusal."""
+    try:
+        fn(*args)
+    except Refused as e:
+        assert e.reason == reason, f"refused with {e.reason!r}, not {reason!r}"
+        return e
+    raise AssertionError(f"not refused (expected {reason!r})")
 
 
 def fresh(game: Game) -> Game:

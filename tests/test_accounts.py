@@ -198,7 +198,7 @@ def test_profile_page_shows_title_and_points_to_next(client, owner):
 
 
 def test_a_profiles_coins_show_to_its_owner_and_moderators_only(client, owner, outsider, mod):
-    """Issue 16: another player's balance is private, as at the table."""
+    """Another player's balance is private, as at the table."""
     url = reverse("profile", args=["owner"])
     for viewer in (None, outsider):
         if viewer:
@@ -236,7 +236,7 @@ def test_unknown_profile_is_404(client, db):
 
 
 def test_site_follows_the_browser_language_and_is_chinese_otherwise(client, db):
-    # issue 13: Accept-Language decides when the visitor has not chosen (LocaleMiddleware)
+    # Accept-Language decides when the visitor has not chosen (LocaleMiddleware)
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
     assert '<html lang="en">' in html
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()

@@ -1,19 +1,22 @@
-"""Bot levels at the site (issues 11, 20): a bot seat's level is stored with the
+"""Bot levels at the site: a bot seat's level is stored with the
 game and in its §11 record; bots and 托管 move through ``play.run_due`` with the
 policy of their level (托管: the master in a practice game, the expert in a rated
 one), decided from ``bot_view`` outside the row lock and applied with the seq
-check (RULES.md §12), after a natural pause drawn from the game's randomness."""
+check (RULES.md §12), after a natural pause drawn from the game's randomness;
+a practice game against three bots runs to its end and changes no rating (§7)."""
 
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
-from games import engine, play, tables
+from accounts.models import Profile, RatingEntry
+from games import engine, play, seatview, tables
 from games.errors import Refused
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, GameSeat, Seat, Table
 from tests.helpers import force_due, fresh, make_players, seat_row
 
 pytestmark = pytest.mark.django_db
@@ -138,9 +141,47 @@ def test_auto_play_in_a_practice_game_plays_the_master():
         0, "auto", expected.get("cards", []))
 
 
-def test_a_bots_pause_is_natural_and_drawn_from_the_games_randomness(settings):
+def _play_with_bots(table, human, seat: int, rng: random.Random) -> Game:
+    """Drive a game with bots: the human plays via games.play, bots via sweep_due."""
+    for _ in range(5000):
+        game = Game.objects.get(pk=Table.objects.get(pk=table.pk).current_game_id)
+        if game.status == Game.OVER:
+            return game
+        if game.state["turn"] == seat:
+            action = engine.heuristic_policy(seatview.view_for(game, seat), rng)
+            play.act(game.pk, human, game.seq, action)
+        else:
+            assert play.sweep_due() == 1
+    raise AssertionError("the game did not end")
+
+
+def test_practice_game_with_three_bots_runs_to_the_end(table, owner, settings):
+    settings.GAMES_BOT_DELAY_SECONDS = 0  # every bot turn is due at once
+    tables.sit(table.pk, owner, 0)
+    for i in (1, 2, 3):
+        tables.add_bot(table.pk, owner, i)
+    game = tables.set_ready(table.pk, owner)
+    assert game.practice and game.state["practice"]
+    assert [r.is_bot for r in GameSeat.objects.filter(game=game)] == [False, True, True, True]
+    game = _play_with_bots(table, owner, 0, random.Random(3))
+    assert game.settled and game.state["result"]["rating_changes"] == [0, 0, 0, 0]
+    profile = Profile.objects.get(user=owner)
+    assert profile.rating_points == 0 and profile.games_played == 1
+    assert not RatingEntry.objects.exists()
+    bots = GameEvent.objects.filter(game=game, by="bot").count()
+    assert bots and bots + GameEvent.objects.filter(game=game, by="player").count() == game.seq
+    # the table is free again; the owner, with no connection open, was stood up
+    assert Table.objects.get(pk=table.pk).status == Table.WAITING
+    assert Seat.objects.get(table=table, index=0).user is None
+    tables.sit(table.pk, owner, 0)
+    assert tables.set_ready(table.pk, owner).practice
+
+
+def test_a_bots_pause_is_natural_and_drawn_from_the_games_randomness(settings, time_machine):
     """0.5–1.5 × GAMES_BOT_DELAY_SECONDS (0.5–1.5 s by default), the same for the
-    same game and seq, different from move to move (checked, never waited out)."""
+    same game and seq, different from move to move. Time is frozen: the bot is
+    due exactly its pause after the last action, and moves once that has passed."""
+    time_machine.move_to(datetime(2026, 3, 1, 12, 0, tzinfo=UTC), tick=False)
     settings.GAMES_BOT_DELAY_SECONDS = 1.0
     game = _practice()
     game = _drive_to_a_bot_turn(game)
@@ -152,15 +193,15 @@ def test_a_bots_pause_is_natural_and_drawn_from_the_games_randomness(settings):
         if engine.to_act(game.state) == 0:
             game = _drive_to_a_bot_turn(game)
             continue
-        before = timezone.now()
         pause = play.bot_pause(game.state, game.seq)
         assert 0.5 <= pause <= 1.5
         assert pause == play.bot_pause(game.state, game.seq)
-        left = (game.due_at - before).total_seconds()
-        assert pause - 5 < left <= pause  # due at the drawn pause after the last action
+        assert game.due_at == timezone.now() + timedelta(seconds=pause)
         seen.add(round(pause, 6))
-        force_due(game)
-        play.run_due(game.pk, game.seq)
+        time_machine.shift(timedelta(seconds=pause) - timedelta(microseconds=1))
+        assert play.run_due(game.pk, game.seq) is False  # not a microsecond early
+        time_machine.shift(timedelta(microseconds=1))
+        assert play.run_due(game.pk, game.seq) is True
     assert len(seen) >= 3
     state = {"seed": "x"}
     pauses = [play.bot_pause(state, seq) for seq in range(200)]

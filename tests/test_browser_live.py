@@ -1,4 +1,4 @@
-"""The per-user channel in a real browser (issue 16): the lobby page opens one
+"""The per-user channel in a real browser: the lobby page opens one
 websocket, not two (its own, which also carries the shop's 招牌 badges and the
 per-user channel); a page with no socket of its own (the shop) opens one small
 ``/ws/me/``; the header of every open page shows the person's coins and level

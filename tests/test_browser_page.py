@@ -1,5 +1,5 @@
-"""Issue 13 in a real browser (Debian chromium through Playwright): the table
-page is never silent — a line that dies without a close, a turn lost to the
+"""The table page in a real browser (Debian chromium through Playwright): it
+is never silent — a line that dies without a close, a turn lost to the
 clock, why a game ended — on a desktop and on a 360×740 touch phone.
 
 One site process (``manage.py runsite``, SQLite file of its own) serves the
@@ -332,7 +332,7 @@ def test_a_private_table_is_hidden_and_joined_by_link_or_code(site, browser):
 
 def test_friends_reach_a_table_with_spectators_off_and_a_standing_one_sees_no_game(
         site, browser):
-    """Issue 16 §2: the owner turns 允许旁观 off; a friend by room code and one by
+    """A 好友房 with spectators off: the owner turns 允许旁观 off; a friend by room code and one by
     the invite link reach the table and sit; a stranger by plain id gets the
     404 page; a third friend standing there while the game runs gets no game
     frame and is told 本桌不允许旁观."""

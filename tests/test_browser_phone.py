@@ -1,5 +1,5 @@
-"""Issue 16 §4 and two §6 layout items in a real browser (Debian chromium
-through Playwright), measured with element rectangles as a player sees them:
+"""The table on phones, and two desktop layout items, in a real browser
+(Debian chromium through Playwright), measured with element rectangles as a player sees them:
 
 * landscape phones (740×360, 844×390): the four seats, the trick, the dao and
   scores, the controls and the whole hand on one screen without scrolling;

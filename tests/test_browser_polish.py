@@ -1,5 +1,5 @@
-"""Issue 16 §6, what players and moderators saw, in a real browser (Debian
-chromium through Playwright) at 1366×800 and on a 360×740 touch phone: the
+"""Smaller things testers saw as players and moderators, in a real browser
+(Debian chromium through Playwright) at 1366×800 and on a 360×740 touch phone: the
 result panel's one drops line and its sentences, the card counter beside the
 hand, the inventory's tooltips and the shop's unaffordable items, the site's
 own icons instead of colour emoji, and the wording of the table page.

@@ -1,4 +1,4 @@
-"""Issue 16 in a real browser (Debian chromium through Playwright): the lobby's
+"""Practice games in a real browser (Debian chromium through Playwright): the lobby's
 和机器人练习 button on a desktop (1366×800) and a 360×740 touch phone, and a
 result panel that never opens for a game the viewer was not part of.
 
@@ -86,8 +86,8 @@ def test_practice_with_bots_is_one_click_to_a_started_game(site, browser, device
 
 
 def test_no_old_result_for_someone_who_arrives_after_the_game(site, browser):
-    """Issue 16: a player landed at someone else's finished bot table and was
-    shown its result. The game's own player sees the result; someone who opens
+    """A tester landed at someone else's finished bot table and was shown its
+    result. The game's own player sees the result; someone who opens
     the table after it ended does not, and quick start never seats them there."""
     me = _person(browser, site.base_url, DESKTOP)
     _practice(me, "beginner")

@@ -1,5 +1,5 @@
-"""Issue 16 in a real browser (Debian chromium through Playwright): the replay
-page draws the table — four seats 北东南西 with their hands as card faces, the
+"""The replay page in a real browser (Debian chromium through Playwright): it
+draws the table — four seats 北东南西 with their hands as card faces, the
 trick, the scores — step by step with buttons and keys, titled with the
 table's name as the game was played, on a desktop (1366×800) and a 360×740
 touch phone.

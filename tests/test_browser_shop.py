@@ -1,4 +1,4 @@
-"""The shop in a real browser (issue 8): a new user checks in, buys a timer and
+"""The shop in a real browser: a new user checks in, buys a timer and
 a card counter, sees the coins drop, uses the counter at a practice table
 (three bots) and sees the remaining cards; an owner renames their table with a
 招牌 and lays a 桌布 that the other player at the table sees. The site and

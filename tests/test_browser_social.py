@@ -1,4 +1,4 @@
-"""Friends and blocks in a real browser (issue 18): one player on a desktop in
+"""Friends and blocks in a real browser: one player on a desktop in
 English, one on a 360 × 740 touch phone in Chinese. Found by name, a request,
 accepted; the friend shown online at their table with a 加入 button that
 opens it; a block that ends the friendship and keeps the blocked player's

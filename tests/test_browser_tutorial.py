@@ -1,4 +1,4 @@
-"""The 新手教程 in a real browser (issue 20): a signed-up player finishes all
+"""The 新手教程 in a real browser: a signed-up player finishes all
 eight lessons by clicking cards and answers (desktop; the first lesson again on
 a 360×740 phone with no horizontal scroll), and a visitor makes a wrong play
 and reads its explanation, in Chinese and in English. The site and browser

@@ -45,7 +45,7 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
     page.wait_for_function("() => (window.__toasts || []).some(t => t.includes('机器人'))")
     assert page.locator(".seat.is-bot").count() == 0
 
-    # issue 16: the owner (2,000) cannot set 40 (needs 4,000): greyed out, and why
+    # the owner (2,000) cannot set 40 (needs 4,000): greyed out, and why
     assert page.locator('#wager-select option[value="20"]').is_enabled()
     assert page.locator('#wager-select option[value="40"]').is_disabled()
     assert page.locator('#wager-select option[value="10240"]').is_disabled()
@@ -80,7 +80,7 @@ print(table.pk)
 def test_the_result_panel_shows_each_seats_coin_change(site, browser):  # noqa: F811
     """A wager game just ended at the table (N–S lost 10 each): a player of it
     (East) opening the page sees the coin changes the server sent beside the
-    result; someone who was not in it gets no result panel (issue 16)."""
+    result; someone who was not in it gets no result panel."""
     table_id = int(site.manage("shell", "-c", FINISHED_WAGER_GAME).split()[-1])
     stranger = Player.open(browser, "kanke", viewport={"width": 1280, "height": 800})
     stranger.page.goto(site.base_url + f"/tables/{table_id}/")
@@ -145,7 +145,7 @@ print(table.pk)
 
 
 def test_a_running_wager_game_shows_its_player_the_held_coins(site, browser):  # noqa: F811
-    """Issue 16: at a running 10-coin wager game (four 科员: 200 held each) the
+    """At a running 10-coin wager game (four 科员: 200 held each) the
     player sees "200 冻结" beside their unchanged 2,000 coins; a spectator sees
     no held coins at all; the shop page says the same to the player."""
     me = Player.open(browser, "dongjie", viewport={"width": 1366, "height": 800})

@@ -1,6 +1,5 @@
 """The turn clock and the bots run by a REAL Celery worker and beat (DESIGN.md
-"Time, bots, departures"; issue "Turn clocks, departures, 托管 and the leaderboard,
-run by Celery").
+"Time, bots, departures").
 
 The worker and beat are subprocesses (``tests/celery_fixtures.py``) on the
 PostgreSQL test database and the Redis broker; they skip without
@@ -186,7 +185,7 @@ def test_overdue_turn_survives_a_worker_restart(celery_worker, settings, tmp_pat
 
 def test_a_turn_beyond_the_horizon_gets_no_countdown_and_the_sweep_acts(celery_worker, settings,
                                                                          tmp_path):
-    """Issue 12: a turn due further away than GAMES_COUNTDOWN_HORIZON_SECONDS
+    """A turn due further away than GAMES_COUNTDOWN_HORIZON_SECONDS
     publishes no countdown task (one per move, held for the whole turn, was most
     of the production stack's CPU under load); a short turn still does; beat's
     sweep acts on the long one once it is due."""

@@ -1,5 +1,8 @@
-"""The websocket protocol (docs/protocol.md) against the real ASGI application,
-and the table, seat, bot, chat and finish rules behind it (games.tables, games.play, games.chat).
+"""The websocket protocol (docs/protocol.md) against the real ASGI application:
+whole games, refusals, reconnects, spectators, malformed frames, origins, the
+lobby, seats, chat and escape through the sockets. The services behind them are
+tested in their own files (test_tables.py, test_bot_seats.py, test_clock.py,
+test_chat.py, test_finish.py; the engine in test_engine_*.py).
 
 Every socket goes through ``yuanzi_site.asgi.application``: the Origin check
 and the session-cookie ``AuthMiddlewareStack`` run as in production. Sessions
@@ -23,10 +26,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from accounts.models import Profile, RatingEntry
-from games import chat, engine, play, seatview, tables
+from games import engine, play, seatview, tables
 from games.engine.cards import DISTINCT_CARDS
-from games.errors import Refused
-from games.models import ChatMessage, Game, GameEvent, GameSeat, Seat, Table
+from games.models import ChatMessage, Game, GameEvent, Seat, Table
 from tests.ws_checks import check_frames, choose, states_by_seq
 from yuanzi_site.asgi import application
 
@@ -49,23 +51,6 @@ def _site(settings):
     settings.GAMES_SCHEDULER = "none"  # nothing here needs a clock: tests call sweep_due
     settings.GAMES_ACTION_RATE = (100_000, 5)
     settings.GAMES_BOT_DELAY_SECONDS = 0
-
-
-@pytest.fixture
-def rival(db, django_user_model):
-    """The opponent's partner: the fourth human."""
-    return django_user_model.objects.create_user(username="rival")
-
-
-@pytest.fixture
-def players(owner, opponent, partner, rival):
-    """The four humans in seat order: N owner, E opponent, S partner, W rival."""
-    return [owner, opponent, partner, rival]
-
-
-@pytest.fixture
-def table(owner):
-    return tables.create_table(owner, "测试桌")
 
 
 def _cookie(user) -> bytes:
@@ -453,62 +438,7 @@ async def test_lobby_lists_tables_and_streams_changes(table, owner):
         await comm.disconnect()
 
 
-# --- tables, seats, bots ----------------------------------------------------------------
-
-
-def _refused(reason: str, fn, *args) -> None:
-    with pytest.raises(Refused) as e:
-        fn(*args)
-    assert e.value.reason == reason
-
-
-def test_seat_rules_through_services(table, owner, partner, opponent, outsider, rival):
-    t = table.pk
-    tables.sit(t, owner, 0)
-    tables.sit(t, owner, 0)  # sitting where one sits is a no-op
-    _refused("seat_taken", tables.sit, t, partner, 0)
-    tables.sit(t, owner, 1)  # moving: never two seats at one table
-    assert list(Seat.objects.filter(table=table, user=owner).values_list("index", flat=True)) \
-        == [1]
-    tables.sit(t, partner, 0)
-    for bad in (-1, 4, "1", None, True, 1.0):
-        _refused("bad_seat", tables.sit, t, outsider, bad)
-    _refused("not_seated", tables.stand, t, outsider)
-    _refused("not_seated", tables.set_ready, t, outsider)
-    _refused("no_table", tables.sit, 999999, owner, 0)
-
-    _refused("not_owner", tables.add_bot, t, partner, 2)
-    _refused("seat_taken", tables.add_bot, t, owner, 0)
-    tables.add_bot(t, owner, 2)
-    _refused("seat_taken", tables.sit, t, outsider, 2)
-    _refused("not_owner", tables.remove_bot, t, partner, 2)
-    _refused("no_bot", tables.remove_bot, t, owner, 3)
-    tables.remove_bot(t, owner, 2)
-    assert Seat.objects.get(table=table, index=2).empty
-
-    # no start until four are seated and ready
-    tables.sit(t, opponent, 2)
-    assert tables.set_ready(t, owner) is None
-    assert tables.set_ready(t, partner) is None
-    assert tables.set_ready(t, opponent) is None
-    tables.set_ready(t, opponent, False)
-    tables.sit(t, rival, 3)
-    assert tables.set_ready(t, rival) is None
-    assert Game.objects.count() == 0
-    game = tables.set_ready(t, opponent)
-    assert game is not None and not game.practice
-    names = [r.username for r in GameSeat.objects.filter(game=game)]
-    assert names == ["partner", "owner", "opponent", "rival"]
-
-    # while it runs the seats are frozen
-    _refused("game_running", tables.sit, t, outsider, 0)
-    _refused("game_running", tables.stand, t, owner)
-    _refused("game_running", tables.add_bot, t, owner, 0)
-    _refused("game_running", tables.remove_bot, t, owner, 0)
-    _refused("game_running", tables.set_ready, t, owner)
-    _refused("not_seated", play.act, game.pk, outsider, 0, {"type": "pass"})
-    _refused("bad_action", play.act, game.pk, owner, 0, {"type": "escape"})
-    _refused("bad_action", play.act, game.pk, owner, 0, "pass")
+# --- seats and bots through the socket --------------------------------------------------
 
 
 async def test_seat_rules_through_the_socket(table, owner, partner, socks):
@@ -543,66 +473,6 @@ async def test_seat_rules_through_the_socket(table, owner, partner, socks):
         (None, False, False),
     ]
     assert await _db(Game.objects.count)() == 0
-
-
-def _play_with_bots(table, human, seat: int, rng: random.Random) -> Game:
-    """Drive a game with bots: the human plays via games.play, bots via sweep_due."""
-    for _ in range(5000):
-        game = Game.objects.get(pk=Table.objects.get(pk=table.pk).current_game_id)
-        if game.status == Game.OVER:
-            return game
-        if game.state["turn"] == seat:
-            action = engine.heuristic_policy(seatview.view_for(game, seat), rng)
-            play.act(game.pk, human, game.seq, action)
-        else:
-            assert play.sweep_due() == 1
-    raise AssertionError("the game did not end")
-
-
-def test_practice_game_with_three_bots_runs_to_the_end(table, owner):
-    tables.sit(table.pk, owner, 0)
-    for i in (1, 2, 3):
-        tables.add_bot(table.pk, owner, i)
-    game = tables.set_ready(table.pk, owner)
-    assert game.practice and game.state["practice"]
-    assert [r.is_bot for r in GameSeat.objects.filter(game=game)] == [False, True, True, True]
-    game = _play_with_bots(table, owner, 0, random.Random(3))
-    assert game.settled and game.state["result"]["rating_changes"] == [0, 0, 0, 0]
-    profile = Profile.objects.get(user=owner)
-    assert profile.rating_points == 0 and profile.games_played == 1
-    assert not RatingEntry.objects.exists()
-    bots = GameEvent.objects.filter(game=game, by="bot").count()
-    assert bots and bots + GameEvent.objects.filter(game=game, by="player").count() == game.seq
-    # the table is free again; the owner, with no connection open, was stood up
-    assert Table.objects.get(pk=table.pk).status == Table.WAITING
-    assert Seat.objects.get(table=table, index=0).user is None
-    tables.sit(table.pk, owner, 0)
-    assert tables.set_ready(table.pk, owner).practice
-
-
-def test_sweep_waits_for_a_humans_clock(table, owner, settings):
-    settings.GAMES_BOT_DELAY_SECONDS = 30
-    tables.sit(table.pk, owner, 0)
-    for i in (1, 2, 3):
-        tables.add_bot(table.pk, owner, i)
-    game = tables.set_ready(table.pk, owner)
-    assert play.sweep_due() == 0
-    assert not play.run_due(game.pk, game.seq)
-    assert Game.objects.get(pk=game.pk).seq == 0
-
-
-def test_a_humans_timeout_plays_for_them(table, players):
-    for seat, user in enumerate(players):
-        tables.sit(table.pk, user, seat)
-    game = None
-    for user in players:
-        game = tables.set_ready(table.pk, user)
-    Game.objects.filter(pk=game.pk).update(due_at=game.started_at)  # the clock ran out
-    assert not play.run_due(game.pk, game.seq + 1)  # a stale seq does nothing
-    assert play.run_due(game.pk, game.seq)
-    assert not play.run_due(game.pk, game.seq)  # once
-    ev = GameEvent.objects.get(game=game)
-    assert ev.by == "clock" and ev.seat == game.state["turn"] and len(ev.action["cards"]) == 1
 
 
 # --- chat ---------------------------------------------------------------------------
@@ -643,39 +513,7 @@ async def test_chat_round_trips_raw_text_with_limits(table, owner, outsider, soc
     assert [line["text"] for line in history["lines"]] == stored
 
 
-def test_chat_service_limits(table, owner):
-    _refused("too_long", chat.chat, table.pk, owner, "x" * 201)
-    _refused("empty", chat.chat, table.pk, owner, "")
-    _refused("no_table", chat.chat, 999999, owner, "hi")
-    assert chat.chat(table.pk, owner, "  padded  ").text == "padded"
-
-
-# --- the guarded finish ------------------------------------------------------------------
-
-
-def test_finish_runs_once(table, owner, players):
-    for seat, user in enumerate(players):
-        tables.sit(table.pk, user, seat)
-    game = None
-    for user in players:
-        game = tables.set_ready(table.pk, user)
-    rng = random.Random(5)
-    while game.status == Game.PLAYING:
-        seat = game.state["turn"]
-        game = play.act(game.pk, players[seat], game.seq,
-                            engine.heuristic_policy(seatview.view_for(game, seat), rng))
-    game.refresh_from_db()
-    assert game.settled
-    before = {p.user_id: (p.rating_points, p.games_played) for p in Profile.objects.all()}
-    entries = RatingEntry.objects.count()
-    assert entries == 4
-    assert play.finish(game) is False
-    assert play.finish(Game.objects.get(pk=game.pk)) is False
-    assert {p.user_id: (p.rating_points, p.games_played) for p in Profile.objects.all()} == before
-    assert RatingEntry.objects.count() == entries
-    assert not play.run_due(game.pk)
-    _refused("game_over", play.act, game.pk, owner, game.seq, {"type": "pass"})
-    _refused("game_over", play.escape, game.pk, owner)
+# --- escape through the socket ------------------------------------------------------------
 
 
 async def test_escape_through_the_socket_abandons_the_game(table, players, socks):
@@ -689,15 +527,3 @@ async def test_escape_through_the_socket_abandons_the_game(table, players, socks
     assert profiles == [0, 0, -20, 0]  # max(2 × 1, 20) in the first half (§7)
     entry = await _db(RatingEntry.objects.get)(game=game)
     assert (entry.user_id, entry.delta, entry.reason) == (players[2].pk, -20, "escape")
-
-
-@pytest.mark.parametrize("bad", [["7S"], {"7S": 1}, 7, None, b"7S"])
-def test_parse_card_refuses_non_strings_with_a_card_error(bad):
-    # regression: a list or dict in a client's "cards" raised TypeError (unhashable)
-    # out of the engine, through games.play, killing the websocket consumer
-    with pytest.raises(engine.CardError):
-        engine.parse_cards([bad])
-    state = engine.new_game("x")
-    with pytest.raises(engine.IllegalAction) as e:  # the seat to act, so the cards are read
-        engine.apply(state, state["turn"], {"type": "play", "cards": [bad]})
-    assert e.value.reason == "bad_card"

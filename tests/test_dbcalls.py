@@ -1,6 +1,6 @@
 """games.dbcalls: the consumers' database calls run in a pool of threads on
-PostgreSQL (GAMES_DB_THREADS > 0) and in Channels' one database thread on SQLite
-(issue 12). The PostgreSQL runs of the consumer tests exercise the pool end to end."""
+PostgreSQL (GAMES_DB_THREADS > 0) and in Channels' one database thread on SQLite.
+The PostgreSQL runs of the consumer tests exercise the pool end to end."""
 
 from __future__ import annotations
 

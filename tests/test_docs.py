@@ -72,7 +72,7 @@ def test_deploy_doc_names_the_commands():
 
 def test_every_readme_image_is_committed_and_small():
     """Every picture the README shows is in the tree, a PNG, under 300 KB; the
-    shop's three (issue 8: the shop, the inventory, a replay) among them."""
+    shop's three (the shop, the inventory, a replay) among them."""
     readme = (ROOT / "README.md").read_text()
     images = re.findall(r"!\[[^\]]+\]\((docs/img/[\w.-]+)\)", readme)
     assert {"docs/img/shop.png", "docs/img/inventory.png", "docs/img/replay.png"} <= set(images)

@@ -111,3 +111,15 @@ def test_engine_errors_pickle_with_their_reason():
 def test_reasons_registry_holds_the_codes_clients_see():
     assert {"not_your_turn", "does_not_beat", "must_lead", "bad_card", "game_over",
             "bad_reason", "bad_bot", "bad_version"} <= REASONS
+
+
+@pytest.mark.parametrize("bad", [["7S"], {"7S": 1}, 7, None, b"7S"])
+def test_parse_card_refuses_non_strings_with_a_card_error(bad):
+    # regression: a list or dict in a client's "cards" raised TypeError (unhashable)
+    # out of the engine, through games.play, killing the websocket consumer
+    with pytest.raises(engine.CardError):
+        engine.parse_cards([bad])
+    state = engine.new_game("x")
+    with pytest.raises(engine.IllegalAction) as e:  # the seat to act, so the cards are read
+        engine.apply(state, state["turn"], {"type": "play", "cards": [bad]})
+    assert e.value.reason == "bad_card"

@@ -250,7 +250,7 @@ def test_views_are_fresh_data(seed_n, rng_seed, stops, ending):
     """A caller that changes its view never changes the game: every list and dict of
     every seat's view and the spectator's, at random moments of random games (running,
     finished, abandoned), mutated in place, leaves the state equal to a deep copy
-    taken before (issue 7: trick.last, the cards of trick.plays and halves were shared)."""
+    taken before (once trick.last, the cards of trick.plays and halves were shared)."""
     s = new_game(f"fresh-{seed_n}", levels=(3, 3, 3, 3))
     rng = random.Random(rng_seed)
     moments = []

@@ -1,4 +1,4 @@
-"""Provably fair deals (issue 10, docs/fairness.md): the deal seed combines the
+"""Provably fair deals (docs/fairness.md): the deal seed combines the
 server seed with each seat's seed from ``ready``; the view carries only the
 commitment while the game runs and the server seed once it is over; a game's
 check passes from its record and fails when one card of a hand is changed."""

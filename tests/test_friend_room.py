@@ -1,4 +1,4 @@
-"""A 好友房 with spectators off (issue 16 §2): the friends it was made for get
+"""A 好友房 with spectators off: the friends it was made for get
 in, strangers do not, and a friend standing there sees no game while one runs.
 
 Real ASGI application and sockets as in ``tests/test_consumers.py``
@@ -23,8 +23,7 @@ from yuanzi_site.asgi import application
 pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
-rival, players, socks, _site = (test_consumers.rival, test_consumers.players,
-                                test_consumers.socks, test_consumers._site)
+socks, _site = test_consumers.socks, test_consumers._site
 
 
 def _invited(user, table: Table, by_code: bool) -> tuple[Client, bytes]:

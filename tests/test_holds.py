@@ -1,4 +1,4 @@
-"""The held stake (issue 16 §1; RULES.md §12 "Held stake"): ``shop.holds``
+"""The held stake (RULES.md §12 "Held stake"): ``shop.holds``
 through the shop's plugin. When a wager game starts each player's largest
 possible loss is held; the held part cannot be spent (a purchase, a
 moderator's revoke, the 定时器), the game's own payment comes out of it, and
@@ -159,7 +159,7 @@ def test_the_ledger_refuses_any_movement_into_held_coins(four):
 
 
 def test_buying_during_the_game_is_refused_and_the_loser_pays_in_full(four):
-    """Issue 16: a seated player bought five 算牌器 during a wager game (2,000 →
+    """What a tester found: a seated player bought five 算牌器 during a wager game (2,000 →
     0), lost and paid nothing. Now the purchase beyond the coins not held is
     refused naming the held coins, and the double clamp's loser pays it all."""
     for user in four:

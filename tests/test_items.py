@@ -1,4 +1,4 @@
-"""Items in play (issue 8; RULES.md §8–§9, §12), end to end through the table
+"""Items in play (RULES.md §8–§9, §12), end to end through the table
 socket where a table is involved: the 定时器's extension and payment, the
 算牌器 against the engine's truth at every seq, 招牌 protection, 桌布, the
 录像机 and its replay page, drops and gems with a seeded random source.
@@ -35,8 +35,8 @@ from tests.ws_checks import check_frames, states_by_seq
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# the socket tests' fixtures (a private cache, no scheduler; the four players …)
-_site, players, rival, socks, table = tc._site, tc.players, tc.rival, tc.socks, tc.table
+# the socket tests' fixtures (a private cache, no scheduler; open sockets closed)
+_site, socks = tc._site, tc.socks
 
 
 @pytest.fixture(autouse=True)
@@ -419,7 +419,7 @@ def _finished_game(prefix: str, name: str) -> Game:
 
 
 def test_a_replay_is_titled_as_the_game_was_played():
-    """Issue 16: the replay page was titled with the table's current name.
+    """The replay page was once titled with the table's current name.
     The name is kept with the game when it starts (``Game.table_name``)."""
     users = helpers.make_players(4, "title")
     table = tables.create_table(users[0], "南湖茶馆")

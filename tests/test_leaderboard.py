@@ -1,5 +1,4 @@
-"""The leaderboard and the gem cap (issue "Turn clocks, departures, 托管 and the
-leaderboard, run by Celery"; RULES.md §9).
+"""The leaderboard and the gem cap (RULES.md §9).
 
 ``accounts.leaderboard.recompute`` builds the ranking in bulk; the page reads it
 in a bounded number of queries; beat runs the recompute every minute through the

@@ -157,8 +157,9 @@ def test_two_party_transfer_records_each_side_as_the_others(owner, partner):
 
 
 def test_wager_split_of_the_worked_example(owner, partner, opponent, outsider):
-    """Issue 9's example: N (seat 0) holds 7 and pays it, W (seat 3) gets 4 and
-    E (seat 1) 3; S (seat 2) pays 10, E and W 5 each. One transfer, zero sum."""
+    """The wager rules' worked example with a short payer: N (seat 0) holds 7 and
+    pays it, W (seat 3) gets 4 and E (seat 1) 3; S (seat 2) pays 10, E and W 5 each.
+    One transfer, zero sum."""
     north, east, south, west = owner, opponent, partner, outsider
     with transaction.atomic():
         ledger.debit(north, 1993, Reason.PURCHASE)

@@ -1,4 +1,4 @@
-"""The engine passes ``mypy --strict`` (issue 7; python-chess runs it in CI too).
+"""The engine passes ``mypy --strict`` (as python-chess runs it in CI too).
 
 ``make lint`` runs the same command after ruff. Pure Python, no Django.
 """

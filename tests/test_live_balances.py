@@ -1,4 +1,4 @@
-"""Balances that tell the truth during a game (issue 16 §3): every coin
+"""Balances that tell the truth during a game: every coin
 movement reaches every affected player's open pages as a ``me`` frame, a
 receiver is told why in a ``notice``, the header of every page shows the
 person's figures, and the per-user channel reaches pages with no socket of
@@ -33,7 +33,7 @@ from yuanzi_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-_site, players, rival, socks, table = tc._site, tc.players, tc.rival, tc.socks, tc.table
+_site, socks = tc._site, tc.socks
 _catalogue, notices = ti._catalogue, ti.notices
 
 
@@ -70,7 +70,7 @@ def _type(kind: str):
     return lambda m: m["type"] == kind
 
 
-# --- the 定时器: the issue's case ----------------------------------------------------------
+# --- the 定时器: the case a tester found --------------------------------------------------
 
 
 async def test_a_timer_updates_all_four_balances_and_tells_the_receivers_why(

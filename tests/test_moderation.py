@@ -1,4 +1,4 @@
-"""The moderator console and its actions (issue 10; RULES.md §12 "Moderators"):
+"""The moderator console and its actions (RULES.md §12 "Moderators"):
 who may use it, CSRF on every POST, each action's effect and audit row, and
 every refusal changing nothing. The live effects at a table, through real
 websockets, are in ``tests/test_moderation_live.py``.
@@ -358,7 +358,7 @@ def test_suspension_vacates_the_seat_and_blocks_log_in(mod, game, client):
 
 
 def test_a_suspended_session_is_told_why_and_until_when_on_its_next_page(mod, outsider):
-    """Issue 16: suspended with no socket open, the next page logs them out
+    """Suspended with no socket open, the next page logs them out
     saying so (not a silent log-out); the page after says nothing more."""
     client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
     client.force_login(outsider)
@@ -608,7 +608,7 @@ def _shown(page: str) -> str:
 
 
 def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, owner):
-    """Issue 16: the audit log's before/after reads ``key: value`` with times in
+    """The audit log's before/after reads ``key: value`` with times in
     Beijing time and items by name (no raw JSON, no UTC ISO); the table page
     names seats 北东南西 and dates chat in Beijing time; a user's recent games
     say 负 in the Chinese console, not ``loss``."""

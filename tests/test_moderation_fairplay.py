@@ -1,4 +1,4 @@
-"""Fair-play signals (issue 10): a planted colluding pair in a synthetic
+"""Fair-play signals: a planted colluding pair in a synthetic
 history of rated games is flagged; a random history flags nothing; same-address
 pairs are flagged; soft passes are read from the records through the engine.
 

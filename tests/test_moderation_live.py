@@ -26,9 +26,8 @@ from tests.test_consumers import _open, _start_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
-# the same four players, table and socket bookkeeping as tests/test_consumers.py
-rival, players, table, socks = (test_consumers.rival, test_consumers.players,
-                                test_consumers.table, test_consumers.socks)
+# the same socket bookkeeping as tests/test_consumers.py (players, table: conftest.py)
+socks = test_consumers.socks
 
 
 @pytest.fixture(autouse=True)
@@ -136,7 +135,7 @@ async def test_suspension_closes_every_socket_of_the_user(table, players, mod, s
     game = await _seated_game(table, players, socks)
     elsewhere = await _open(other.pk, players[1])
     socks.append(elsewhere)
-    lobby = test_consumers.WebsocketCommunicator(  # issue 16: the lobby socket too
+    lobby = test_consumers.WebsocketCommunicator(  # the lobby socket too
         test_consumers.application, "/ws/lobby/",
         headers=[test_consumers.ORIGIN,
                  (b"cookie", await db(test_consumers._cookie)(players[1]))])

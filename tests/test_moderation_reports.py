@@ -1,4 +1,4 @@
-"""Reports (issue 10): filed from a table (``moderation.reports``; the socket
+"""Reports: filed from a table (``moderation.reports``; the socket
 path is in tests/test_moderation_live.py), at most 5 an hour, queued in the
 console with their context — the chat around the line, the game's record only
 once it has ended, both users' recent games — and resolved or dismissed with

@@ -1,4 +1,4 @@
-"""Issue 16 §6's smaller things on the server side: the favicon, the wording
+"""Smaller things testers saw, on the server side: the favicon, the wording
 of allauth's pages (你, full-width punctuation), the welcome message after
 sign-up, plural-aware English and translated quick phrases, who counts as a
 spectator, and the 道具 box only for players with items."""
@@ -35,7 +35,7 @@ def _words(html: str) -> str:
 
 
 def test_allauth_pages_say_ni_with_full_width_punctuation(owner):
-    """Issue 16: the sign-up, log-in, reset and log-out pages (and their
+    """The sign-up, log-in, reset and log-out pages (and their
     errors) speak as the site does: 你, full-width punctuation."""
     client = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")
     pages = {url: client.get(url).content.decode() for url in (
@@ -57,7 +57,7 @@ def test_allauth_pages_say_ni_with_full_width_punctuation(owner):
 
 
 def test_the_owner_standing_at_a_waiting_table_is_no_spectator():
-    """Issue 16: the owner alone showed as "1 watching" (table and lobby);
+    """The owner alone once showed as "1 watching" (table and lobby);
     while a game runs an unseated owner does watch it."""
     from games import presence, snapshots, tables
     from games.models import Table

@@ -1,4 +1,4 @@
-"""Issue 13's smaller things on the server side: the UI language follows
+"""Smaller things of the pages, on the server side: the UI language follows
 Accept-Language when the visitor has not chosen one (Chinese otherwise), the
 brand is 原子在线 in Chinese, the site's own 404 page, cookies over plain http
 in the embedded mode, the watchers in a table snapshot."""

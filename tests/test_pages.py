@@ -380,7 +380,7 @@ def test_nav_links_the_shop_and_the_link_works(client, owner):
             client.force_login(owner)
         html = client.get(reverse("lobby")).content.decode()
         nav = html[html.index('<nav class="site-nav"'):html.index("</nav>")]
-        assert '<a href="/shop/">商店</a>' in nav  # issue 8: the shop exists now
+        assert '<a href="/shop/">商店</a>' in nav  # the shop is in the nav
         assert reverse("rules") in nav and reverse("leaderboard") in nav
         assert client.get("/shop/").status_code == 200
 

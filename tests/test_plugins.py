@@ -33,7 +33,7 @@ ORIGIN = (b"origin", b"http://localhost")
 def _quiet(settings):
     settings.GAMES_SCHEDULER = "none"
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": f"lifecycle-{uuid.uuid4()}"}}
+                                   "LOCATION": f"plugins-{uuid.uuid4()}"}}
 
 
 @pytest.fixture(autouse=True)

@@ -301,17 +301,17 @@ def test_the_redis_channel_layer_has_no_read_timeout_and_a_waiting_pool():
     for index in range(len(layer.hosts)):
         pool = layer.create_pool(index)
         assert pool.connection_class(**pool.connection_kwargs).socket_timeout is None
-        # a storm waits for one of a bounded number of connections (issue 12)
+        # a storm waits for one of a bounded number of connections
         assert isinstance(pool, BlockingConnectionPool) and pool.max_connections <= 100
-        # a command on a connection that died is retried once (issue 16)
+        # a command on a connection that died is retried once
         retry = pool.connection_class(**pool.connection_kwargs).retry
         assert retry.get_retries() == 1
 
 
 def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes,
                                                                           django_user_model):
-    """After a deploy every client reconnects at once (issue 12: at 500 sockets the
-    handshakes failed with HTTP 500, MaxConnectionsError in channels_redis's
+    """After a deploy every client reconnects at once (at 500 sockets the
+    handshakes once failed with HTTP 500, MaxConnectionsError in channels_redis's
     group_add). 60 tables × 4 logged-in players + 60 spectators, all at once."""
     a, b = daphnes(2)
     clients = []
@@ -353,13 +353,13 @@ def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes
     results = asyncio.run(storm())
     print(f"{len(results)} sockets connected in {time.monotonic() - started:.1f} s")
     # an HTTP 500 handshake is InvalidStatus(500), a consumer crash a 1011 close
-    # (issue 16: both seen at 1,000 sockets); a storm may only make people wait
+    # (both once seen at 1,000 sockets); a storm may only make people wait
     failed = [r for r in results if r != "pong"]
     assert not failed, f"{len(failed)} of {len(results)} failed: {failed[:3]}"
 
 
 def test_after_redis_restarts_new_connections_and_group_joins_work_at_once(daphnes, four):
-    """Issue 16: after Redis was killed and restarted, the first consumers of
+    """After Redis was killed and restarted, the first consumers of
     each Daphne crashed with "Connection closed by server" (1011, or an HTTP
     500 handshake) for ~10 s, until every pooled connection had failed once.
     Now the layer retries a command once on a fresh connection: the first

@@ -1,4 +1,4 @@
-"""What a protocol client written from docs/protocol.md found (issue 16 §5):
+"""What a protocol client written from docs/protocol.md found:
 numbers in ASCII digits only, JSON too deep on every endpoint, malformed
 table routes, refusals logged in one line, a frame flood dropped unread.
 

@@ -1,4 +1,4 @@
-"""快速开始 and 好友房 on the server (issue 13): which table quick start picks,
+"""快速开始 and 好友房 on the server: which table quick start picks,
 who may open a private table, the spectators switch, the lobby, the timeout
 notice. The browser side is in tests/test_browser_page.py."""
 
@@ -43,7 +43,7 @@ def test_quick_start_takes_the_table_with_most_people_then_the_oldest():
 
 
 def test_quick_start_never_picks_a_table_with_a_bot():
-    """Issue 16: 快速开始 seated a player at someone else's finished bot table.
+    """快速开始 once seated a player at someone else's finished bot table.
     Bots count for nothing: a table with two bots and one person loses to a
     table with one person and no bot, and a table whose practice game is over
     is never chosen."""
@@ -123,7 +123,7 @@ def test_a_private_table_opens_only_with_its_invite_or_from_inside(django_user_m
     assert client.get(f"/tables/{table.pk}/").status_code == 200  # remembered
 
     # spectators off keeps the game from a standing guest, not the table
-    # (issue 16: tests/test_friend_room.py)
+    # (tests/test_friend_room.py)
     tables.set_spectators(table.pk, owner, False)
     table.refresh_from_db()
     assert access.may_open(table, guest, table.invite_token)
@@ -202,7 +202,7 @@ def test_a_quick_phrase_is_said_by_index_through_the_chat():
     assert ChatMessage.objects.filter(table=table).count() == 1
 
 
-# --- the creator seated (issue 16) and 和机器人练习 ----------------------------------------
+# --- the creator seated and 和机器人练习 ---------------------------------------------------
 
 
 def test_the_creator_of_a_table_is_seated_on_creation():

@@ -1,5 +1,5 @@
 """What a hostile or broken client can send, and what a busy evening does to a
-connection (issue 12 "Robustness"): each answered with a reason code, the
+connection: each answered with a reason code, the
 connection kept, nothing changed; the Origin check on the whole origin;
 forwarded addresses only from the configured proxy; ping/sync token buckets;
 clean-up however a consumer ends; memory after many connections.
@@ -200,7 +200,7 @@ async def test_the_disconnect_clean_up_runs_even_when_a_handler_crashes(table, m
 
 async def test_memory_returns_after_a_thousand_connections(table, settings):
     """1,000 connect/close cycles in process: traced memory comes back to within
-    5 MB of where it started (issue 12 measured ~279 kB kept per connection).
+    5 MB of where it started (~279 kB per connection were once kept).
     The embedded stack's layer, whatever the environment: that is where it leaked."""
     from yuanzi_site.settings_layers import memory_channel_layer
 

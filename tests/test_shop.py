@@ -1,4 +1,4 @@
-"""The shop (issue 8; RULES.md §9, §12): coin sources, the catalogue and
+"""The shop (RULES.md §9, §12): coin sources, the catalogue and
 purchases, the inventory, the pages and the JSON API. Every refusal is checked
 to change nothing (coins, slots, entries); the autouse ledger check proves the
 ledger after each test. The 50-parallel-purchases test needs PostgreSQL."""
@@ -148,7 +148,7 @@ def test_buy_debits_and_fills_stacks_then_empty_slots(owner):
     ("timer", "1.5", 600, "bad_quantity"),
     ("timer", True, 600, "bad_quantity"),
     ("timer", 1, 500, "price_changed"),
-    ("timer", 1, "abc", "bad_message"),  # not a number at all (issue 16)
+    ("timer", 1, "abc", "bad_message"),  # not a number at all
     ("timer", 4, 600, "not_enough_coins"),
 ])
 def test_refused_purchases_change_nothing(owner, code, quantity, price, reason):

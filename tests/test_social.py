@@ -1,4 +1,4 @@
-"""Friends and blocks (issue 18, RULES.md §12): every action and refusal of
+"""Friends and blocks (RULES.md §12): every action and refusal of
 the services and the JSON API (docs/api.md), the limits (200 friends, 500
 blocks, 20 requests a day), the silence of a block, where a friend is, the
 friends page in both languages, and a constant number of queries per page with

@@ -1,4 +1,4 @@
-"""上一轮 (issue 13): ``games.tricks.previous_trick`` agrees with the engine's
+"""上一轮: ``games.tricks.previous_trick`` agrees with the engine's
 own trick ends (its ``trick`` events, RULES.md §4) at every move of whole
 games, and the view carries it."""
 

@@ -1,4 +1,4 @@
-"""The 新手教程 (issue 20): every scripted deal is valid under the real engine
+"""The 新手教程: every scripted deal is valid under the real engine
 and its wanted play is legal; the API judges plays with the engine, explains a
 wrong one (in Chinese by default, in English) and changes nothing; every lesson
 can be finished through the API; an account's progress is stored, a visitor's

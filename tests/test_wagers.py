@@ -1,4 +1,4 @@
-"""Coin wager tables (issue 9; RULES.md §9, §12 "Wagers"): ``shop.wagers``
+"""Coin wager tables (RULES.md §9, §12 "Wagers"): ``shop.wagers``
 through the shop's plugin — setting the wager, the seat policy, settlement
 inside the finisher, the snapshot / lobby / view contributions — and a whole
 wager game through the real ASGI application.
@@ -111,8 +111,8 @@ def finish_with(game: Game, state: dict, reason: str | None = None) -> Game:
 
 
 def without_holds(game: Game) -> None:
-    """Make ``game`` one that was running before held stakes landed (issue 16:
-    such games have no hold and settle as before): its holds are dropped."""
+    """Make ``game`` one that was running before held stakes landed (such
+    games have no hold and settle as before): its holds are dropped."""
     from django.db.models import F
 
     from shop import holds
@@ -171,7 +171,7 @@ def test_ladder_is_zero_then_doubling_from_ten_to_10240():
 
 
 @pytest.mark.parametrize("payer, amount, receivers, shares", [
-    (0, 7, [1, 3], {3: 4, 1: 3}),       # the issue's example: W (after N) first
+    (0, 7, [1, 3], {3: 4, 1: 3}),       # the worked example: W (after N) first
     (0, 10, [1, 3], {3: 5, 1: 5}),
     (1, 7, [0, 2], {0: 4, 2: 3}),       # after E comes N, then S
     (2, 10, [0, 1, 3], {1: 4, 0: 3, 3: 3}),  # an escaper's three: (p+3), (p+2), (p+1)
@@ -195,8 +195,8 @@ def test_settlement_caps_a_short_loser_at_their_balance():
 
 
 def test_worked_example_exactly(four):
-    """Issue 9: wager 10, stake 1, losers N and S; N holds 15: N pays 10 (E and
-    W 5 each), S pays 10 likewise."""
+    """The wager rules' worked example: wager 10, stake 1, losers N and S; N
+    holds 15: N pays 10 (E and W 5 each), S pays 10 likewise."""
     n, e, s, w = four
     table = wager_table(four, 10)
     game = start(table, four)
@@ -376,7 +376,7 @@ def test_bots_refuse_wagers_both_ways(four):
 
 
 def test_a_private_table_takes_no_wager(four):
-    """A 好友房 (``Table.private``, set only when it is opened: issue 13) takes no wager."""
+    """A 好友房 (``Table.private``, set only when it is opened) takes no wager."""
     table = tables.create_table(four[0], private=True)
     refused("private_table", wagers.set_wager, table.pk, four[0], 10)
     assert not TableWager.objects.filter(table=table).exists()
@@ -446,7 +446,7 @@ def test_raising_the_wager_unreadies_everyone_and_stands_up_the_short(
     set_coins(e, 4000)
     set_coins(s, 5000)
     set_coins(w, 3999)
-    set_coins(n, 4000)  # the owner must afford it (issue 16)
+    set_coins(n, 4000)  # the owner must afford it
     before = _table_state(table)
     # who would be stood up: a count to confirm, never a balance; nothing changes yet
     e_ = refused("wager_stands_up", wagers.set_wager, table.pk, n, 40)
@@ -775,7 +775,7 @@ def test_result_page_and_profile_show_coin_changes(client, four):
     finish_with(game, finished_state("1"))  # N–S lose 10 each, E–W win 10
     page = client.get(reverse("game_result", args=[game.pk])).content.decode()
     assert page.count('data-coins="-10"') == 2 and page.count('data-coins="10"') == 2
-    # the coins a player's games moved are theirs to see (and moderators'): issue 16
+    # the coins a player's games moved are theirs to see (and moderators')
     profile = client.get(f"/accounts/profile/{four[1].username}/").content.decode()
     assert "data-coins" not in profile
     client.force_login(four[1])

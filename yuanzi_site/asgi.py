@@ -20,7 +20,7 @@ from yuanzi_site import logs, proxy  # noqa: E402
 from yuanzi_site.origins import SiteOriginValidator  # noqa: E402
 
 proxy.install()  # Daphne's --proxy-headers: forwarded addresses only from TRUSTED_PROXIES
-logs.install()  # the access log's request field shortened (issue 16)
+logs.install()  # the access log's request field shortened
 
 application = ProtocolTypeRouter(
     {

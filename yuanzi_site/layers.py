@@ -9,7 +9,7 @@ move's cost (the profile of ``bench/load.py``). :class:`FastInMemoryChannelLayer
 cleans at most once a second (messages expire after 60 s, so a second late is
 nothing) and delivers a group message with plain ``put_nowait``.
 
-Redis: why ``group_add`` ran out of connections (issue 12): channels_redis gives each
+Redis: why ``group_add`` ran out of connections: channels_redis gives each
 event loop one redis-py ``ConnectionPool`` per host, and every command in
 flight holds one of its connections until the reply. A reconnect storm puts
 hundreds of consumers' ``group_add`` (two commands each: ZADD, EXPIRE) in
@@ -31,7 +31,7 @@ command sent on it ("Connection closed by server", "Connection lost" while
 writing): a pool built from a URL retries nothing (redis-py's ``retry`` is
 ``Retry(NoBackoff(), 0)`` unless given), so that consumer crashed (1011) or
 its handshake failed (HTTP 500) — for ~10 s after a Redis restart, until
-every dead pooled connection had failed once (issue 16). Here each command is
+every dead pooled connection had failed once. Here each command is
 retried once on a fresh connection before it fails.
 
 Configured by :func:`yuanzi_site.settings_layers.redis_channel_layer`; host

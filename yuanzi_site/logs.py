@@ -1,4 +1,4 @@
-"""Expected refusals log one short line (issue 16 §5).
+"""Expected refusals log one short line.
 
 Django logs a 403 (``PermissionDenied``) and a 400 with the exception's whole
 traceback, and Daphne's access log writes a request's whole path — 8,000

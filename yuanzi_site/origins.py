@@ -1,5 +1,5 @@
 """The websocket handshake's Origin check: the whole origin — scheme, host and
-port — must be one of the site's (issue 12; Channels'
+port — must be one of the site's (Channels'
 ``AllowedHostsOriginValidator`` compares the host only, so
 ``http://127.0.0.1:9999`` and ``https://localhost`` passed).
 

@@ -1,4 +1,4 @@
-"""Forwarded client addresses, trusted only from the configured proxy (issue 12).
+"""Forwarded client addresses, trusted only from the configured proxy.
 
 Daphne's ``--proxy-headers`` takes the client's address from the *first*
 entry of ``X-Forwarded-For`` whoever sent the request, so a client that sets

@@ -40,7 +40,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # --- Mode ------------------------------------------------------------------
 
 PRODUCTION = env_bool("YUANZI_PRODUCTION", False)
-# off unless asked for: `make run` shows the site's own 404 and 500 pages (issue 13)
+# off unless asked for: `make run` shows the site's own 404 and 500 pages
 DEBUG = env_bool("DEBUG", False)
 
 if PRODUCTION:
@@ -101,7 +101,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # the visitor's choice (language cookie), else Accept-Language, else zh-hans (issue 13)
+    # the visitor's choice (language cookie), else Accept-Language, else zh-hans
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -128,7 +128,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.me",  # the header figures (issue 16)
+                "accounts.context_processors.me",  # the header figures
             ],
         },
     },
@@ -307,7 +307,7 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
 if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Expected refusals (403, 404, 400) log one short line, no traceback (issue 16);
+# Expected refusals (403, 404, 400) log one short line, no traceback;
 # Django's own logging otherwise unchanged.
 LOGGING = {
     "version": 1,
@@ -338,7 +338,7 @@ GAMES_SNAPSHOT_DEBOUNCE_SECONDS = float(env_str("GAMES_SNAPSHOT_DEBOUNCE_SECONDS
 # the scheduler's heartbeat older than this: the site counts as down and turn
 # clocks pause (RULES.md §12); the ticker beats 5×/s, Celery beat every second
 GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
-# the expert bot's endgame search budget per move, milliseconds (issue 11: at most 50)
+# the expert bot's endgame search budget per move, milliseconds (at most 50)
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 # celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py
 # runsite`; none: nothing acts on due turns (tests and benchmarks that drive the
@@ -362,9 +362,9 @@ GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
 
 # Minutes a player a moderator kicked from a table may not sit there again.
 MODERATION_KICK_BAN_MINUTES = env_int("MODERATION_KICK_BAN_MINUTES", 30, minimum=1)
-# Reports one player may make in an hour (issue 10).
+# Reports one player may make in an hour.
 MODERATION_REPORTS_PER_HOUR = 5
-# --- Shop (RULES.md §8–§9, §12; issue 8) ------------------------------------------
+# --- Shop (RULES.md §8–§9, §12) -------------------------------------------------
 
 # Coin sources: the daily check-in's 7-day cycle (a day is a calendar day in
 # SHOP_DAY_TIME_ZONE; a missed day restarts it) and relief (救济金).

@@ -1,4 +1,4 @@
-"""Every bot policy by name: :data:`POLICIES` (RULES.md §12; issue 11's and 20's levels).
+"""Every bot policy by name: :data:`POLICIES` (RULES.md §12: the levels a player picks).
 
 Each is ``choose(bot_view, rng) -> action`` (:data:`~games.engine.bots.Policy`).
 The simple ones live in :mod:`games.engine.bots`, the expert in

@@ -8,7 +8,7 @@ record enters the engine through :func:`upgrade` / :func:`upgrade_record`
 in order. A later change adds a field by adding a step here and bumping the
 version; nothing else reads old shapes.
 
-Version 2 (issue 7) adds ``result.reason`` (a version-1 game ended by an escape
+Version 2 adds ``result.reason`` (a version-1 game ended by an escape
 if ``abandoned_by`` is set, else normally) and turns ``bots`` from booleans into
 policy names (``True`` was today's heuristic bot: ``"normal"``; ``False`` a
 human: ``None``).

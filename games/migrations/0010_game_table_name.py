@@ -1,5 +1,5 @@
-"""Keep the table's name with each game (issue 16: a replay is titled as the
-game was played, not with the table's current name). Games from before get
+"""Keep the table's name with each game (a replay is titled as the game
+was played, not with the table's current name). Games from before get
 their table's name as it is now: the best that is known of them."""
 
 from django.db import migrations, models

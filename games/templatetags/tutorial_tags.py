@@ -15,7 +15,7 @@ from games.models import TutorialProgress
 
 register = template.Library()
 
-OFFER_DAYS = 30  # "new accounts" (issue 20); the page stays at /tutorial/ for everyone
+OFFER_DAYS = 30  # days an account counts as new; the page stays at /tutorial/ for everyone
 
 
 @register.inclusion_tag("games/_tutorial_offer.html", takes_context=True)

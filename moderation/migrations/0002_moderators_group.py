@@ -1,4 +1,4 @@
-"""The ``moderators`` group with the moderation permissions (issue 10)."""
+"""The ``moderators`` group with the moderation permissions."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations

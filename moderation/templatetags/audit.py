@@ -1,7 +1,7 @@
 """How the console reads (``moderation/_audit_rows.html`` and the table and
 user pages): each action by its translated name, each before/after state as
 ``key: value`` pairs instead of a raw dict (times in Beijing time, items by
-name), seats by their compass names, game results in words (issue 16)."""
+name), seats by their compass names, game results in words."""
 
 from __future__ import annotations
 

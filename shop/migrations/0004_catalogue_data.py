@@ -1,4 +1,4 @@
-"""The catalogue's starting items (issue 8: codes and "价格不菲" prices; RULES.md §9).
+"""The catalogue's starting items (codes and "价格不菲" prices; RULES.md §9).
 Prices are then edited in the admin; running this again changes nothing."""
 
 from django.db import migrations

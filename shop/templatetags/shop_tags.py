@@ -1,5 +1,5 @@
 """``{% shop_panel %}``: the player's coins, check-in, relief and inventory grid,
-shown on the shop page and on one's own profile (issue 8)."""
+shown on the shop page and on one's own profile."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-/* The connection banner (#conn-banner): never silent about a lost line
- * (issue 13). While the socket is down it says 连接中断 / 重连中 with the
+/* The connection banner (#conn-banner): never silent about a lost line.
+ * While the socket is down it says 连接中断 / 重连中 with the
  * seconds until the next try; when the line is back the page resyncs and
  * says so. The turn clock keeps counting meanwhile (clock.js counts from the
  * last view, as the server's clock does).

@@ -1,4 +1,4 @@
-/* Table feel (issue 13): sounds and motion, from the change between the view
+/* Table feel: sounds and motion, from the change between the view
  * shown before and the one just drawn.
  *
  * Sounds are made on the spot with WebAudio (nothing downloaded): my turn, a

@@ -1,4 +1,4 @@
-/* The site's own words for a required field left empty (issue 13), instead
+/* The site's own words for a required field left empty, instead
  * of the browser's bubble: every form is novalidate, and on submit the first
  * empty required field gets a message under it (body[data-required-text],
  * translated by the server) and the focus. The server checks again. */

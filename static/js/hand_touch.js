@@ -1,4 +1,4 @@
-/* Touch gestures on my hand (#hand), beside hand.js's taps (issue 13):
+/* Touch gestures on my hand (#hand), beside hand.js's taps:
  * a swipe across neighbouring cards selects every card it passes over; a
  * long press (450 ms without moving) shows the card large (#card-zoom) until
  * the finger lifts. Pointer events, so a mouse drag does the same. */

@@ -1,4 +1,4 @@
-/* 好友房 and 快速开始 on the table page (issue 13): a private table's room code
+/* 好友房 and 快速开始 on the table page: a private table's room code
  * and invite link (#invite-box; the owner's spectators switch, sent as
  * {"type": "spectators", "allowed"}), and after a quick start that found no
  * company, the note that the table waits for people with a button that fills

@@ -1,4 +1,4 @@
-/* The per-user channel on every page (issue 16; docs/protocol.md "The per-user
+/* The per-user channel on every page (docs/protocol.md "The per-user
  * channel"): the logged-in person's coins, held coins, level and title in the
  * header (#me-figures, templates/_me_figures.html), kept live by `me` frames,
  * and their `notice` frames as toasts.

@@ -99,7 +99,7 @@ export function showNotice(msg) {
   // the second timeout in a row: the 托管 notice (state.trackAuto) says it
   if (msg.code === "turn_timeout" && params.auto) return "";
   let text = msg.message || T.error;
-  // coins received and such (issue 16): their words in this page's language
+  // coins received and such: their words in this page's language
   if (T["notice_" + msg.code]) text = fmt(T["notice_" + msg.code], params);
   if (msg.code === "turn_timeout") {
     text = params.action === "play"

@@ -1,4 +1,4 @@
-/* 快捷语 (issue 13): the row of quick phrases and emoji reactions under the
+/* 快捷语: the row of quick phrases and emoji reactions under the
  * chat (#phrases), each sent as {"type": "phrase", "index"} into the server's
  * list (boot.phrases); and the mute switch (#chat-mute) that hides the
  * table's chat lines from others, remembered per browser. */

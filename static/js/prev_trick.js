@@ -1,4 +1,4 @@
-/* 上一轮 (issue 13): the previous trick as it was played, from the view's
+/* 上一轮: the previous trick as it was played, from the view's
  * previous_trick (so it survives a reload): a button (#prev-trick-btn) and
  * the key "L" open the panel (#prev-trick); any click or key closes it. */
 

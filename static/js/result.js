@@ -16,7 +16,7 @@ export function wireResult(commands) {
   $("result-close").addEventListener("click", () => commands.close());
 }
 
-// The result shows once (issue 13): the last game whose result this browser
+// The result shows once: the last game whose result this browser
 // showed is remembered, and a later visit does not show it again.
 const SEEN_KEY = "yuanzi.resultSeen";
 let shownHere = null; // the game whose result this page has shown
@@ -34,7 +34,7 @@ const watchedRunning = new Set();
 
 /* Is the result of the shown game for this page? Only for its players, and
    for whoever watched it end here: someone who arrives at a table after its
-   game ended (quick start, the lobby) is not shown an old result (issue 16). */
+   game ended (quick start, the lobby) is not shown an old result. */
 function resultIsMine(s, view) {
   return myGameSeat(s) !== null || watchedRunning.has(view.game_id);
 }

@@ -1,4 +1,4 @@
-/* Why the game ended as it did (issue 13): the deciding rule in sentences, for
+/* Why the game ended as it did: the deciding rule in sentences, for
  * the result panel (result.js). Reads only the view the server sent: the
  * result ({winner, double_clamp, abandoned_by, reason, totals, stake,
  * rating_changes}), the finished halves and the base stake (RULES.md §6–§7,

@@ -14,7 +14,7 @@
  * docs/protocol.md), after which nothing reconnects; "signed_out" likewise
  * after 4403 (the server signed the account out). Any other close retries
  * after 1 s, 2 s, 4 s … up to 15 s, plus up to 0.5 s jitter.
- * Never silent (issue 13): a ping goes out every pingMs; when no frame at all
+ * Never silent: a ping goes out every pingMs; when no frame at all
  * has come back pongMs after a ping, the socket is taken for dead (a cut
  * network may never deliver a close) and a retry is scheduled at once.
  * onStuck runs when a pending move got no answer within pendingMs.

@@ -1,4 +1,4 @@
-/* Who is watching (issue 13): the spectator count (#spectators, info.js)
+/* Who is watching: the spectator count (#spectators, info.js)
  * opens the list of their names from the snapshot's `watchers`, moderators
  * with their badge, anonymous watchers as a count. */
 

@@ -1,5 +1,5 @@
 """``manage.py moderator add USER | remove USER | list``: who is a moderator
-(the ``moderators`` group, issue 10)."""
+(the ``moderators`` group)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// The inventory grid (issue 8): click one slot then another to swap; double-click
+// The inventory grid: click one slot then another to swap; double-click
 // (or tap, then 使用) to use. Every use names its slot, the item expected there
 // and a key made here, so a double-clicked or resent use acts once.
 const grid = document.getElementById("inventory");
@@ -115,7 +115,7 @@ for (const btn of document.querySelectorAll(".record-btn")) {
   });
 }
 
-// the balance live: a `me` frame of the per-user channel (static/js/me.js, issue 16)
+// the balance live: a `me` frame of the per-user channel (static/js/me.js)
 document.addEventListener("yuanzi:me", (e) => {
   document.getElementById("shop-coins").textContent = e.detail.coins;
 });

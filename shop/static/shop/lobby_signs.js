@@ -1,7 +1,7 @@
-// The lobby shows each table's 招牌 protection live (issue 8): the lobby rows'
+// The lobby shows each table's 招牌 protection live: the lobby rows'
 // `sign` key, drawn as a badge on the rows static/js/lobby.js renders. It reads
 // the rows of the lobby page's own socket (window.YuanziLobby, and the
-// "lobby:rows" event after each change): the lobby opens one socket (issue 16).
+// "lobby:rows" event after each change): the lobby opens one socket, not two.
 const T = JSON.parse(document.getElementById("shop-lobby").textContent);
 const list = document.getElementById("lobby-tables");
 

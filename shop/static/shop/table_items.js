@@ -1,4 +1,4 @@
-// The shop at the table (issue 8): the 桌布 theme and the 招牌 protection for
+// The shop at the table: the 桌布 theme and the 招牌 protection for
 // everyone; for a logged-in user the items they hold that work here (算牌器,
 // 招牌 / 金字招牌, 桌布, 录像机) and the card counter's counts. It reads the
 // table page's state (window.YuanziTable) when there is one, and sends uses on
@@ -136,7 +136,7 @@ function render() {
     recorder: over && held("recorder") > 0,
   };
   for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
-  // no item to use here and nothing to say: no empty 道具 box (issue 16)
+  // no item to use here and nothing to say: no empty 道具 box
   panel.hidden = ![...panel.querySelectorAll("[data-for]")].some((row) => !row.hidden) &&
     !panel.querySelector("#items-message").textContent;
   // nor a 道具 button (landscape phones) opening nothing

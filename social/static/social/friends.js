@@ -1,4 +1,4 @@
-// The friends page (issue 18). Every button is a plain form posting to the JSON
+// The friends page. Every button is a plain form posting to the JSON
 // API (it works without this script: the server redirects back with a
 // message). Here each post goes by fetch, the answer's message is said, and on
 // success the lists are redrawn from the server's own page — the server stays
