@@ -20,6 +20,8 @@ from .shapes import (
     Action,
     BotPolicy,
     Card,
+    PassAction,
+    PlayAction,
     Record,
     RecordHalf,
     Seat,
@@ -35,7 +37,9 @@ Step = tuple[Seat, Action]
 
 def action_of(cards: Sequence[Card]) -> Action:
     """The action for a §11 ``[seat, cards]`` entry: an empty list is a pass."""
-    return {"type": "play", "cards": list(cards)} if cards else {"type": "pass"}
+    if cards:
+        return PlayAction(type="play", cards=list(cards))
+    return PassAction(type="pass")
 
 
 def replay(
