@@ -11,7 +11,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import broadcast, events, scheduler, tables
+        from games import events, tables
+        from games.adapters import broadcast, scheduler
 
         broadcast.subscribe()
         scheduler.subscribe()  # after the broadcast: the views go out first

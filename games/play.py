@@ -5,7 +5,7 @@ the due-action function with its sweep (DESIGN.md "server-authoritative",
 Owns ``Game``, ``GameSeat`` and ``GameEvent`` rows. An action runs in one
 transaction with the game row locked (``select_for_update``), appends its
 ``GameEvent`` in that same transaction, and only after commit are clients told
-(``events.GameChanged``; ``games.broadcast`` subscribes).
+(``events.GameChanged``; ``games.adapters.broadcast`` subscribes).
 
 Lock order, everywhere on the site: Game → Table → Seat → Profile (ascending
 user id) → inventory rows (ascending id); ledger rows are inserted last. The
@@ -29,11 +29,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, events, fairness, metrics, plugins, presence, seatview
+from games import engine, events, fairness, metrics, plugins, presence, roster
 from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.plugins import GameEnd
-from games.seatview import seat_of, seat_rows
+from games.roster import seat_rows
+from games.seatview import seat_of
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +252,7 @@ def _saved(game: Game) -> None:
 
 def _announce(game: Game) -> None:
     """After commit: every client its view, the next due action scheduled."""
-    seatview.publish_game(game)
+    roster.publish_game(game)
     if game.state["status"] == engine.OVER:
         events.publish(events.TableChanged(game.table_id))
 

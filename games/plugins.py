@@ -398,7 +398,7 @@ def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
 
 
 def connected(table_id: int, user: Any, address: str | None) -> None:
-    """Run every ``on_connect`` (``games.consumers``)."""
+    """Run every ``on_connect`` (``games.adapters.consumers``)."""
     for p in _overriding("on_connect"):
         p.on_connect(table_id, user, address)
 

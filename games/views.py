@@ -4,7 +4,7 @@ the rules help page.
 Thin: they read through ``games.snapshots`` / ``games.queries`` and game data
 only through ``games.seatview`` (the one filter on what a client sees);
 every change goes through the write modules (``games.tables`` …). The live parts run over the
-websockets of ``games.consumers``.
+websockets of ``games.adapters.consumers``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import levels
 from accounts.models import Profile
-from games import access, fairness, phrases, plugins, ratelimit, snapshots, tables, ui
+from games import access, fairness, phrases, plugins, snapshots, tables, ui
+from games.adapters import ratelimit
 from games.errors import Refused
 from games.models import Game, Table
 from games.seatview import seat_of, view_for

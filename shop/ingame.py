@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Profile
 from games import engine, events
 from games.plugins import GameEnd
-from games.seatview import seat_rows
+from games.roster import seat_rows
 from shop import inventory, items, itemstate, ledger
 from shop.models import Drop, InventorySlot, Item, TableDecor, TimerFiring
 

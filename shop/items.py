@@ -34,7 +34,8 @@ from games import events, wire
 from games.engine.cards import DISTINCT_CARDS, SHOE
 from games.errors import Refused
 from games.models import Game, GameSeat, Seat, Table
-from games.seatview import players_of, seat_of
+from games.roster import players_of
+from games.seatview import seat_of
 from games.tables import clean_name
 from shop import inventory, itemstate
 from shop.models import CounterUse, InventorySlot, ItemUse, Replay, TableDecor

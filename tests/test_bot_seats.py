@@ -216,7 +216,7 @@ def test_bot_decisions_run_off_the_event_loop():
     import asyncio
     import threading
 
-    from games.scheduler import Ticker
+    from games.adapters.scheduler import Ticker
     from yuanzi_site.jobs import SWEEP_JOB
 
     seen = []

@@ -29,7 +29,7 @@ def test_every_client_message_type_is_documented():
 
 
 def test_every_server_message_type_is_documented():
-    src = _source("games/consumers.py", "games/events.py")
+    src = _source("games/adapters/consumers.py", "games/events.py")
     kinds = set(re.findall(r'"type": "(\w+)"', src))
     assert {"table", "game", "chat", "chat_history", "error", "pong", "tables", "notice"} <= kinds
     missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)

@@ -10,7 +10,8 @@ import hashlib
 
 import pytest
 
-from games import fairness, handlers, play, tables
+from games import fairness, play, tables
+from games.adapters import handlers
 from games.errors import Refused
 from games.models import Game
 from games.plugins import SocketContext

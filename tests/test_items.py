@@ -602,7 +602,8 @@ def test_protection_runs_out_and_the_setter_renews_it(owner, partner):
 
 
 def test_the_four_views_of_a_position_cost_two_shop_queries(django_assert_num_queries):
-    from games.seatview import build_view, players_of
+    from games.roster import players_of
+    from games.seatview import build_view
 
     users = helpers.make_players(4)
     game = helpers.start_game(users)
