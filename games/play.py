@@ -12,7 +12,7 @@ user id) → inventory rows (ascending id); ledger rows are inserted last. The
 finisher runs the game-end hooks under the game's lock, so a hook that takes
 table, profile or inventory locks follows this order by construction.
 
-Errors: :class:`games.errors.Refused` with a stable ``reason``; nothing has
+Errors: :class:`yuanzi_site.refusals.Refused` with a stable ``reason``; nothing has
 changed when it is raised.
 """
 
@@ -30,11 +30,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import engine, events, fairness, metrics, plugins, presence, roster
-from games.errors import REASONS, Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.plugins import GameEnd
 from games.roster import seat_rows
 from games.seatview import seat_of
+from yuanzi_site.refusals import REASONS, Refused
 
 log = logging.getLogger(__name__)
 

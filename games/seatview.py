@@ -8,9 +8,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import clock, engine, plugins
+from games import clock, engine, plugins, queries
 from games.engine import tricks
-from games.models import Game, Table
+from games.models import Game
 from games.roster import players_of, seat_rows
 
 
@@ -108,7 +108,7 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
 
 def current_view(table_id: int, user) -> dict[str, Any] | None:
     """``user``'s view of the game running (or last played) at the table, or ``None``."""
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    game_id = queries.current_game_id(table_id)
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     if game is None:
         return None

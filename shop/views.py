@@ -21,10 +21,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
 from games import wire
-from games.errors import Refused
 from games.ui import seat_names
 from shop import coins, inventory, items, purchase, replays
 from shop.models import Item, Replay
+from yuanzi_site.refusals import Refused
 
 
 def _wants_json(request: HttpRequest) -> bool:

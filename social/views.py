@@ -22,8 +22,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.errors import Refused
 from social import blocks, friends, lists, ui
+from yuanzi_site.refusals import Refused
 
 #: the friend actions of ``POST /api/friends/<username>/<action>``
 FRIEND_ACTIONS = {"request": friends.request, "accept": friends.accept,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games import plugins
-from games.errors import REASONS, Refused
+from yuanzi_site.refusals import REASONS, Refused
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()

@@ -12,11 +12,11 @@ import pytest
 
 from games import fairness, play, tables
 from games.adapters import handlers
-from games.errors import Refused
 from games.models import Game
 from games.plugins import SocketContext
 from games.seatview import view_for
 from tests.helpers import make_players
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

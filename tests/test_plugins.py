@@ -21,10 +21,10 @@ from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
 from games import chat, engine, events, play, plugins, presence, roster, seatview, snapshots, tables
-from games.errors import Refused, register_reasons
 from games.models import ChatMessage, Game, GameEvent, Seat, Table
 from tests.helpers import force_due, fresh, make_players, make_plugin, seat_row, start_game
 from yuanzi_site.asgi import application
+from yuanzi_site.refusals import Refused, register_reasons
 
 ORIGIN = (b"origin", b"http://localhost")
 
@@ -39,7 +39,7 @@ def _quiet(settings):
 @pytest.fixture(autouse=True)
 def _reasons():
     """Reason codes a test registers are gone after it (docs list only real ones)."""
-    from games.errors import REASONS
+    from yuanzi_site.refusals import REASONS
 
     before = dict(REASONS)
     yield

@@ -25,9 +25,9 @@ from django.utils.translation import gettext_noop
 from games import access, metrics, plugins, presence, queries, snapshots, wire
 from games.adapters import broadcast, ratelimit
 from games.adapters.dbcalls import db
-from games.errors import Refused
 from games.plugins import SocketContext
 from games.seatview import current_view
+from yuanzi_site.refusals import Refused
 
 logger = logging.getLogger(__name__)
 
