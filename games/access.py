@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import Q
 
 from games.models import Seat, Table
@@ -50,13 +52,58 @@ def is_moderator(user: Any) -> bool:
     return bool(cached)
 
 
+_MODERATORS_KEY = "games:moderators"
+#: every write that can change the list drops it (:func:`connect_signals`); the
+#: expiry bounds what a read racing such a write, or a bulk ``update()`` of
+#: ``is_superuser`` (no signal), can leave
+MODERATORS_CACHE_SECONDS = 300
+
+
+def moderator_names() -> dict[int, str]:
+    """Every moderator (:func:`moderators`) as ``{user id: username}``: from
+    the shared cache (Redis in production), one query when it has no copy.
+    Snapshots and chat lines mark moderators with it at no query; the copy is
+    dropped by every save or delete of a user or a group and every change of
+    group membership (:func:`connect_signals`). Inside a transaction, which
+    may hold writes not committed yet, the copy is neither read nor filled."""
+    shared = not connection.in_atomic_block
+    found = cache.get(_MODERATORS_KEY) if shared else None
+    if not isinstance(found, dict):
+        found = dict(get_user_model().objects.filter(moderators())
+                     .values_list("pk", "username").distinct())
+        if shared:
+            cache.set(_MODERATORS_KEY, found, MODERATORS_CACHE_SECONDS)
+    return found
+
+
+def forget_moderators(**_: Any) -> None:
+    """Drop the cached :func:`moderator_names` once the write commits (a signal
+    receiver: any arguments)."""
+    transaction.on_commit(lambda: cache.delete(_MODERATORS_KEY))
+
+
+def connect_signals() -> None:
+    """Drop :func:`moderator_names`' copy on every write that can change it
+    (``GamesConfig.ready``): users and groups saved or deleted, group
+    membership changed from either side."""
+    from django.contrib.auth.models import Group
+    from django.db.models.signals import m2m_changed, post_delete, post_save
+
+    user_model = get_user_model()
+    for signal in (post_save, post_delete):
+        signal.connect(forget_moderators, sender=user_model, dispatch_uid=f"mods-{signal}-user")
+        signal.connect(forget_moderators, sender=Group, dispatch_uid=f"mods-{signal}-group")
+    m2m_changed.connect(forget_moderators, sender=user_model.groups.through,
+                        dispatch_uid="mods-membership")
+
+
 def moderator_ids(user_ids: Iterable[int | None]) -> set[int]:
-    """Which of ``user_ids`` are moderators (one query, none for no ids)."""
+    """Which of ``user_ids`` are moderators (:func:`moderator_names`: no
+    query while the shared cache holds the list)."""
     ids = {i for i in user_ids if i is not None}
     if not ids:
         return set()
-    return set(get_user_model().objects.filter(moderators(), pk__in=ids)
-               .values_list("pk", flat=True))
+    return ids & set(moderator_names())
 
 
 def _insider(table: Table, user) -> bool:
@@ -100,7 +147,7 @@ def watch_barred(snap: dict, user, moderator: bool) -> bool:
 
 def open_table(table_id: int, user, token: str | None) -> Table | None:
     """The open table ``table_id`` if ``user`` may see it, else ``None``."""
-    table = Table.objects.filter(pk=table_id, closed=False).first()
+    table = Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
     if table is None or not may_open(table, user, token):
         return None
     return table

@@ -11,10 +11,11 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import events, reasons, tables
+        from games import access, events, reasons, tables
         from games.adapters import broadcast, scheduler
 
         reasons.register()
         broadcast.subscribe()
         scheduler.subscribe()  # after the broadcast: the views go out first
         events.subscribe(events.PresenceExpired, tables.stand_up_expired)
+        access.connect_signals()  # the cached list of moderators

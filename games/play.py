@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, events, fairness, metrics, plugins, presence, roster
+from games import engine, events, fairness, metrics, plugins, presence, queries, roster
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.plugins import GameEnd
 from games.roster import seat_rows
@@ -103,26 +103,40 @@ def _turn_started(game: Game):
     return last or game.started_at
 
 
-def _locked_game(game_id: int) -> Game:
-    try:
-        # one action at a time per game: the row lock orders concurrent actions
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("no_game", _("There is no such game.")) from None
+def _locked_game(game_id: int, table_id: int | None = None) -> Game:
+    """The game row locked, its seat rows loaded under the lock. With
+    ``table_id``, ``game_id`` is a hint: unless the locked row is of that table
+    and still playing, the table's current game is locked instead (one query
+    more, only when the hint was stale)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if table_id is not None and (game is None or game.table_id != table_id
+                                 or game.status != Game.PLAYING):
+        current = queries.current_game_id(table_id)
+        if current != game_id:
+            if current is None:
+                raise Refused("no_game", _("No game is running at this table."))
+            game = Game.objects.select_for_update().filter(pk=current).first()
+    if game is None:
+        raise Refused("no_game", _("There is no such game."))
+    # one action at a time per game: the row lock orders concurrent actions
     seat_rows(game)  # loaded under the lock
     return game
 
 
-def act(game_id: int, user, seq: Any, action: Any) -> Game:
+def act(game_id: int, user, seq: Any, action: Any, table_id: int | None = None) -> Game:
     """Apply ``user``'s action to the game if ``seq`` is the game's current seq.
 
     :param seq: the seq the client saw; a stale or repeated action is refused.
     :param action: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
-    :raises Refused: ``not_seated``, ``stale``, or an engine reason code
-        (``not_your_turn``, ``does_not_beat`` …); nothing changes.
+    :param table_id: given when ``game_id`` is only a hint of the table's
+        current game (the connection's, ``SocketContext.game_id``): a locked
+        row of another table, or of a game no longer playing, is not trusted,
+        and the table's current game is looked up instead.
+    :raises Refused: ``no_game``, ``not_seated``, ``stale``, or an engine
+        reason code (``not_your_turn``, ``does_not_beat`` …); nothing changes.
     """
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, table_id)
         seat = seat_of(game, user)
         if seat is None:
             raise Refused("not_seated", _("You are not playing in this game."))

@@ -80,11 +80,15 @@ class GameEnd:
 @dataclass(frozen=True)
 class SocketContext:
     """Who sent a table-socket message: ``user`` (may be anonymous),
-    ``table_id`` and the connection's ``channel_name``."""
+    ``table_id`` and the connection's ``channel_name``; ``game_id``, the
+    newest game id the server sent that connection for the table (a hint that
+    spares a move the current-game query: whoever uses it checks it against
+    the locked game row, ``games.play.act``), or ``None``."""
 
     user: Any
     table_id: int
     channel_name: str
+    game_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -164,7 +168,9 @@ class GamePlugin:
     def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
         """``{table_id: keys}`` added to table snapshots; for ``lobby`` rows
         only the keys in :attr:`lobby_keys` are kept (so compute only those).
-        Batched: the lobby's 200 rows cost one query per plugin."""
+        Batched: the lobby's 200 rows cost one query per plugin. Each table
+        comes with its seats loaded (``t.seats.all()``, with ``user__profile``):
+        read them there rather than query them again."""
         return {}
 
     def lobby_filters(self) -> Sequence[LobbyFilter]:

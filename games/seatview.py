@@ -106,9 +106,16 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
     return plugins.add_view_keys(v, game_id, state, seat, user_id)
 
 
-def current_view(table_id: int, user) -> dict[str, Any] | None:
-    """``user``'s view of the game running (or last played) at the table, or ``None``."""
-    game_id = queries.current_game_id(table_id)
+def current_view(table_id: int, user, game_id: int | None | bool = False
+                 ) -> dict[str, Any] | None:
+    """``user``'s view of the game running (or last played) at the table, or ``None``.
+
+    :param game_id: the table's current game id (``None``: none) when the
+        caller has just read the table row (a snapshot's ``game_id``); by
+        default it is read here.
+    """
+    if game_id is False:
+        game_id = queries.current_game_id(table_id)
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     if game is None:
         return None

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 
 from accounts import levels
 from games import plugins, presence
 from games.access import MODERATORS_GROUP
-from games.models import Table
+from games.models import Seat, Table
 
 
 def _player(user) -> dict[str, Any]:
@@ -24,8 +24,11 @@ def _player(user) -> dict[str, Any]:
             "title": levels.title_for(level), "title_en": levels.title_en_for(level)}
 
 
-def table_snapshot(table_id: int) -> dict[str, Any] | None:
+def table_snapshot(table_id: int, table: Table | None = None) -> dict[str, Any] | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
+
+    :param table: the open table's row if the caller has just read it (with
+        ``owner``; :func:`games.access.open_table`), so it is not read twice.
 
     :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
         "spectators", "watchers" ({"names": [{"username", "moderator"}],
@@ -35,12 +38,14 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
         "online"} × 4]}`` plus the keys other apps contribute
         (``GamePlugin.snapshot_keys``).
     """
-    table = (
-        Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
-    )
+    if table is None:
+        table = Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
     if table is None:
         return None
-    seats = list(table.seats.select_related("user__profile").order_by("index"))
+    # loaded once for the snapshot and every contribution (table.seats.all())
+    prefetch_related_objects(
+        [table], Prefetch("seats", Seat.objects.select_related("user__profile").order_by("index")))
+    seats = list(table.seats.all())
     live = presence.live(table_id)  # presence, not the database (DESIGN.md "Load")
     online_users = {u for _, u in live if u is not None}
     seated = {s.user_id for s in seats if s.user_id}

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from games import access, presence
-from games.models import Seat
 from moderation import wordfilter
 from moderation.models import Sanction
 from yuanzi_site.refusals import Refused
@@ -46,14 +44,14 @@ def until_text(sanction: Sanction) -> str:
 
 def moderators_at(tables: list) -> dict[int, dict[str, Any]]:
     """Snapshot contribution: ``{"moderators": [{"id", "username"}]}`` of the
-    moderators seated at or watching each table (two queries for all tables)."""
+    moderators seated at or watching each table (no query while the shared
+    cache holds the moderators, ``access.moderator_names``; the seats are the
+    ones loaded with the tables, ``t.seats.all()``)."""
     ids = [t.pk for t in tables]
     present = {(t, uid) for t, entries in presence.live_many(ids).items()
                for _, uid in entries if uid is not None}
-    present |= set(Seat.objects.filter(table_id__in=ids).exclude(user=None)
-                   .values_list("table_id", "user_id"))
-    mods = dict(get_user_model().objects.filter(
-        access.moderators(), pk__in={uid for _, uid in present}).values_list("pk", "username"))
+    present |= {(t.pk, s.user_id) for t in tables for s in t.seats.all() if s.user_id}
+    mods = access.moderator_names()
     out: dict[int, dict[str, Any]] = {t: {"moderators": []} for t in ids}
     for table_id, uid in sorted(present):
         if uid in mods:

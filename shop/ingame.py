@@ -13,7 +13,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
@@ -65,7 +66,8 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     slots = inventory.locked(user_id, profile_locked=True)
     inventory.take_one(next(s for s in slots if s.armed))
     TimerFiring.objects.create(game=game, user_id=user_id, seq=game.seq)
-    transaction.on_commit(lambda: itemstate.forget(game.pk))  # before the extension's views
+    # before the extension's views; the timer may have been the last of its slot
+    transaction.on_commit(lambda: itemstate.forget_user(user_id))
     ledger.transfer(
         [ledger.Leg(user_id, -fee)] + [ledger.Leg(o, settings.SHOP_TIMER_SHARE, user_id)
                                        for o in others],
@@ -132,20 +134,52 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     return out
 
 
+#: every write of a table's decor drops its entry (``shop.signals``, :func:`reset_theme`);
+#: the expiry bounds what a read racing a write can leave
+DECOR_CACHE_SECONDS = 60
+
+
+def _decor_key(table_id: int) -> str:
+    return f"shop:decor:{table_id}"
+
+
+def forget_decor(table_id: int) -> None:
+    """Drop the cached decor of ``table_id`` (after a write of its ``TableDecor``)."""
+    cache.delete(_decor_key(table_id))
+
+
 def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
     """Keys for table snapshots (and lobby rows): ``theme`` (the 桌布) and
     ``sign`` (``{"by", "item", "until"}`` while the name is protected, else
-    ``None``); one query for all ``tables``."""
+    ``None``). Read from the shared cache (one round trip for all
+    ``tables``); one query for those it lacks. Inside a transaction (it may
+    hold writes not committed yet) the cache is not used."""
     from django.utils import timezone
 
     now = timezone.now()
+    shared = not connection.in_atomic_block
+    keys = {t.pk: _decor_key(t.pk) for t in tables}
+    cached = cache.get_many(list(keys.values())) if shared else {}
+    # per table (theme, sign's by, sign's item, sign's until) or () without a decor row
+    decor: dict[int, tuple] = {t: cached[k] for t, k in keys.items() if k in cached}
+    missing = [t for t in keys if t not in decor]
+    if missing:
+        fresh: dict[int, tuple] = {t: () for t in missing}
+        for d in TableDecor.objects.filter(table_id__in=missing).select_related("sign_by"):
+            fresh[d.table_id] = (d.theme, d.sign_by.username if d.sign_by else None,
+                                 d.sign_item, d.sign_until)
+        if shared:
+            cache.set_many({keys[t]: v for t, v in fresh.items()}, DECOR_CACHE_SECONDS)
+        decor.update(fresh)
     out: dict[int, dict[str, Any]] = {t.pk: {"theme": "default", "sign": None} for t in tables}
-    for d in TableDecor.objects.filter(table__in=tables).select_related("sign_by"):
+    for table_id, row in decor.items():
+        if not row:
+            continue
+        theme, by, item, until = row
         sign = None
-        if d.sign_until and d.sign_until > now:
-            sign = {"by": d.sign_by.username if d.sign_by else None, "item": d.sign_item,
-                    "until": d.sign_until.isoformat()}
-        out[d.table_id] = {"theme": d.theme, "sign": sign}
+        if until and until > now:
+            sign = {"by": by, "item": item, "until": until.isoformat()}
+        out[table_id] = {"theme": theme, "sign": sign}
     return out
 
 

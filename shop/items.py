@@ -75,7 +75,7 @@ def use(user, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
     try:
         with transaction.atomic():
             # first: it must run before the views this use publishes are built
-            transaction.on_commit(itemstate.forget)
+            transaction.on_commit(lambda: itemstate.forget_user(user.pk))
             result = handler(user, slot, code, table_id=table_id, game_id=game_id, name=name,
                              theme=theme)
             result = {"item": code, "slot": slot, **result}
@@ -132,7 +132,7 @@ def disarm_timer(user) -> None:
     with transaction.atomic():
         inventory.locked(user.pk)
         InventorySlot.objects.filter(user=user, armed=True).update(armed=False)
-        transaction.on_commit(itemstate.forget)
+        transaction.on_commit(lambda: itemstate.forget_user(user.pk))
 
 
 # --- table items ---------------------------------------------------------------------
@@ -225,6 +225,9 @@ def reset_theme(user, table_id: int) -> None:
         if table.owner_id != user.pk:
             raise Refused("not_owner", _("Only the table's owner may change the tablecloth."))
         TableDecor.objects.filter(table=table).update(theme="default")
+        from shop import ingame  # which imports this module
+
+        transaction.on_commit(lambda: ingame.forget_decor(table.pk))  # before the snapshot
         events.publish(events.TableChanged(table.pk))
 
 

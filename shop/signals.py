@@ -1,5 +1,6 @@
 """Signal handlers of the shop: a new account's coins come through the ledger,
-and the new player is told about them."""
+and the new player is told about them; a write of a table's decor or wager
+drops its cached copy (the table snapshots read them from the shared cache)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from typing import Any
 from allauth.account.signals import user_signed_up
 from django.contrib import messages
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from shop import ledger
+from shop.models import TableDecor, TableWager
 
 
 @receiver(post_save, sender=Profile, dispatch_uid="shop_signup_grant")
@@ -41,3 +43,23 @@ def welcome(request: Any, user: Any, **_kw: Any) -> None:
             "Welcome to Yuanzi online! Your account starts with %(coins)s coins: spend "
             "them in the shop on items, or on wager tables. Check in daily for more.")
             % {"coins": f"{ledger.SIGNUP_GRANT:,}"})
+
+
+@receiver(post_save, sender=TableDecor, dispatch_uid="shop_decor_saved")
+@receiver(post_delete, sender=TableDecor, dispatch_uid="shop_decor_deleted")
+def decor_written(sender: type, instance: TableDecor, **_: Any) -> None:
+    """Drop the table's cached decor once the write commits: registered now,
+    so before the ``TableChanged`` its writer publishes next."""
+    from shop import ingame
+
+    transaction.on_commit(lambda: ingame.forget_decor(instance.table_id))
+
+
+@receiver(post_save, sender=TableWager, dispatch_uid="shop_wager_saved")
+@receiver(post_delete, sender=TableWager, dispatch_uid="shop_wager_deleted")
+def wager_written(sender: type, instance: TableWager, **_: Any) -> None:
+    """Drop the table's cached wager once the write commits (before the
+    ``TableChanged`` its writer publishes next)."""
+    from shop import wagers
+
+    transaction.on_commit(lambda: wagers.forget_wager(instance.table_id))

@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -75,11 +76,40 @@ def wager_of(table_id: int) -> int:
     return TableWager.objects.filter(table_id=table_id).values_list("wager", flat=True).first() or 0
 
 
+#: every write of a ``TableWager`` drops its table's entry (``shop.signals``);
+#: the expiry bounds what a read racing a write can leave
+WAGER_CACHE_SECONDS = 60
+
+
+def _wager_key(table_id: int) -> str:
+    return f"shop:wager:{table_id}"
+
+
+def forget_wager(table_id: int) -> None:
+    """Drop the cached wager of ``table_id`` (after a write of its ``TableWager``)."""
+    cache.delete(_wager_key(table_id))
+
+
 def wagers_of(table_ids) -> dict[int, int]:
-    """``{table_id: wager}`` for the tables given (0 for those without one); one query."""
-    found = dict(TableWager.objects.filter(table_id__in=list(table_ids))
-                 .values_list("table_id", "wager"))
-    return {t: found.get(t, 0) for t in table_ids}
+    """``{table_id: wager}`` for the tables given (0 for those without one), as
+    table snapshots and lobby rows show it: from the shared cache (one round
+    trip), with one query for the tables it lacks. Rules that decide on the
+    wager (seating, holds) read the row itself (:func:`wager_of`). Inside a
+    transaction (it may hold writes not committed yet) the cache is not used."""
+    table_ids = list(table_ids)
+    shared = not connection.in_atomic_block
+    keys = {t: _wager_key(t) for t in table_ids}
+    cached = cache.get_many(list(keys.values())) if shared else {}
+    out = {t: cached[k] for t, k in keys.items() if k in cached}
+    missing = [t for t in table_ids if t not in out]
+    if missing:
+        found = dict(TableWager.objects.filter(table_id__in=missing)
+                     .values_list("table_id", "wager"))
+        fresh = {t: found.get(t, 0) for t in missing}
+        if shared:
+            cache.set_many({keys[t]: w for t, w in fresh.items()}, WAGER_CACHE_SECONDS)
+        out.update(fresh)
+    return {t: out[t] for t in table_ids}
 
 
 def _coins(user_id: int) -> int:
@@ -337,24 +367,23 @@ def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> Non
 def table_keys(tables_: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
     """``wager`` for table snapshots and lobby rows (one query); for the table
     page also :func:`_snapshot_details`."""
-    out = {t: {"wager": w} for t, w in wagers_of([t.pk for t in tables_]).items()}
+    wagers = wagers_of([t.pk for t in tables_])
+    out = {t: {"wager": w} for t, w in wagers.items()}
     if not lobby:
-        for t, keys in _snapshot_details(tables_).items():
+        for t, keys in _snapshot_details(tables_, wagers).items():
             out[t].update(keys)
     return out
 
 
-def _snapshot_details(tables_: list[Table]) -> dict[int, dict[str, Any]]:
+def _snapshot_details(tables_: list[Table], wagers: dict[int, int]) -> dict[int, dict[str, Any]]:
     """For the table page: ``wager_afford`` (per seat: can that player afford
     the wager, ``null`` for an empty seat or a bot) and ``wager_stakes``
     (``null`` without a wager or a player; else ``stake``, the RULES.md §7
     stake of the lowest-level player seated, and what each player wins or
-    loses: ``normal`` = wager × stake, ``double_clamp`` = 2 × that)."""
-    wagers = wagers_of([t.pk for t in tables_])
-    seats: dict[int, list[Seat]] = {t: [] for t in wagers}
-    for s in (Seat.objects.filter(table_id__in=list(wagers)).select_related("user__profile")
-              .order_by("index")):
-        seats[s.table_id].append(s)
+    loses: ``normal`` = wager × stake, ``double_clamp`` = 2 × that). ``wagers``:
+    :func:`wagers_of` the tables; their seats as the snapshot loaded them
+    (``table.seats``, prefetched with ``user__profile``)."""
+    seats: dict[int, list[Seat]] = {t.pk: list(t.seats.all()) for t in tables_}
     out = {}
     for table_id, wager in wagers.items():
         people = [s for s in seats[table_id] if s.user_id is not None]

@@ -46,6 +46,7 @@ def _no_rate_limits(request):
 
         presence.clear()
         clock.forget()
+        _forget_shared_copies()
         # tests move clocks by hand and sweep when they like: a pause between two
         # sweeps is no outage here (tests/test_outage.py sets its own)
         settings.GAMES_OUTAGE_SECONDS = 3600
@@ -53,6 +54,34 @@ def _no_rate_limits(request):
         # would hold connections past the test (tests/test_dbcalls.py tests the
         # pool; the site processes of the production-stack tests run with it)
         settings.GAMES_DB_THREADS = 0
+
+
+#: the shared cache's copies of database rows (item state, table decor and
+#: wagers, the moderators), keyed by ids: a test database reuses ids (SQLite
+#: after a flush), so no copy may outlive its test
+SHARED_COPIES = ("shop:itemstate:*", "shop:decor:*", "shop:wager:*", "games:moderators")
+
+
+def _forget_shared_copies() -> None:
+    from fnmatch import fnmatchcase
+
+    from django.core.cache import cache
+
+    from shop import itemstate
+
+    itemstate.forget()  # this process's copies
+    patterns = [cache.make_key(p) for p in SHARED_COPIES]
+    store = getattr(cache, "_cache", None)
+    if isinstance(store, dict):  # LocMemCache: this process's memory
+        with cache._lock:
+            for key in [k for k in store if any(fnmatchcase(k, p) for p in patterns)]:
+                cache._delete(key)
+    elif hasattr(store, "get_client"):  # RedisCache
+        client = store.get_client(write=True)
+        for p in patterns:
+            keys = list(client.scan_iter(match=p))
+            if keys:
+                client.delete(*keys)
 
 
 @pytest.fixture(autouse=True)

@@ -38,22 +38,36 @@ MAX_FRAME = 8192
 def _connect(channel_name: str, table_id: int, user, token: str | None = None,
              address: str | None = None) -> dict[str, Any] | None:
     # a private table without its invite is refused as if it did not exist
-    if access.open_table(table_id, user, token) is None:
+    row = access.open_table(table_id, user, token)
+    if row is None:
         return None
     presence.touch_presence(channel_name, table_id, user)
-    table = snapshots.table_snapshot(table_id)  # the greeting; the table hears of it soon
+    # the greeting (the table hears of it soon), from the row just read
+    table = snapshots.table_snapshot(table_id, row)
     if table is None:
         presence.drop_presence(channel_name, table_id, user)
         return None
     plugins.connected(table_id, user, address)
-    moderator = access.is_moderator(user)
+    moderator = _moderator_here(table, user)
     barred = access.watch_barred(table, user, moderator)
     return {
         "table": table,
         "moderator": moderator,
-        "view": None if barred else current_view(table_id, user),
+        "view": None if barred else current_view(table_id, user, table["game_id"]),
         "chat": queries.chat_history(table_id),
     }
+
+
+def _moderator_here(table: dict[str, Any], user) -> bool:
+    """:func:`games.access.is_moderator`, answered by the snapshot when it can:
+    its ``moderators`` (moderation's contribution) lists every moderator seated
+    at the table, so a seated player needs no query."""
+    listed = table.get("moderators")
+    seated = getattr(user, "is_authenticated", False) and any(
+        s["player"] and s["player"]["id"] == user.pk for s in table["seats"])
+    if listed is None or not seated:
+        return access.is_moderator(user)
+    return any(m["id"] == user.pk for m in listed)
 
 
 def _ref(content: dict[str, Any]) -> Any:
@@ -71,8 +85,12 @@ _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many 
           "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
 
 
-def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
+def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any],
+            game_id: int | None = None) -> dict | None:
     """Carry out one client message; returns a direct reply or ``None``.
+
+    :param game_id: the connection's hint of the table's current game
+        (``SocketContext.game_id``), or ``None``.
 
     ``ping`` and ``sync`` are answered by the consumer itself (no database
     thread); every other type goes to its handler in
@@ -91,7 +109,7 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
         bucket, setting, text = _RATES[rate]
         if not ratelimit.allow(f"{bucket}:{user.pk}", *getattr(settings, setting)):
             raise Refused("rate_limited", _(text))
-    return entry.handler(SocketContext(user, table_id, channel_name), msg)
+    return entry.handler(SocketContext(user, table_id, channel_name, game_id), msg)
 
 
 #: frames dropped unread by every connection of this process (a flood's measure)
@@ -221,6 +239,7 @@ class TableConsumer(_JsonSocket):
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = TokenBucket(*frame_budget())
         self.moderator = self.barred = False  # until the greeting says otherwise
+        self.game_id: int | None = None  # the newest game id sent here (_saw_game)
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
         self.watching = True
@@ -245,12 +264,20 @@ class TableConsumer(_JsonSocket):
             return
         self.touched = time.monotonic()
         self.moderator = hello["moderator"]
+        self._saw_game(hello["table"].get("game_id"))
         await self._watch(hello["table"])
         broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
         await self.send_json({"type": "table", "table": hello["table"]})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
             await self.send_json({"type": "game", "view": hello["view"]})
+
+    def _saw_game(self, game_id: Any) -> None:
+        """Keep the newest game id sent to this connection (ids only grow): the
+        hint a move carries instead of asking the database for the table's
+        current game (checked under the game's lock, ``games.play.act``)."""
+        if isinstance(game_id, int) and (self.game_id is None or game_id > self.game_id):
+            self.game_id = game_id
 
     async def _watch(self, table: dict[str, Any]) -> None:
         """Be in the watchers' group exactly while this user is not seated and
@@ -305,7 +332,7 @@ class TableConsumer(_JsonSocket):
             return
         try:
             reply = await db(_handle)(
-                self.channel_name, self.table_id, self.user, content
+                self.channel_name, self.table_id, self.user, content, self.game_id
             )
         except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
@@ -318,11 +345,13 @@ class TableConsumer(_JsonSocket):
     # --- channel-layer events ---
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        self._saw_game(event["table"].get("game_id"))
         await self._watch(event["table"])
         await self.send_json({"type": "table", "table": event["table"]})
 
     async def game_update(self, event: dict[str, Any]) -> None:
         # this user's own seat view (only their connections are in that group)
+        self._saw_game(event["view"].get("game_id"))
         await self.send_json({"type": "game", "view": event["view"]})
 
     async def game_spectate(self, event: dict[str, Any]) -> None:

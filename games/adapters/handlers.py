@@ -83,7 +83,10 @@ def _move(ctx: SocketContext, msg: dict) -> None:
             raise Refused("bad_card", _("That is not a card."))
         action["cards"] = cards
     with metrics.MOVE_SECONDS.time():  # the game lookup, the move, its commit and broadcast
-        play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
+        if ctx.game_id is not None:  # the connection's hint, checked under the game's lock
+            play.act(ctx.game_id, ctx.user, msg.get("seq"), action, table_id=ctx.table_id)
+        else:
+            play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
 
 
 def _escape(ctx: SocketContext, msg: dict) -> None:
