@@ -77,8 +77,11 @@ def moderator_names() -> dict[int, str]:
 
 
 def forget_moderators(**_: Any) -> None:
-    """Drop the cached :func:`moderator_names` once the write commits (a signal
-    receiver: any arguments)."""
+    """Drop the cached :func:`moderator_names` now (a broadcast registered
+    earlier in the transaction reads it after commit) and again once the write
+    commits (a read that raced it may have stored the old list); a signal
+    receiver: any arguments."""
+    cache.delete(_MODERATORS_KEY)
     transaction.on_commit(lambda: cache.delete(_MODERATORS_KEY))
 
 

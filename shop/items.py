@@ -224,10 +224,10 @@ def reset_theme(user, table_id: int) -> None:
         table = _need_table(table_id, "tablecloth")
         if table.owner_id != user.pk:
             raise Refused("not_owner", _("Only the table's owner may change the tablecloth."))
-        TableDecor.objects.filter(table=table).update(theme="default")
-        from shop import ingame  # which imports this module
-
-        transaction.on_commit(lambda: ingame.forget_decor(table.pk))  # before the snapshot
+        decor = TableDecor.objects.filter(table=table).first()
+        if decor is not None:  # saved, not updated: the cached decor goes (shop.signals)
+            decor.theme = "default"
+            decor.save(update_fields=["theme"])
         events.publish(events.TableChanged(table.pk))
 
 

@@ -48,18 +48,21 @@ def welcome(request: Any, user: Any, **_kw: Any) -> None:
 @receiver(post_save, sender=TableDecor, dispatch_uid="shop_decor_saved")
 @receiver(post_delete, sender=TableDecor, dispatch_uid="shop_decor_deleted")
 def decor_written(sender: type, instance: TableDecor, **_: Any) -> None:
-    """Drop the table's cached decor once the write commits: registered now,
-    so before the ``TableChanged`` its writer publishes next."""
+    """Drop the table's cached decor now (a ``TableChanged`` published earlier
+    in the transaction builds its snapshot after commit) and again once the
+    write commits (a read that raced it may have stored the old row)."""
     from shop import ingame
 
+    ingame.forget_decor(instance.table_id)
     transaction.on_commit(lambda: ingame.forget_decor(instance.table_id))
 
 
 @receiver(post_save, sender=TableWager, dispatch_uid="shop_wager_saved")
 @receiver(post_delete, sender=TableWager, dispatch_uid="shop_wager_deleted")
 def wager_written(sender: type, instance: TableWager, **_: Any) -> None:
-    """Drop the table's cached wager once the write commits (before the
-    ``TableChanged`` its writer publishes next)."""
+    """Drop the table's cached wager now and again once the write commits
+    (as :func:`decor_written`)."""
     from shop import wagers
 
+    wagers.forget_wager(instance.table_id)
     transaction.on_commit(lambda: wagers.forget_wager(instance.table_id))

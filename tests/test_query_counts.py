@@ -36,7 +36,6 @@ from django.test.utils import CaptureQueriesContext
 from games import chat, presence, snapshots
 from games.adapters import broadcast, consumers
 from games.models import Game, GameEvent
-from games.roster import seat_rows
 from games.seatview import current_view
 from moderation import roles
 from shop import items, ledger, purchase, wagers

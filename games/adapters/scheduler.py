@@ -54,10 +54,15 @@ class Ticker:
     Every ``interval`` seconds it runs whichever jobs of
     ``yuanzi_site.jobs.PERIODIC_JOBS`` (the table beat's schedule is built
     from) are due — the due-turn sweep on every tick — each through
-    ``database_sync_to_async``: the database work runs in Channels' sync
-    thread and the broadcasts it makes after commit land on this loop, the one
-    the in-memory channel layer's consumers wait on. (A plain thread would wake
-    those consumers from a foreign loop and could leave a page without updates.)
+    ``database_sync_to_async`` in a thread of its own (with its own database
+    connection), so the broadcasts it makes after commit land on this loop,
+    the one the in-memory channel layer's consumers wait on. (A plain thread
+    would wake those consumers from a foreign loop and could leave a page
+    without updates.) Not Channels' database thread: there every sweep and job
+    queued behind the consumers' calls and every move behind them (a
+    leaderboard or fair-play pass held all the moves), and under load a sweep
+    waited longer than ``GAMES_OUTAGE_SECONDS``, so the site took itself for
+    down and resumed every clock. SQLite orders the two threads' writes.
 
     :param intervals: per job name, an interval in seconds replacing the table's.
     """
@@ -77,7 +82,7 @@ class Ticker:
         self._next = {name: 0.0 for name, _, _ in self.jobs}
 
     def tick(self) -> None:
-        """Run the jobs that are due (sync; called in Channels' database thread)."""
+        """Run the jobs that are due (sync; called in the ticker's own thread)."""
         now = time.monotonic()
         for name, task, every in self.jobs:
             if now >= self._next[name]:
@@ -86,15 +91,21 @@ class Ticker:
 
     async def run(self) -> None:
         """Tick forever (until cancelled)."""
+        from concurrent.futures import ThreadPoolExecutor
+
         from channels.db import database_sync_to_async
 
-        tick = database_sync_to_async(self.tick)
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await tick()
-            except Exception:  # keep ticking: one bad game must not stop the clock
-                log.exception("ticker sweep failed")
+        executor = ThreadPoolExecutor(1, thread_name_prefix="ticker")
+        tick = database_sync_to_async(self.tick, thread_sensitive=False, executor=executor)
+        try:
+            while True:
+                await asyncio.sleep(self.interval)
+                try:
+                    await tick()
+                except Exception:  # keep ticking: one bad game must not stop the clock
+                    log.exception("ticker sweep failed")
+        finally:
+            executor.shutdown(wait=False)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start ticking on ``loop`` (call from that loop, e.g. when the reactor runs)."""
