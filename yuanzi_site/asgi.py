@@ -3,6 +3,7 @@
 Run with ``daphne yuanzi_site.asgi:application``.
 """
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -21,6 +22,14 @@ from yuanzi_site.origins import SiteOriginValidator  # noqa: E402
 
 proxy.install()  # Daphne's --proxy-headers: forwarded addresses only from TRUSTED_PROXIES
 logs.install()  # the access log's request field shortened
+
+# Everything made while starting (Django, the apps, the engine's tables: ~120,000
+# objects) is moved out of the cyclic collector's sight: a full collection walked
+# it all, 150–250 ms every 10–15 s at 50 tables with every thread held, which was
+# the moves' p99 (docs/bench.md "The tail at 50 tables"). What is made later is
+# collected as before.
+gc.collect()
+gc.freeze()
 
 application = ProtocolTypeRouter(
     {
