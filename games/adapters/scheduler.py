@@ -59,10 +59,10 @@ class Ticker:
     the one the in-memory channel layer's consumers wait on. (A plain thread
     would wake those consumers from a foreign loop and could leave a page
     without updates.) Not Channels' database thread: there every sweep and job
-    queued behind the consumers' calls and every move behind them (a
-    leaderboard or fair-play pass held all the moves), and under load a sweep
-    waited longer than ``GAMES_OUTAGE_SECONDS``, so the site took itself for
-    down and resumed every clock. SQLite orders the two threads' writes.
+    queued behind the consumers' calls and the moves behind them, and after a
+    connect storm a sweep waited longer than ``GAMES_OUTAGE_SECONDS``, so the
+    site took itself for down and resumed every clock (docs/bench.md "The tail
+    at 50 tables"). SQLite orders the two threads' writes.
 
     :param intervals: per job name, an interval in seconds replacing the table's.
     """
