@@ -10,6 +10,7 @@ from typing import Any
 
 from games import fairness
 from games.adapters import handlers
+from games.fairness import SiteState
 from games.plugins import GamePlugin, SocketMessage
 
 
@@ -20,7 +21,7 @@ class GamesPlugin(GamePlugin):
         """The table socket's own message types (docs/protocol.md)."""
         return handlers.MESSAGES
 
-    def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
+    def view_keys(self, game_id: int, state: SiteState, seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
         """``fairness``: the commitment and the players' seeds; the server seed
         once the game is over (``games.fairness.public``)."""

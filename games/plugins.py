@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -40,7 +40,10 @@ from django.utils.module_loading import import_string
 if TYPE_CHECKING:
     from django.db.models import QuerySet
 
+    from games.engine import EndReason, Record, Result
+    from games.fairness import SiteState
     from games.models import Game, GameSeat, Table
+    from games.seatview import SiteView
 
 #: where a page includes the plugins' panels (templates): the table page, the
 #: lobby page, each lobby row (context ``row``), each rating change on a
@@ -66,10 +69,10 @@ class GameEnd:
     """
 
     game: Game
-    reason: str
-    result: dict[str, Any]
+    reason: EndReason
+    result: Result
     seats: list[GameSeat]
-    record: dict[str, Any]
+    record: Record
 
     @property
     def rated(self) -> bool:
@@ -155,10 +158,11 @@ class GamePlugin:
         for ``"bot"``), or at ``"start"`` / ``"game_end"`` to stand that
         player up (they get a ``notice`` with the reason and its params)."""
 
-    def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
+    def view_keys(self, game_id: int, state: SiteState, seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
-        """Keys added to one seat's game view (``seat`` ``None``: a spectator's);
-        the keys of the ``SiteView`` type (``games.seatview``)."""
+        """Keys added to one seat's game view (``seat`` ``None``: a spectator's),
+        beside the keys of the ``SiteView`` type (``games.seatview``), which
+        leaves other apps' keys untyped."""
         return {}
 
     def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
@@ -308,11 +312,13 @@ def check_seat(table: Table, user: Any, moment: Moment) -> None:
         p.check_seat(table, user, moment)
 
 
-def add_view_keys(view: dict[str, Any], game_id: int, state: dict[str, Any],
-                  seat: int | None, user_id: int | None) -> dict[str, Any]:
-    """Add every plugin's view keys to ``view`` (in place; returned)."""
+def add_view_keys(view: SiteView, game_id: int, state: SiteState,
+                  seat: int | None, user_id: int | None) -> SiteView:
+    """Add every plugin's view keys to ``view`` (in place; returned). The keys
+    are merged as a plain dict: those of other apps are not in ``SiteView``."""
+    merged = cast(dict[str, Any], view)  # the same dict, its keys open
     for p in _overriding("view_keys"):
-        view.update(p.view_keys(game_id, state, seat, user_id))
+        merged.update(p.view_keys(game_id, state, seat, user_id))
     return view
 
 
@@ -357,12 +363,16 @@ def socket_message_types() -> frozenset[str]:
     return frozenset(_socket_messages())
 
 
-def lobby_filters(params: Mapping[str, Any]) -> list[tuple[Callable[..., Any],
-                                                           Callable[..., bool], Any]]:
+#: a chosen lobby filter: ``(LobbyFilter.query, LobbyFilter.match, the parsed value)``
+ChosenFilter = tuple[Callable[["QuerySet[Table]", Any], "QuerySet[Table]"],
+                     Callable[[dict[str, Any], Any], bool], Any]
+
+
+def lobby_filters(params: Mapping[str, Any]) -> list[ChosenFilter]:
     """The filters a request asks for: ``params`` maps query parameters to text
     (a ``QueryDict`` or a dict); ``[(query, match, value)]`` for each filter
     present with a value that parses."""
-    chosen = []
+    chosen: list[ChosenFilter] = []
     for f in _lobby_filters():
         text = params.get(f.key)
         value = f.parse(text) if isinstance(text, str) else None

@@ -7,7 +7,8 @@ status and the current game's id. Nothing from a game's hands is here.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
@@ -16,9 +17,16 @@ from accounts import levels
 from games import plugins, presence
 from games.access import MODERATORS_GROUP
 from games.models import Table
+from games.plugins import ChosenFilter
+from games.presence import Entry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
-def _player(user) -> dict[str, Any]:
+def _player(user: User | None) -> dict[str, Any] | None:
+    if user is None:
+        return None
     level = levels.level_for(user.profile.rating_points)
     return {"id": user.pk, "username": user.username, "level": level,
             "title": levels.title_for(level), "title_en": levels.title_en_for(level)}
@@ -73,7 +81,7 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
         "seats": [
             {
                 "index": s.index,
-                "player": _player(s.user) if s.user_id else None,
+                "player": _player(s.user),
                 "bot": s.is_bot,
                 "bot_policy": s.bot_policy or None,
                 "ready": s.ready,
@@ -93,13 +101,15 @@ def _not_watching(table: Table, seated: set[int]) -> set[int]:
     return seated | {table.owner_id} if table.status == Table.WAITING else seated
 
 
-def _watchers(live, seated: set[int]) -> tuple[dict[str, Any], dict[int, str]]:
+def _watchers(live: list[Entry],
+              seated: set[int]) -> tuple[dict[str, Any], dict[int | None, str]]:
     """Who watches: logged-in spectators by name, moderators marked,
     anonymous ones only counted; and their usernames by id. One query, and
     none when nobody is logged in."""
     ids = {u for _, u in live if u is not None and u not in seated}
     anonymous = sum(1 for _, u in live if u is None)
-    names = []
+    names: list[dict[str, Any]] = []
+    by_id: dict[int | None, str]
     if ids:
         users = (get_user_model().objects.filter(pk__in=ids).order_by("username")
                  .annotate(mod=Count("groups", filter=Q(groups__name=MODERATORS_GROUP))))
@@ -121,7 +131,8 @@ def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[dict[str, Any]]:
+def lobby_rows(limit: int = 200, filters: Sequence[ChosenFilter] = (), *,
+               private: bool = False) -> list[dict[str, Any]]:
     """Every open table's lobby row, newest first (a bounded number of queries).
 
     :param filters: ``plugins.lobby_filters(request params)``: only the
@@ -154,7 +165,7 @@ def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[d
                 "status": t.status,
                 "spectators": presence.spectator_count(live[t.pk], _not_watching(t, seated)),
                 "seats": [
-                    {"index": s.index, "player": _player(s.user) if s.user_id else None,
+                    {"index": s.index, "player": _player(s.user),
                      "bot": s.is_bot, "ready": s.ready}
                     for s in seats
                 ],

@@ -122,7 +122,7 @@ def game_changed(event: events.GameChanged) -> None:
         event.game_id, event.table_id, event.state, event.players, event.due_at)
     views = {
         p["user_id"]: build_view(game_id, state, players, due_at, i)
-        for i, p in enumerate(players) if not p["bot"]
+        for i, p in enumerate(players) if not p["bot"] and p["user_id"] is not None
     }
     spectator = build_view(game_id, state, players, due_at, None)
     messages = [
