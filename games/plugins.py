@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from games.engine import EndReason, Record, Result
     from games.fairness import SiteState
     from games.models import Game, GameSeat, Table
-    from games.seatview import SiteView
 
 #: where a page includes the plugins' panels (templates): the table page, the
 #: lobby page, each lobby row (context ``row``), each rating change on a
@@ -312,10 +311,15 @@ def check_seat(table: Table, user: Any, moment: Moment) -> None:
         p.check_seat(table, user, moment)
 
 
-def add_view_keys(view: SiteView, game_id: int, state: SiteState,
-                  seat: int | None, user_id: int | None) -> SiteView:
-    """Add every plugin's view keys to ``view`` (in place; returned). The keys
-    are merged as a plain dict: those of other apps are not in ``SiteView``."""
+#: a seat's view: a ``games.seatview.SiteView`` (not imported: it imports this module)
+V = TypeVar("V", bound=Mapping[str, object])
+
+
+def add_view_keys(view: V, game_id: int, state: SiteState,
+                  seat: int | None, user_id: int | None) -> V:
+    """Add every plugin's view keys to ``view`` (in place; returned, its type
+    unchanged). The keys are merged as a plain dict: other apps' keys are not
+    in ``SiteView``."""
     merged = cast(dict[str, Any], view)  # the same dict, its keys open
     for p in _overriding("view_keys"):
         merged.update(p.view_keys(game_id, state, seat, user_id))

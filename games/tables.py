@@ -173,13 +173,15 @@ def _seat(table: Table, index: Any) -> Seat:
     return Seat.objects.select_for_update().get(table=table, index=index)
 
 
-def sit(table_id: int, user: User, index: int) -> None:
+def sit(table_id: int, user: User, index: Any) -> None:
     """Take the empty seat ``index`` (RULES.md §12: one seat per person).
 
     Moving from another seat at this table, or from a seat at another table
     that is waiting, empties the old seat; a seat at a table whose game is
     running cannot be left this way.
 
+    :param index: as the client sent it: anything but a whole number 0–3 is
+        refused (``bad_seat``), as in :func:`add_bot` and :func:`remove_bot`.
     :raises Refused: ``no_table``, ``game_running``, ``bad_seat``,
         ``seat_taken``, ``seated_elsewhere`` (naming the other table), or a
         seat policy's reason (e.g. ``not_enough_coins``).
@@ -358,7 +360,7 @@ def _owner(table: Table, user: User) -> None:
         raise Refused("not_owner", _("Only the table's owner may do that."))
 
 
-def add_bot(table_id: int, user: User, index: int, policy: Any = "normal") -> None:
+def add_bot(table_id: int, user: User, index: Any, policy: Any = "normal") -> None:
     """The owner puts a bot in the empty seat ``index`` (a bot makes practice
     games, RULES.md §7).
 
@@ -372,12 +374,12 @@ def add_bot(table_id: int, user: User, index: int, policy: Any = "normal") -> No
     _set_bot(table_id, user, index, policy)
 
 
-def remove_bot(table_id: int, user: User, index: int) -> None:
+def remove_bot(table_id: int, user: User, index: Any) -> None:
     """The owner takes the bot out of seat ``index``."""
     _set_bot(table_id, user, index, None)
 
 
-def _set_bot(table_id: int, user: User, index: int, policy: str | None) -> None:
+def _set_bot(table_id: int, user: User, index: Any, policy: str | None) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         _owner(table, user)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
@@ -29,13 +30,17 @@ from games.plugins import SocketContext
 from games.seatview import current_view
 from yuanzi_site.refusals import Refused
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 logger = logging.getLogger(__name__)
 
 #: a text frame longer than this (characters) is refused unread
 MAX_FRAME = 8192
 
 
-def _connect(channel_name: str, table_id: int, user, token: str | None = None,
+def _connect(channel_name: str, table_id: int, user: User | AnonymousUser,
+             token: str | None = None,
              address: str | None = None) -> dict[str, Any] | None:
     # a private table without its invite is refused as if it did not exist
     if access.open_table(table_id, user, token) is None:
@@ -71,7 +76,8 @@ _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many 
           "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
 
 
-def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict | None:
+def _handle(channel_name: str, table_id: int, user: User | AnonymousUser,
+            msg: dict[str, Any]) -> dict[str, Any] | None:
     """Carry out one client message; returns a direct reply or ``None``.
 
     ``ping`` and ``sync`` are answered by the consumer itself (no database
@@ -112,7 +118,7 @@ def frame_budget() -> tuple[float, int]:
     return rate, act_hits + chat_hits + settings.GAMES_PING_BURST
 
 
-class _JsonSocket(AsyncJsonWebsocketConsumer):
+class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     """JSON frames in and out. Every frame first takes a token from the
     connection's ``frames`` bucket (set by the subclass's ``connect``): without
     one it is dropped before anything is done with it — not parsed, no
@@ -126,7 +132,9 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     _counted = False  # in metrics.OPEN_SOCKETS since accept()
     frames: TokenBucket | None = None
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: dict[str, Any],
+                       receive: Callable[[], Awaitable[dict[str, Any]]],
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -134,7 +142,8 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
                 metrics.OPEN_SOCKETS.labels(type(self).__name__).dec()
             await asyncio.shield(self.cleanup())
 
-    async def accept(self, subprotocol: str | None = None, headers=None) -> None:
+    async def accept(self, subprotocol: str | None = None,
+                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
         await super().accept(subprotocol, headers)
         if not self._counted:
             self._counted = True
@@ -165,8 +174,8 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
             return  # a flood: dropped before any work
         # the base class raises ValueError on a binary or empty frame, which
         # would kill the consumer and drop the connection
-        ok = text_data and len(text_data) <= MAX_FRAME
-        content = await self.decode_json(text_data) if ok else None
+        content = (await self.decode_json(text_data)
+                   if text_data and len(text_data) <= MAX_FRAME else None)
         await self.receive_json(content, **kwargs)
 
     @classmethod
@@ -213,10 +222,11 @@ class TableConsumer(_JsonSocket):
     """
 
     async def connect(self) -> None:
-        self.table_id = wire.whole(self.scope["url_route"]["kwargs"]["table_id"])
-        if self.table_id is None:  # /ws/table/-1/, 8,000 digits …: like an unknown table
+        table_id = wire.whole(self.scope["url_route"]["kwargs"]["table_id"])
+        if table_id is None:  # /ws/table/-1/, 8,000 digits …: like an unknown table
             await _refuse_route(self)
             return
+        self.table_id = table_id
         self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = TokenBucket(*frame_budget())
@@ -371,7 +381,7 @@ async def _refuse_route(consumer: AsyncJsonWebsocketConsumer) -> None:
     await consumer.close(code=4404)
 
 
-class NoSuchRoute(AsyncJsonWebsocketConsumer):
+class NoSuchRoute(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     """Any websocket path that is no route: accepted and closed with 4404."""
 
     async def connect(self) -> None:
