@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.utils.translation import gettext_lazy as _
 
 GROUP = "moderators"
@@ -32,23 +32,26 @@ PERMISSION_LABELS = {
 }
 
 
-def is_moderator(user) -> bool:
+def is_moderator(user: User | AnonymousUser | None) -> bool:
     """Whether ``user`` is in the moderators group (anonymous: ``False``)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    cached = getattr(user, "_is_moderator", None)
+    cached: bool | None = getattr(user, "_is_moderator", None)
     if cached is None:
-        cached = user._is_moderator = user.groups.filter(name=GROUP).exists()
+        cached = user.groups.filter(name=GROUP).exists()
+        # kept on the instance (a lazy request.user passes it on to its User);
+        # not a field of User, so the type checker knows no such attribute
+        setattr(user, "_is_moderator", cached)  # noqa: B010
     return cached
 
 
-def can_use_console(user) -> bool:
+def can_use_console(user: User | AnonymousUser) -> bool:
     """Moderators (and superusers, who hold every permission)."""
     return bool(getattr(user, "is_authenticated", False)
                 and user.has_perm("moderation.use_console"))
 
 
-def may(user, action: str) -> bool:
+def may(user: User | AnonymousUser, action: str) -> bool:
     """Whether ``user`` holds the permission console ``action`` needs
     (:data:`ACTION_PERMISSIONS`; an action not listed needs ``use_console``).
     Superusers hold every permission."""
@@ -57,8 +60,8 @@ def may(user, action: str) -> bool:
                 and user.has_perm(f"moderation.{codename}"))
 
 
-def moderator_ids(user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` are moderators (one query)."""
+def moderator_ids(user_ids: Iterable[int | None]) -> set[int]:
+    """Which of ``user_ids`` are moderators (one query; ``None`` entries are skipped)."""
     ids = [i for i in user_ids if i is not None]
     if not ids:
         return set()
@@ -76,7 +79,7 @@ def group() -> Group:
     return found
 
 
-def add(user) -> None:
+def add(user: User) -> None:
     """Make ``user`` a moderator."""
     user.groups.add(group())
     user.__dict__.pop("_is_moderator", None)
@@ -84,7 +87,7 @@ def add(user) -> None:
         user.__dict__.pop(cache, None)
 
 
-def remove(user) -> None:
+def remove(user: User) -> None:
     """Make ``user`` no longer a moderator."""
     user.groups.remove(group())
     user.__dict__.pop("_is_moderator", None)
