@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from accounts.models import GemCap, LeaderboardEntry, Profile, RatingEntry
-from games.admin import ViewOnlyAdmin
+from yuanzi_site.admin import ViewOnlyAdmin
 
 
 @admin.register(Profile)

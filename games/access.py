@@ -4,7 +4,7 @@ and who may watch its game; the read side, never writes.
 A public table is open to everyone. A private table (``Table.private``) is
 never listed in the lobby and is opened only by its invite token (the link)
 or after entering its room code (which hands out the token); its seated
-players, its owner and moderators (``user.groups`` named ``moderators``) need
+players, its owner and moderators (:func:`is_moderator`) need
 neither. Without the token it is refused as if it did not exist (404 page,
 socket close 4404).
 
@@ -19,17 +19,44 @@ between games.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 
 from games.models import Seat, Table
 
 MODERATORS_GROUP = "moderators"
 
 
-def is_moderator(user) -> bool:
-    """Is ``user`` in the ``moderators`` group?"""
+def moderators() -> Q:
+    """The filter on users that keeps the moderators: the ``moderators`` group's
+    members and superusers (who hold every permission the group carries)."""
+    return Q(groups__name=MODERATORS_GROUP) | Q(is_superuser=True)
+
+
+def is_moderator(user: Any) -> bool:
+    """Is ``user`` a moderator (the ``moderators`` group, or a superuser)? The
+    one test, used by every app (RULES.md §12); the answer is kept on the user
+    object (``moderation.roles`` forgets it when the group changes)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    return user.groups.filter(name=MODERATORS_GROUP).exists()
+    if user.is_superuser:
+        return True
+    cached = getattr(user, "_is_moderator", None)
+    if cached is None:
+        cached = user._is_moderator = user.groups.filter(name=MODERATORS_GROUP).exists()
+    return bool(cached)
+
+
+def moderator_ids(user_ids: Iterable[int | None]) -> set[int]:
+    """Which of ``user_ids`` are moderators (one query, none for no ids)."""
+    ids = {i for i in user_ids if i is not None}
+    if not ids:
+        return set()
+    return set(get_user_model().objects.filter(moderators(), pk__in=ids)
+               .values_list("pk", flat=True))
 
 
 def _insider(table: Table, user) -> bool:

@@ -19,20 +19,7 @@ from games.models import (
     Table,
     TutorialProgress,
 )
-
-
-class ViewOnlyAdmin(admin.ModelAdmin):
-    """Listed and searchable, never added, changed or deleted here (logs,
-    computed rows, money: they change only through their own modules)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from yuanzi_site.admin import ViewOnlyAdmin
 
 
 class SeatInline(admin.TabularInline):

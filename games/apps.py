@@ -11,8 +11,10 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import broadcast, events, scheduler, tables
+        from games import events, reasons, tables
+        from games.adapters import broadcast, scheduler
 
+        reasons.register()
         broadcast.subscribe()
         scheduler.subscribe()  # after the broadcast: the views go out first
         events.subscribe(events.PresenceExpired, tables.stand_up_expired)

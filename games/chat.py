@@ -1,7 +1,7 @@
 """Table chat, the write side: post a line (its history is read in
 :mod:`games.queries`).
 
-Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
+Errors: :class:`yuanzi_site.refusals.Refused`; nothing has changed when it is raised.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games import events, plugins
-from games.errors import Refused
 from games.models import ChatMessage, Table
 from games.queries import chat_line
+from yuanzi_site.refusals import Refused
 
 
 def chat(table_id: int, user, text: str) -> ChatMessage:

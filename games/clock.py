@@ -14,6 +14,7 @@ a turn that began during the outage gets a full turn (a human's
 gets a ``clock_resumed`` notice. Nobody is timed out, and no 托管 starts,
 because of the site's own outage.
 
+:func:`paused_since` and :func:`age` read the heartbeat (the views, /readyz).
 Besides :mod:`games.play`, this is the only writer of ``Game.due_at``; it takes
 the heartbeat row's lock before the games' (they are locked in id order).
 """
@@ -30,14 +31,55 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import events
-from games.heartbeat import NAME, _forget_read, _stale_before
 from games.models import Game, GameEvent, SchedulerHeartbeat
-from games.seatview import publish_game, seat_rows
+from games.roster import publish_game, seat_rows
 
 RESUMED = gettext_noop("The site was down for %(seconds)s s: the clock is running again, "
                        "with the time that was left.")
 
 _beaten_at = 0.0  # monotonic time of this process's last write
+
+# --- reading the heartbeat: whether the site counts as down (views, /readyz) ----------
+
+NAME = "scheduler"
+
+_read: tuple[float, datetime | None] = (0.0, None)  # (monotonic, heartbeat) cache
+
+
+def _stale_before(now: datetime) -> datetime:
+    return now - timedelta(seconds=settings.GAMES_OUTAGE_SECONDS)
+
+
+def paused_since() -> datetime | None:
+    """The last heartbeat if it is stale (turn clocks are paused), else ``None``;
+    ``None`` too when no scheduler ever ran. Read at most once a second per
+    process (views call it)."""
+    global _read
+    if settings.GAMES_SCHEDULER == "none":
+        return None
+    if time.monotonic() - _read[0] >= 1.0:
+        at = SchedulerHeartbeat.objects.filter(name=NAME).values_list("at", flat=True).first()
+        _read = (time.monotonic(), at)
+    at = _read[1]
+    if at is not None and at < _stale_before(timezone.now()):
+        return at
+    return None
+
+
+def _forget_read() -> None:
+    global _read
+    _read = (0.0, None)
+
+
+def age() -> float | None:
+    """Seconds since the scheduler's last heartbeat, read now (uncached), or
+    ``None`` if no scheduler ever ran. ``/readyz`` calls it: an age over
+    ``GAMES_OUTAGE_SECONDS`` means turn clocks are paused (RULES.md §12)."""
+    at = SchedulerHeartbeat.objects.filter(name=NAME).values_list("at", flat=True).first()
+    return None if at is None else (timezone.now() - at).total_seconds()
+
+
+# --- writing it, and resuming the clocks ---------------------------------------------
 
 
 def beat() -> list[int]:

@@ -2,8 +2,8 @@
 commits (DESIGN.md "The plugin seam").
 
 The write modules (``games.tables``, ``games.play``, ``shop.ledger`` …)
-:func:`publish` an event; the transports (``games.broadcast``,
-``games.scheduler``, ``accounts.live``) :func:`subscribe` to its type in their
+:func:`publish` an event; the transports (``games.adapters.broadcast``,
+``games.adapters.scheduler``, ``accounts.live``) :func:`subscribe` to its type in their
 app's ``ready()``. So nothing that writes imports a transport, and nothing is
 announced that was not committed. Each event is a frozen dataclass: its
 payload is declared once, here, and a misspelt event fails at import.
@@ -47,7 +47,7 @@ class GameChanged:
     the next due action (a bot's move, a timeout) is scheduled.
 
     :ivar state: the engine state as committed (RULES.md §10).
-    :ivar players: ``games.seatview.players_of(game)``, one dict per seat.
+    :ivar players: ``games.roster.players_of(game)``, one dict per seat.
     :ivar due_at: when the turn times out or the bot moves, or ``None``.
     """
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import chat
-from games.errors import Refused
+from yuanzi_site.refusals import Refused
 
 DEFAULT_PHRASES = ("快点吧", "配合得好", "好牌！", "不好意思", "再来一局", "谢谢")
 DEFAULT_REACTIONS = ("👍", "😄", "😮", "😭", "🎉")

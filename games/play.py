@@ -5,14 +5,14 @@ the due-action function with its sweep (DESIGN.md "server-authoritative",
 Owns ``Game``, ``GameSeat`` and ``GameEvent`` rows. An action runs in one
 transaction with the game row locked (``select_for_update``), appends its
 ``GameEvent`` in that same transaction, and only after commit are clients told
-(``events.GameChanged``; ``games.broadcast`` subscribes).
+(``events.GameChanged``; ``games.adapters.broadcast`` subscribes).
 
 Lock order, everywhere on the site: Game → Table → Seat → Profile (ascending
 user id) → inventory rows (ascending id); ledger rows are inserted last. The
 finisher runs the game-end hooks under the game's lock, so a hook that takes
 table, profile or inventory locks follows this order by construction.
 
-Errors: :class:`games.errors.Refused` with a stable ``reason``; nothing has
+Errors: :class:`yuanzi_site.refusals.Refused` with a stable ``reason``; nothing has
 changed when it is raised.
 """
 
@@ -29,11 +29,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, events, fairness, metrics, plugins, presence, seatview
-from games.errors import REASONS, Refused
+from games import engine, events, fairness, metrics, plugins, presence, roster
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.plugins import GameEnd
-from games.seatview import seat_of, seat_rows
+from games.roster import seat_rows
+from games.seatview import seat_of
+from yuanzi_site.refusals import REASONS, Refused
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +252,7 @@ def _saved(game: Game) -> None:
 
 def _announce(game: Game) -> None:
     """After commit: every client its view, the next due action scheduled."""
-    seatview.publish_game(game)
+    roster.publish_game(game)
     if game.state["status"] == engine.OVER:
         events.publish(events.TableChanged(game.table_id))
 

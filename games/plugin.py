@@ -1,6 +1,6 @@
 """What the games app itself plugs into a game (``settings.GAME_PLUGINS``):
 the table socket's own messages (sit, ready, play, chat … in
-``games.handlers``) and the deal's fairness keys in every view (RULES.md §12
+``games.adapters.handlers``) and the deal's fairness keys in every view (RULES.md §12
 "Provably fair deals", docs/fairness.md)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games import fairness, handlers
+from games import fairness
+from games.adapters import handlers
 from games.plugins import GamePlugin, SocketMessage
 
 

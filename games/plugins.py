@@ -17,7 +17,7 @@ its own order. Today's list, and why it is in that order:
 5. ``shop`` — items, wagers and the held stake: at game end wagers and holds,
    then drops.
 
-A hook that raises :class:`~games.errors.Refused` refuses (seat checks, chat,
+A hook that raises :class:`~yuanzi_site.refusals.Refused` refuses (seat checks, chat,
 names); any other exception is a bug and rolls back the transaction it runs
 in. After-commit events are :mod:`games.events`, not hooks.
 
@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from django.db.models import QuerySet
 
     from games.models import Game, GameSeat, Table
+
+#: where a page includes the plugins' panels (templates): the table page, the
+#: lobby page, each lobby row (context ``row``), each rating change on a
+#: result page (``change``) and each game of a profile's recent games (``game``)
+Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row"]
 
 #: when a seat is checked: sitting down, a game starting (the fourth ready), a
 #: game's end (in the finisher, after the game-end hooks), a bot being added
@@ -197,9 +202,11 @@ class GamePlugin:
         """A table socket connected (``address``: the client address Daphne's
         ``--proxy-headers`` took from the trusted proxy)."""
 
-    def table_panels(self) -> Sequence[str]:
-        """Templates the table page includes (with its context: ``table``,
-        ``boot``, ``user``), e.g. the wager box."""
+    def panels(self, slot: Slot) -> Sequence[str]:
+        """Templates a page includes at ``slot`` (with the page's context, e.g.
+        the table page's ``table``, ``boot``, ``user``): the wager box, the
+        report dialog, a lobby row's wager badge; so ``games`` templates never
+        name another app's."""
         return ()
 
     def page_modules(self) -> Sequence[str]:
@@ -398,14 +405,15 @@ def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
 
 
 def connected(table_id: int, user: Any, address: str | None) -> None:
-    """Run every ``on_connect`` (``games.consumers``)."""
+    """Run every ``on_connect`` (``games.adapters.consumers``)."""
     for p in _overriding("on_connect"):
         p.on_connect(table_id, user, address)
 
 
-def table_panels() -> list[str]:
-    """The table page's panel templates, in plugin order."""
-    return [t for p in _overriding("table_panels") for t in p.table_panels()]
+def panels(slot: Slot) -> list[str]:
+    """The panel templates of ``slot``, in plugin order
+    (``{% plugin_panels "lobby" as found %}``, ``games/templatetags/panels.py``)."""
+    return [t for p in _overriding("panels") for t in p.panels(slot)]
 
 
 def page_modules() -> list[str]:

@@ -8,21 +8,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import engine, events, heartbeat, plugins, tricks
-from games.models import Game, GameSeat, Table
-
-
-def seat_rows(game: Game) -> list[GameSeat]:
-    """The game's four ``GameSeat`` rows in seat order (loaded once per instance)."""
-    rows = getattr(game, "_seat_rows", None)
-    if rows is None:
-        rows = game._seat_rows = list(GameSeat.objects.filter(game=game).order_by("index"))
-    return rows
-
-
-def players_of(game: Game) -> list[dict[str, Any]]:
-    """Each seat's player as views show them (:meth:`GameSeat.as_player`)."""
-    return [r.as_player() for r in seat_rows(game)]
+from games import clock, engine, plugins, queries
+from games.engine import tricks
+from games.models import Game
+from games.roster import players_of, seat_rows
 
 
 def seat_of(game: Game, user) -> int | None:
@@ -51,7 +40,7 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
     * ``trick_kinds``: per play of ``trick.plays``, its :func:`play_kind`
       (``None`` for a pass);
     * ``previous_trick``: the half's last completed trick
-      (:func:`games.tricks.previous_trick` plus ``kinds``), ``None`` before
+      (:func:`games.engine.tricks.previous_trick` plus ``kinds``), ``None`` before
       the first ends or once the game is over (上一轮);
     * for a seat in the running game, ``escape_penalty``: rating points it
       loses by escaping now (RULES.md §7; 0 in a practice game);
@@ -94,7 +83,7 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
     v["players"] = [dict(p) for p in players]
     left, paused = None, None
     if due_at is not None and playing:
-        paused = heartbeat.paused_since()  # the site is down: the clock stands still
+        paused = clock.paused_since()  # the site is down: the clock stands still
         left = max(0, int((due_at - (paused or timezone.now())).total_seconds() * 1000))
     v["time_left_ms"] = left
     v["clock_paused"] = paused is not None
@@ -117,16 +106,9 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
     return plugins.add_view_keys(v, game_id, state, seat, user_id)
 
 
-def publish_game(game: Game) -> None:
-    """Publish ``game_changed`` for ``game`` as it is now (``events.GameChanged``: after
-    commit every client gets its view and the next due action is scheduled)."""
-    events.publish(events.GameChanged(game.pk, game.table_id, game.state, players_of(game),
-                                      game.due_at))
-
-
 def current_view(table_id: int, user) -> dict[str, Any] | None:
     """``user``'s view of the game running (or last played) at the table, or ``None``."""
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    game_id = queries.current_game_id(table_id)
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     if game is None:
         return None

@@ -103,7 +103,8 @@ def _watchers(live, seated: set[int]) -> tuple[dict[str, Any], dict[int, str]]:
     if ids:
         users = (get_user_model().objects.filter(pk__in=ids).order_by("username")
                  .annotate(mod=Count("groups", filter=Q(groups__name=MODERATORS_GROUP))))
-        names = [{"username": u.username, "moderator": bool(u.mod)} for u in users]
+        names = [{"username": u.username, "moderator": bool(u.mod) or u.is_superuser}
+                 for u in users]
         by_id = {u.pk: u.username for u in users}
     else:
         by_id = {}

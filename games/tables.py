@@ -8,7 +8,7 @@ announced after commit (``games.events``). Seat checks of the plugins
 (``GamePlugin.check_seat``) are asked on sit, on adding a bot and before a game
 starts. Starting a game hands over to :func:`games.play.start_game`.
 
-Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
+Errors: :class:`yuanzi_site.refusals.Refused`; nothing has changed when it is raised.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from django.utils.translation import gettext as _
 
 from games import events, play, plugins, presence
 from games.engine import BOT_POLICIES
-from games.errors import Refused
 from games.models import Game, Seat, Table
+from yuanzi_site.refusals import Refused
 
 NAME_MAX_LENGTH = 40
 
@@ -322,6 +322,31 @@ def rename(table_id: int, user, name: Any, *, override: bool = False) -> tuple[s
         table.save(update_fields=["name"])
         events.publish(events.TableChanged(table_id))
     return old, name
+
+
+def close(table: Table, notice: dict[str, Any] | None = None) -> list[int]:
+    """Close ``table`` for good (a moderator's close): every seat emptied and
+    its bots gone, the table closed and off the lobby; after commit its clients
+    are sent ``notice`` (if any), then ``table_closed``. ``table`` is locked by
+    the caller (``select_for_update``), inside whose transaction this runs
+    after any game there ended.
+
+    :returns: the user ids that were seated.
+    """
+    seated = list(Seat.objects.filter(table=table).exclude(user=None)
+                  .values_list("user_id", flat=True))
+    Seat.objects.filter(table=table).update(user=None, ready=False, is_bot=False, bot_policy="")
+    table.closed, table.status = True, Table.WAITING
+    table.save(update_fields=["closed", "status"])
+    events.publish(events.TableClosed(table.pk, notice))
+    return seated
+
+
+def unseat(table: Table, user_id: int) -> None:
+    """Empty ``user_id``'s seat at ``table`` (a moderator's kick from a table
+    with no game running; ``table`` locked by the caller) and announce it."""
+    Seat.objects.filter(table=table, user_id=user_id).update(user=None, ready=False)
+    events.publish(events.TableChanged(table.pk))
 
 
 def _owner(table: Table, user) -> None:

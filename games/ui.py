@@ -1,4 +1,5 @@
-"""Translated strings for the browser scripts, and the result summary pages show.
+"""Translated strings for the browser scripts (the result page's sentences are
+:mod:`games.results`).
 
 The page scripts (the ES modules of ``static/js/``, through ``i18n.js``) get their
 words from a JSON blob the template embeds with ``json_script``: every string
@@ -17,9 +18,6 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext, ngettext_lazy, pgettext
 from django.utils.translation import gettext as _
-
-from accounts import levels
-from games import engine
 
 # Django 5.2.x's MinimumLengthValidator (the sign-up and password-change forms)
 # asks for "…at least %d characters.", but Django's own zh_Hans catalog still
@@ -65,7 +63,8 @@ def plural_forms(singular: str, plural: str) -> dict[str, str]:
     return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
 
 
-def _lang() -> str:
+def lang() -> str:
+    """``"zh"`` or ``"en"``: the language the page speaks."""
     return "zh" if (get_language() or "zh-hans").startswith("zh") else "en"
 
 
@@ -83,7 +82,7 @@ def places() -> list[str]:
 def lobby_strings() -> dict[str, Any]:
     """Words lobby.js needs."""
     return {
-        "lang": _lang(),
+        "lang": lang(),
         "waiting": _("Waiting"),
         "playing": _("Playing"),
         "empty_seat": _("Empty"),
@@ -104,7 +103,7 @@ def lobby_strings() -> dict[str, Any]:
 def table_strings() -> dict[str, Any]:
     """Words the table page's modules need (the ``T.*`` names in static/js)."""
     return {
-        "lang": _lang(),
+        "lang": lang(),
         "seat_names": seat_names(),
         "places": places(),
         "kinds": {
@@ -272,99 +271,12 @@ def personal_strings() -> dict[str, Any]:
     """Words of the header's live figures and of the per-user channel's
     notices on every page (static/js/me.js; base.html, for a logged-in user)."""
     return {
-        "lang": _lang(),
+        "lang": lang(),
         "me_coins": _("%(coins)s coins"),
         "me_held": _("%(coins)s held"),
         "me_level": _("Level %(level)s · %(title)s"),
         **notice_strings(),
     }
-
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-
-
-def card_face(card: str, dao: str | None = None) -> dict[str, Any]:
-    """How a card is drawn (the same face as ``cardEl`` in static/js/cards.js):
-    rank and suit symbol, red for ♥♦, 大王 / 小王 for the jokers."""
-    if card in ("RJ", "BJ"):
-        big = card == "RJ"
-        return {
-            "code": card, "joker": True, "color": "red" if big else "black",
-            "rank": pgettext("card corner, big joker", "BIG") if big
-            else pgettext("card corner, small joker", "SMALL"),
-            "suit": "", "label": _("Big joker") if big else _("Small joker"), "dao": False,
-        }
-    rank = "10" if card[0] == "T" else card[0]
-    suit = SUIT_SYMBOLS[card[1]]
-    return {"code": card, "joker": False, "color": "red" if card[1] in "HD" else "black",
-            "rank": rank, "suit": suit, "label": rank + suit, "dao": card[0] == dao}
-
-
-def _name(players: list[dict[str, Any]], seat: int) -> str:
-    p = players[seat]
-    return _("Bot (%(seat)s)") % {"seat": seat_names()[seat]} if p["bot"] else p["username"]
-
-
-def result_summary(view: dict[str, Any]) -> dict[str, Any]:
-    """A finished game's view (``seatview.view_for``) arranged for the result page."""
-    players = view["players"]
-    res = view["result"] or {}
-    names = [_name(players, i) for i in range(4)]
-    teams = [f"{names[0]} · {names[2]}", f"{names[1]} · {names[3]}"]
-    halves = []
-    for h in view["halves"]:
-        halves.append({
-            "half": h["half"],
-            "dao": "10" if h["dao"] == "T" else h["dao"],
-            "indicator": h["indicator"],
-            "end": h["end"],
-            "finish": [{"place": places()[k], "n": k + 1, "name": names[s]}
-                       for k, s in enumerate(h["finish_order"])],
-            "transfers": [
-                (_("%(points)s points left in %(name)s's hand go to %(team)s")
-                 if t["what"] == "hand" else
-                 _("%(name)s hands %(points)s captured points to %(team)s"))
-                % {"name": names[t["seat"]], "points": t["points"], "team": teams[t["to_team"]]}
-                for t in h["transfers"]
-            ],
-            "points": h["points"],
-        })
-    changes = []
-    coins = view.get("coin_changes")  # a wager game's, once over (shop.wagers)
-    for i, p in enumerate(players):
-        if p["bot"]:
-            continue
-        delta = (res.get("rating_changes") or [0] * 4)[i]
-        changes.append({"name": names[i], "delta": delta,
-                        "coins": coins[i] if coins else None,
-                        "title": levels.title_for(p["level"]) if _lang() == "zh"
-                        else levels.title_en_for(p["level"])})
-    reason = res.get("reason") or "normal"
-    abandoned_by = res.get("abandoned_by") if reason == "escape" else None
-    return {
-        "reason": reason,
-        "names": names,
-        "teams": [{"name": teams[t], "team": t,
-                   "halves": [h["points"][t] for h in view["halves"]],
-                   "total": (res.get("totals") or [0, 0])[t],
-                   "winner": res.get("winner") == t} for t in (0, 1)],
-        "halves": halves,
-        "winner": res.get("winner"),
-        "winner_name": teams[res["winner"]] if res.get("winner") is not None else None,
-        "double_clamp": res.get("double_clamp", False),
-        "abandoned_by": names[abandoned_by] if abandoned_by is not None else None,
-        "penalty": -(res.get("rating_changes") or [0] * 4)[abandoned_by]
-        if abandoned_by is not None else 0,
-        "stake": res.get("stake"),
-        "wager": view.get("wager"),
-        "practice": view["practice"],
-        "changes": changes,
-        "hands": [{"name": names[i],
-                   "cards": [card_face(c, view["dao"])
-                             for c in reversed(engine.sort_hand(h, view["dao"]))]}
-                  for i, h in enumerate(view.get("hands") or []) if h],
-    }
-
 
 
 def tutorial_strings() -> dict[str, Any]:

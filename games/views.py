@@ -4,7 +4,7 @@ the rules help page.
 Thin: they read through ``games.snapshots`` / ``games.queries`` and game data
 only through ``games.seatview`` (the one filter on what a client sees);
 every change goes through the write modules (``games.tables`` …). The live parts run over the
-websockets of ``games.consumers``.
+websockets of ``games.adapters.consumers``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import levels
 from accounts.models import Profile
-from games import access, fairness, phrases, plugins, ratelimit, snapshots, tables, ui
-from games.errors import Refused
+from games import access, fairness, phrases, plugins, results, snapshots, tables, ui
+from games.adapters import ratelimit
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
+from yuanzi_site.refusals import Refused
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -204,8 +205,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/table.html",
-        {"table": snap, "boot": boot, "strings": ui.table_strings(),
-         "table_panels": plugins.table_panels()},
+        {"table": snap, "boot": boot, "strings": ui.table_strings()},
     )
 
 
@@ -224,7 +224,7 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(
         request,
         "games/result.html",
-        {"game": game, "running": False, "summary": ui.result_summary(view), "fair": fair,
+        {"game": game, "running": False, "summary": results.result_summary(view), "fair": fair,
          "table_open": Table.objects.filter(pk=game.table_id, closed=False).exists()},
     )
 

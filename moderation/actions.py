@@ -7,7 +7,7 @@ affects by a ``notice`` (``games.events.notify``) after commit.
 Games end only through ``games.play.end_game`` (the finisher: no rating, wager
 or escape change, RULES.md §12); coins move only through ``shop.ledger``.
 
-Errors: :class:`games.errors.Refused` with a registered reason code, raised
+Errors: :class:`yuanzi_site.refusals.Refused` with a registered reason code, raised
 before anything changes: ``no_user``, ``self_target``, ``protected_target``
 (another moderator or a superuser), ``no_reason``, ``reason_too_long``,
 ``bad_length``, ``no_table``, ``already_closed``, ``not_seated``,
@@ -31,12 +31,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile
-from games import events, play, plugins, presence, tables, wire
-from games.errors import Refused
+from games import access, events, play, plugins, presence, tables, wire
 from games.models import Game, Seat, Table
 from moderation import hooks, roles
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Sanction
 from shop import ledger
+from yuanzi_site.refusals import Refused
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
@@ -112,7 +112,7 @@ def target_user(moderator: User, name: Any) -> User:
         raise Refused("no_user", _("There is no such user."))
     if user.pk == moderator.pk:
         raise Refused("self_target", _("You cannot act on yourself."))
-    if user.is_superuser or roles.is_moderator(user):
+    if access.is_moderator(user):
         raise Refused("protected_target",
                       _("Moderators and administrators cannot be acted on here."))
     return user
@@ -181,22 +181,17 @@ def close_table(moderator: User, table_id: Any, reason: Any) -> AuditEntry:
         table = Table.objects.select_for_update().get(pk=table.pk)
         if table.closed:
             raise Refused("already_closed", _("This table is already closed."))
-        seated = list(Seat.objects.filter(table=table).exclude(user=None)
-                      .values_list("user_id", flat=True))
-        before = {"name": table.name, "status": table.status, "seated": seated,
-                  "game": game.pk if game else None}
-        Seat.objects.filter(table=table).update(user=None, ready=False, is_bot=False,
-                                                bot_policy="")
-        table.closed, table.status = True, Table.WAITING
-        table.save(update_fields=["closed", "status"])
+        status = table.status
         message = _("A moderator closed table “%(table)s”: %(reason)s") % {
             "table": table.name, "reason": reason}
         notice = _notice("moderator_close", message, table_id=table.pk, reason=reason)
+        seated = tables.close(table, notice)
+        before = {"name": table.name, "status": status, "seated": seated,
+                  "game": game.pk if game else None}
         here = presence.online_users(table.pk)
         for uid in seated:
             if uid not in here:  # those at the table hear it with table_closed
                 events.notify(uid, "moderator_close", message, notice["params"])
-        events.publish(events.TableClosed(table.pk, notice))
         return _audit(moderator, AuditEntry.CLOSE, reason, table=table, before=before,
                       after={"closed": True})
 
@@ -251,9 +246,7 @@ def _vacate(table: Table, user: User, end_reason: str) -> Game | None | Literal[
         if seat is not None:
             play.end_game(game.pk, end_reason, seat)
             return game
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    Seat.objects.filter(table=locked, user=user).update(user=None, ready=False)
-    events.publish(events.TableChanged(table.pk))
+    tables.unseat(Table.objects.select_for_update().get(pk=table.pk), user.pk)
     return None
 
 

@@ -15,7 +15,6 @@ from django.db import transaction
 from django.forms import ModelForm
 from django.http import HttpRequest
 
-from games.admin import ViewOnlyAdmin
 from moderation.models import (
     AuditEntry,
     BlockedWord,
@@ -26,6 +25,7 @@ from moderation.models import (
 )
 from shop.admin import ItemAdmin
 from shop.models import Item
+from yuanzi_site.admin import ViewOnlyAdmin
 
 
 @admin.register(AuditEntry)

@@ -22,11 +22,11 @@ from django.contrib.auth.models import User
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games import presence
-from games.errors import Refused
+from games import access, presence
 from games.models import Seat, Table
-from moderation import roles, wordfilter
+from moderation import wordfilter
 from moderation.models import Sanction
+from yuanzi_site.refusals import Refused
 
 
 def active(user_id: int, kind: str, table_id: int | None = None) -> Sanction | None:
@@ -54,7 +54,7 @@ def moderators_at(tables: list[Table]) -> dict[int, dict[str, Any]]:
     present |= set(Seat.objects.filter(table_id__in=ids).exclude(user=None)
                    .values_list("table_id", "user_id"))
     mods = dict(get_user_model().objects.filter(
-        pk__in={uid for _, uid in present}, groups__name=roles.GROUP).values_list("pk", "username"))
+        access.moderators(), pk__in={uid for _, uid in present}).values_list("pk", "username"))
     out: dict[int, dict[str, Any]] = {t: {"moderators": []} for t in ids}
     for table_id, uid in sorted(present):
         if uid in mods:
@@ -64,7 +64,7 @@ def moderators_at(tables: list[Table]) -> dict[int, dict[str, Any]]:
 
 def chat_lines(table_id: int, lines: list[dict[str, Any]]) -> None:
     """Chat-line contribution: the moderator badge, and the blocked words masked."""
-    mods = roles.moderator_ids({line.get("user_id") for line in lines})
+    mods = access.moderator_ids({line.get("user_id") for line in lines})
     words = wordfilter.blocked_words()
     for line in lines:
         line["moderator"] = line.get("user_id") in mods

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.models import Table
-from games.plugins import GameEnd, GamePlugin, Moment, SocketMessage
+from games.plugins import GameEnd, GamePlugin, Moment, Slot, SocketMessage
 from moderation import fairplay, hooks, reports
 
 
@@ -61,9 +61,9 @@ class ModerationPlugin(GamePlugin):
         """``report`` (rate-limited as chat)."""
         return {"report": SocketMessage(reports.handle_report_message, rate="chat")}
 
-    def table_panels(self) -> Sequence[str]:
-        """The report dialog."""
-        return ("moderation/_report_dialog.html",)
+    def panels(self, slot: Slot) -> Sequence[str]:
+        """The table page's report dialog."""
+        return ("moderation/_report_dialog.html",) if slot == "table" else ()
 
     def page_modules(self) -> Sequence[str]:
         """The report dialog's module."""

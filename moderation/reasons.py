@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.errors import register_reasons
+from yuanzi_site.refusals import register_reasons
 
 
 def register() -> None:

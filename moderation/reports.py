@@ -13,7 +13,7 @@ Socket message (docs/protocol.md)::
 characters, optional. Reply: ``{"type": "reported", "id": <report id>}``. At
 most ``MODERATION_REPORTS_PER_HOUR`` (5) an hour per reporter.
 
-Errors: :class:`games.errors.Refused` — ``bad_report``, ``report_self``,
+Errors: :class:`yuanzi_site.refusals.Refused` — ``bad_report``, ``report_self``,
 ``report_limit``, ``no_table``; ``report_handled``, ``no_reason``,
 ``reason_too_long`` for a moderator's handling.
 """
@@ -31,10 +31,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, queries, wire
-from games.errors import Refused
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
 from games.plugins import SocketContext
 from moderation.models import AuditEntry, Report
+from yuanzi_site.refusals import Refused
 
 
 def create_report(reporter: User, table_id: int, *, category: Any, user_id: Any = None,

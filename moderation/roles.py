@@ -1,18 +1,18 @@
-"""Who is a moderator: a member of the ``moderators`` group, which
-carries the moderation permissions (``migrations`` creates it). Not ``is_staff``,
-not superuser: a superuser may use the console (Django grants them every
-permission) but is neither badged nor a moderator's target.
+"""The moderators group, which carries the moderation permissions
+(``migrations`` creates it), and the permission each console action needs.
+Who *is* a moderator is one test for the whole site,
+:func:`games.access.is_moderator`: the group's members and superusers (who
+hold every permission). Not ``is_staff``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.utils.translation import gettext_lazy as _
 
-GROUP = "moderators"
+from games.access import MODERATORS_GROUP
+
+GROUP = MODERATORS_GROUP
 PERMISSIONS = ("use_console", "sanction_users", "manage_tables", "grant_coins")
 
 #: the permission each console action needs besides ``use_console`` (the
@@ -32,19 +32,6 @@ PERMISSION_LABELS = {
 }
 
 
-def is_moderator(user: User | AnonymousUser | None) -> bool:
-    """Whether ``user`` is in the moderators group (anonymous: ``False``)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    cached: bool | None = getattr(user, "_is_moderator", None)
-    if cached is None:
-        cached = user.groups.filter(name=GROUP).exists()
-        # kept on the instance (a lazy request.user passes it on to its User);
-        # not a field of User, so the type checker knows no such attribute
-        setattr(user, "_is_moderator", cached)  # noqa: B010
-    return cached
-
-
 def can_use_console(user: User | AnonymousUser) -> bool:
     """Moderators (and superusers, who hold every permission)."""
     return bool(getattr(user, "is_authenticated", False)
@@ -58,15 +45,6 @@ def may(user: User | AnonymousUser, action: str) -> bool:
     codename = ACTION_PERMISSIONS.get(action, "use_console")
     return bool(getattr(user, "is_authenticated", False)
                 and user.has_perm(f"moderation.{codename}"))
-
-
-def moderator_ids(user_ids: Iterable[int | None]) -> set[int]:
-    """Which of ``user_ids`` are moderators (one query; ``None`` entries are skipped)."""
-    ids = [i for i in user_ids if i is not None]
-    if not ids:
-        return set()
-    return set(get_user_model().objects.filter(pk__in=ids, groups__name=GROUP)
-               .values_list("pk", flat=True))
 
 
 def group() -> Group:

@@ -6,7 +6,7 @@ Each action also needs its own permission (``roles.ACTION_PERMISSIONS``,
 checked by :mod:`moderation.actions`): without it the answer is a 403 page
 saying which, and nothing changes.
 Every POST is CSRF-protected (Django's middleware; no view is exempt). An
-action's refusal (``games.errors.Refused``) comes back as an error message and
+action's refusal (``yuanzi_site.refusals.Refused``) comes back as an error message and
 changes nothing.
 """
 
@@ -31,12 +31,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GemCap, Profile
-from games import queries, snapshots, wire
-from games.errors import Refused
+from games import access, queries, snapshots, wire
 from games.models import ChatMessage, Game, Table
 from moderation import actions, reports, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, PairSignal, Report, Sanction
 from yuanzi_site.http import AuthenticatedHttpRequest
+from yuanzi_site.refusals import Refused
 
 P = ParamSpec("P")
 
@@ -174,7 +174,7 @@ def user_detail(request: AuthenticatedHttpRequest, username: str) -> HttpRespons
         "active": Sanction.objects.active().filter(user=target),
         "games": queries.recent_games(target),
         "audit": AuditEntry.objects.filter(target_user=target)[:20],
-        "is_moderator": roles.is_moderator(target),
+        "is_moderator": access.is_moderator(target),
     })
 
 

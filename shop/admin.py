@@ -8,8 +8,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.admin import ViewOnlyAdmin
 from shop.models import CoinEntry, Drop, GameWager, Item, TableWager
+from yuanzi_site.admin import ViewOnlyAdmin
 
 
 @admin.register(CoinEntry)

@@ -4,7 +4,7 @@
 transaction, with the player's profile locked first, so two claims at once
 give one.
 
-Errors: :class:`games.errors.Refused` (``already_checked_in``,
+Errors: :class:`yuanzi_site.refusals.Refused` (``already_checked_in``,
 ``relief_too_rich``, ``relief_too_soon``); nothing has changed when it is raised.
 """
 
@@ -20,9 +20,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.errors import Refused
 from shop import ledger
 from shop.models import CheckIn, CoinEntry
+from yuanzi_site.refusals import Refused
 
 
 def today() -> date:

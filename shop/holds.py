@@ -40,7 +40,7 @@ from accounts.models import Profile
 from games import engine, events
 from games.models import Game
 from games.plugins import GameEnd
-from games.seatview import seat_rows
+from games.roster import seat_rows
 from shop import ledger
 from shop.models import Hold, TableWager
 

@@ -20,7 +20,7 @@ from accounts.models import Profile
 from games import engine, events
 from games.models import Game, Table
 from games.plugins import GameEnd
-from games.seatview import seat_rows
+from games.roster import seat_rows
 from shop import inventory, items, itemstate, ledger
 from shop.models import Drop, InventorySlot, Item, TableDecor, TimerFiring
 

@@ -6,7 +6,7 @@ owner's profile locked, then the owner's slot rows locked in ascending id (the
 lock order of ``shop.ledger``'s docstring: … Profile → inventory rows); the
 profile lock also serialises creating a player's 24 rows the first time.
 
-Errors: :class:`games.errors.Refused` (``inventory_full``, ``bad_slot``,
+Errors: :class:`yuanzi_site.refusals.Refused` (``inventory_full``, ``bad_slot``,
 ``wrong_item``); nothing has changed when it is raised.
 """
 
@@ -19,9 +19,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.errors import Refused
 from shop import ledger
 from shop.models import InventorySlot, Item
+from yuanzi_site.refusals import Refused
 
 
 def slots_of(user_id: int) -> list[InventorySlot]:

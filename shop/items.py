@@ -9,7 +9,7 @@ transaction taking locks in the site's order — Game → Table → Profile →
 inventory rows — checks everything, and only then consumes the item and acts;
 a refusal keeps the item and changes nothing.
 
-Errors: :class:`games.errors.Refused` with a registered reason (``bad_key``,
+Errors: :class:`yuanzi_site.refusals.Refused` with a registered reason (``bad_key``,
 ``bad_slot``, ``wrong_item``, ``needs_table``, ``needs_game``, ``gem_capped``,
 ``not_seated``, ``game_over``, ``already_active``, ``name_protected``,
 ``bad_name``, ``not_owner``, ``bad_theme``, ``game_running``,
@@ -31,23 +31,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import GemCap, Profile, RatingEntry
-from games import events, wire
+from games import access, events, queries, tables, wire
 from games.engine.cards import DISTINCT_CARDS, SHOE
-from games.errors import Refused
 from games.models import Game, GameSeat, Seat, Table
-from games.seatview import players_of, seat_of
+from games.roster import players_of
+from games.seatview import seat_of
 from games.tables import clean_name
 from shop import inventory, itemstate
 from shop.models import CounterUse, InventorySlot, ItemUse, Replay, TableDecor
+from yuanzi_site.refusals import Refused
 
 #: 桌布 themes (drawn in static/shop/shop.css); "default" is the free reset
 THEMES = ("default", "jade", "crimson", "ink", "bamboo", "night")
 TABLE_ITEMS = ("sign", "gold_sign", "tablecloth", "card_counter")
-
-
-def is_moderator(user: User) -> bool:
-    """A moderator (the ``moderators`` group, or a superuser) — RULES.md §12."""
-    return bool(user.is_superuser or user.groups.filter(name="moderators").exists())
 
 
 def _key(value: Any) -> str:
@@ -167,7 +163,7 @@ def _decor(table: Table) -> TableDecor:
 def _sign(user: User, slot: Any, code: str, *, table_id: int | None = None, name: Any = None,
           **_kw: Any) -> dict[str, Any]:
     table = _need_table(table_id, code)
-    moderator = is_moderator(user)
+    moderator = access.is_moderator(user)
     seated = Seat.objects.filter(table=table, user=user).exists()
     if not (moderator or seated or table.owner_id == user.pk):
         raise Refused("not_seated", _("Sit at this table (or own it) to rename it."))
@@ -178,17 +174,14 @@ def _sign(user: User, slot: Any, code: str, *, table_id: int | None = None, name
     text = clean_name(name)
     slots = inventory.locked(user.pk)
     inventory.take_one(inventory.expect(slots, slot, code))
-    table.name = text
-    table.save(update_fields=["name"])
-    if moderator:  # a moderator's rename clears the protection
-        decor.sign_by, decor.sign_item, decor.sign_until = None, "", None
-    else:
-        decor.sign_by, decor.sign_item = user, code
-        decor.sign_until = now + timedelta(hours=settings.SHOP_SIGN_HOURS[code])
-    decor.save()
-    events.publish(events.TableChanged(table.pk))
-    return {"name": text, "protected_until": decor.sign_until.isoformat()
-            if decor.sign_until else None}
+    # the one writer of table rows; a moderator's rename clears the protection there
+    tables.rename(table.pk, user, text, override=moderator)
+    if moderator:
+        return {"name": text, "protected_until": None}
+    decor.sign_by, decor.sign_item = user, code
+    decor.sign_until = now + timedelta(hours=settings.SHOP_SIGN_HOURS[code])
+    decor.save(update_fields=["sign_by", "sign_item", "sign_until"])
+    return {"name": text, "protected_until": decor.sign_until.isoformat()}
 
 
 def _refuse_if_protected(decor: TableDecor, user: User, now: datetime) -> None:
@@ -249,7 +242,7 @@ def reset_theme(user: User, table_id: int) -> None:
 def _locked_current_game(table_id: int | None) -> Game:
     if table_id is None:
         raise Refused("needs_table", _("Use this item at a table."))
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    game_id = queries.current_game_id(table_id)
     game = Game.objects.select_for_update().filter(pk=game_id).first() if game_id else None
     if game is None:
         raise Refused("no_game", _("No game is running at this table."))
@@ -291,7 +284,7 @@ def remaining_cards(state: dict[str, Any], seat: int) -> dict[str, int]:
 def _recorder(user: User, slot: Any, code: str, *, table_id: int | None = None,
               game_id: Any = None, **_kw: Any) -> dict[str, Any]:
     if game_id is None and table_id is not None:
-        game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+        game_id = queries.current_game_id(table_id)
     if game_id is None:
         raise Refused("needs_game", _("Use the recorder on a finished game: from its result."))
     game_id = wire.whole(game_id)  # ASCII digits only: "²" or "３" is no game

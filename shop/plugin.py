@@ -15,8 +15,9 @@
   the 招牌 and the wager (the lobby too, which filters by wager);
 - a 招牌 protects a table's name from renames but a moderator's;
 - the table socket takes ``use_item``, ``reset_theme`` and ``set_wager``;
-- the table page gets the wager box and the items panel
-  (``shop/_table_panel.html``) and the wager box's module.
+- the pages get the wager box and the items panel (``shop/_table_panel.html``)
+  and the wager box's module, the lobby its wager badges and 招牌 marks, results
+  and profiles each player's coin change.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from games.models import Game, Table
-from games.plugins import GameEnd, GamePlugin, LobbyFilter, Moment, SocketMessage
+from games.plugins import GameEnd, GamePlugin, LobbyFilter, Moment, Slot, SocketMessage
 from shop import handlers, holds, ingame, items, wagers
 
 
@@ -87,9 +88,14 @@ class ShopPlugin(GamePlugin):
         """A 招牌 protects the name (a moderator's rename clears it)."""
         items.rename_policy(table, user, name, override)
 
-    def table_panels(self) -> Sequence[str]:
-        """The wager box and the items panel."""
-        return ("shop/_table_panel.html",)
+    def panels(self, slot: Slot) -> Sequence[str]:
+        """The table's wager box and items panel, the lobby's wager strings and
+        招牌 badges, a lobby row's wager badge, a result's or a recent game's
+        coin change."""
+        return {"table": ("shop/_table_panel.html",), "lobby": ("shop/_lobby_panel.html",),
+                "lobby_row": ("shop/_lobby_row_wager.html",),
+                "result_row": ("shop/_result_coins.html",),
+                "recent_game_row": ("shop/_recent_game_coins.html",)}.get(slot, ())
 
     def page_modules(self) -> Sequence[str]:
         """The wager box's module."""

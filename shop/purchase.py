@@ -5,7 +5,7 @@ A purchase runs in one transaction: the buyer's profile locked (by
 made, and only then the debit and the slots written, so a refusal changes
 nothing and 50 purchases at once on one account serialise on its profile.
 
-Errors: :class:`games.errors.Refused` — ``no_item`` (unknown or not for
+Errors: :class:`yuanzi_site.refusals.Refused` — ``no_item`` (unknown or not for
 sale), ``bad_quantity`` (not a whole number 1–99 in ASCII digits),
 ``bad_message`` (a price that is not a whole number), ``price_changed`` (the
 price shown is not the price now), ``inventory_full`` (refused whole),
@@ -22,9 +22,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import wire
-from games.errors import Refused
 from shop import inventory, ledger
 from shop.models import CoinEntry, Item
+from yuanzi_site.refusals import Refused
 
 MAX_QUANTITY = 99
 

@@ -1,6 +1,6 @@
-"""The shop's reason codes (games.errors.REASONS; docs/protocol.md lists each)."""
+"""The shop's reason codes (yuanzi_site.refusals.REASONS; docs/protocol.md lists each)."""
 
-from games.errors import register_reasons
+from yuanzi_site.refusals import register_reasons
 
 CODES = {
     "already_checked_in": "today's check-in (每日签到) was already claimed",

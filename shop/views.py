@@ -23,11 +23,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
 from games import wire
-from games.errors import Refused
 from games.ui import seat_names
 from shop import coins, inventory, items, purchase, replays
 from shop.models import CoinEntry, Item, Replay
 from yuanzi_site.http import AuthenticatedHttpRequest
+from yuanzi_site.refusals import Refused
 
 
 def _wants_json(request: HttpRequest) -> bool:

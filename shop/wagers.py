@@ -17,7 +17,7 @@ into the game through ``shop.plugin`` (``games`` never imports this module):
   and the viewer's ``coins`` (the result panel and page), and recent-game
   keys ``coin_change`` (:func:`recent_game_keys`) (the profile's recent games).
 
-Errors: :class:`games.errors.Refused`; nothing has changed when it is raised.
+Errors: :class:`yuanzi_site.refusals.Refused`; nothing has changed when it is raised.
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from django_stubs_ext import StrOrPromise
 from accounts import levels
 from accounts.models import Profile
 from games import events, tables, wire
-from games.errors import Refused
 from games.models import Game, Seat, Table
 from games.plugins import GameEnd, LobbyFilter, SocketContext, SocketMessage
 from shop import holds, ledger
 from shop.models import CoinEntry, GameWager, TableWager
+from yuanzi_site.refusals import Refused
 
 #: the wagers a table may carry, in coins (RULES.md §12): 0 and 10 × 2^k up to 10,240
 LADDER: tuple[int, ...] = (0, *(10 * 2**k for k in range(11)))

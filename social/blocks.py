@@ -18,11 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import tables
-from games.errors import Refused
 from games.models import Seat, Table
 from social import relations
 from social.friends import lock_pair, unfriend
 from social.models import Block, FriendRequest
+from yuanzi_site.refusals import Refused
 
 #: most people one person may block
 BLOCK_LIMIT = 500

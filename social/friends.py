@@ -8,7 +8,7 @@ runs in one transaction that locks both ``Profile`` rows in ascending user id
 actor sees it (:mod:`social.relations`: ``"friends"``, ``"outgoing"``,
 ``"incoming"``, ``"none"``).
 
-:raises games.errors.Refused: ``friend_self``, ``friend_limit``,
+:raises yuanzi_site.refusals.Refused: ``friend_self``, ``friend_limit``,
     ``already_friends``, ``no_request``, ``not_friends``, ``blocking``,
     ``rate_limited``; nothing has changed when it is raised.
 """
@@ -23,9 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
-from games.errors import Refused
 from social import relations
 from social.models import FriendRequest, Friendship
+from yuanzi_site.refusals import Refused
 
 #: most friends a person may have
 FRIEND_LIMIT = 200

@@ -1,7 +1,7 @@
-"""Reason codes of friends and blocks (games.errors.REASONS; docs/protocol.md
+"""Reason codes of friends and blocks (yuanzi_site.refusals.REASONS; docs/protocol.md
 lists each). ``rate_limited`` is the games' own code, reused."""
 
-from games.errors import register_reasons
+from yuanzi_site.refusals import register_reasons
 
 CODES = {
     "friend_self": "a friend request, answer or block naming yourself",

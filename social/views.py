@@ -26,9 +26,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.errors import Refused
 from social import blocks, friends, lists, ui
 from yuanzi_site.http import AuthenticatedHttpRequest
+from yuanzi_site.refusals import Refused
 
 #: what a friend or block action returns (a state, or whether blocked)
 R = TypeVar("R")

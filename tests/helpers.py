@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import engine, events, play, tables
-from games.errors import Refused
 from games.models import Game, GameEvent, GameSeat
 from games.plugins import GamePlugin
+from yuanzi_site.refusals import Refused
 
 
 def make_players(n: int = 4, prefix: str = "player", rating_points: int = 0) -> list:

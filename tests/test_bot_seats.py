@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
 from games import engine, play, seatview, tables
-from games.errors import Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from tests.helpers import force_due, fresh, make_players, seat_row
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -216,7 +216,7 @@ def test_bot_decisions_run_off_the_event_loop():
     import asyncio
     import threading
 
-    from games.scheduler import Ticker
+    from games.adapters.scheduler import Ticker
     from yuanzi_site.jobs import SWEEP_JOB
 
     seen = []

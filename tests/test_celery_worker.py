@@ -18,7 +18,6 @@ from django.db import connections
 from django.utils import timezone
 
 from games import play, tasks
-from games.errors import Refused
 from games.models import Game, GameEvent
 from tests.celery_fixtures import WORKER_TURN_SECONDS, forget_queued_tasks, new_beat, new_worker
 from tests.helpers import (
@@ -30,6 +29,7 @@ from tests.helpers import (
     user_at,
     wait_for,
 )
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

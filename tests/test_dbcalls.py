@@ -1,4 +1,4 @@
-"""games.dbcalls: the consumers' database calls run in a pool of threads on
+"""games.adapters.dbcalls: the consumers' database calls run in a pool of threads on
 PostgreSQL (GAMES_DB_THREADS > 0) and in Channels' one database thread on SQLite.
 The PostgreSQL runs of the consumer tests exercise the pool end to end."""
 
@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.db import connections
 
-from games.dbcalls import db
+from games.adapters.dbcalls import db
 
 # the pool's threads open connections of their own, outside the test's transaction
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -24,7 +24,6 @@ from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
 from games import engine, play, presence, seatview, tables
-from games.errors import Refused
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from tests.helpers import (
     force_due,
@@ -37,6 +36,7 @@ from tests.helpers import (
     state_in_second_half,
     user_at,
 )
+from yuanzi_site.refusals import Refused
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games import plugins
-from games.errors import REASONS, Refused
+from yuanzi_site.refusals import REASONS, Refused
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
@@ -29,7 +29,7 @@ def test_every_client_message_type_is_documented():
 
 
 def test_every_server_message_type_is_documented():
-    src = _source("games/consumers.py", "games/events.py")
+    src = _source("games/adapters/consumers.py", "games/events.py")
     kinds = set(re.findall(r'"type": "(\w+)"', src))
     assert {"table", "game", "chat", "chat_history", "error", "pong", "tables", "notice"} <= kinds
     missing = sorted(k for k in kinds if f'{{"type": "{k}"' not in PROTOCOL)
@@ -108,3 +108,21 @@ def test_the_committed_translations_are_compiled_from_the_catalogue(tmp_path):
              if compiled._catalog.get(k) != committed._catalog.get(k)}
     stale |= {k for k in compiled._catalog if compiled._catalog[k] != committed._catalog.get(k)}
     assert not stale, f"{len(stale)} messages differ: run `make messages` (or compilemessages)"
+
+
+def test_the_readme_layout_names_every_module():
+    """The README's Layout matches the tree: every module of every app (and of
+    the project package, the engine and the adapters) is named there."""
+    readme = (ROOT / "README.md").read_text()
+    layout = readme.split("## Layout", 1)[1].split("```", 2)[1]
+    words = set(re.findall(r"[\w]+", layout))
+    missing = []
+    for package in ("yuanzi_site", "games", "games/engine", "games/adapters", "accounts",
+                    "shop", "moderation", "social"):
+        assert f"{package.rsplit('/', 1)[-1]}/" in layout, package
+        for path in (ROOT / package).glob("*.py"):
+            if path.stem != "__init__" and path.stem not in words:
+                missing.append(f"{package}/{path.name}")
+    for top in ("templates", "static", "locale", "bench", "deploy", "docs", "tests"):
+        assert f"{top}/" in layout, top
+    assert not missing, f"README.md Layout lacks {missing}"

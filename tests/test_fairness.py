@@ -10,12 +10,13 @@ import hashlib
 
 import pytest
 
-from games import fairness, handlers, play, tables
-from games.errors import Refused
+from games import fairness, play, tables
+from games.adapters import handlers
 from games.models import Game
 from games.plugins import SocketContext
 from games.seatview import view_for
 from tests.helpers import make_players
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,6 @@ from django.db import IntegrityError, connection, transaction
 
 from accounts.models import Profile
 from games import play, tables
-from games.errors import Refused
 from games.models import Game, Seat, Table
 from games.seatview import view_for
 from moderation import actions
@@ -42,6 +41,7 @@ from tests.test_wagers import (
     start,
     wager_table,
 )
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

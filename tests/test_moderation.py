@@ -16,13 +16,13 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import GemCap, Profile, RatingEntry
-from games import chat, engine, tables
-from games.errors import Refused
+from games import access, chat, engine, snapshots, tables
 from games.models import ChatMessage, Game, Seat, Table
 from moderation import actions, hooks, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, Report, Sanction
 from shop.models import CoinEntry
 from tests.helpers import make_players, make_plugin, start_game
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -56,13 +56,13 @@ def _post_urls(table_id: int, username: str, report_id: int = 1) -> list[str]:
 
 def test_moderator_command_adds_lists_and_removes(owner, capsys):
     call_command("moderator", "add", "owner")
-    assert roles.is_moderator(get_user_model().objects.get(pk=owner.pk))
+    assert access.is_moderator(get_user_model().objects.get(pk=owner.pk))
     owner = get_user_model().objects.get(pk=owner.pk)
     assert not owner.is_staff and not owner.is_superuser
     call_command("moderator", "list")
     assert "owner" in capsys.readouterr().out.split()
     call_command("moderator", "remove", "owner")
-    assert not roles.is_moderator(get_user_model().objects.get(pk=owner.pk))
+    assert not access.is_moderator(get_user_model().objects.get(pk=owner.pk))
 
 
 def test_the_group_carries_its_own_permissions(mod):
@@ -673,3 +673,32 @@ def test_the_admin_audits_a_price_change_and_cannot_edit_sanctions(django_user_m
         assert not ma.has_delete_permission(request), model
     assert client.post("/admin/moderation/blockedword/add/", {"word": "x"}).status_code == 403
     assert not BlockedWord.objects.exists()
+
+
+# --- who is a moderator: one test for the whole site ------------------------------------
+
+
+def test_a_superuser_is_a_moderator_at_a_private_table_and_over_a_protected_sign(
+        django_user_model, owner, partner):
+    """``games.access.is_moderator`` is the one test: the moderators group or a
+    superuser (who holds every permission the group carries). A superuser
+    outside the group opens a private table without its invite and renames a
+    table over another player's 招牌, clearing it, as a moderator does."""
+    from shop import items
+    from tests.test_items import give
+
+    boss = django_user_model.objects.create_superuser("boss", password="pw-boss-123")
+    assert not boss.groups.exists()
+    assert access.is_moderator(boss) and not access.is_moderator(owner)
+    assert access.moderator_ids([boss.pk, owner.pk, None]) == {boss.pk}
+    private = tables.create_table(owner, "好友房", private=True)
+    assert access.open_table(private.pk, boss, None) is not None
+    assert access.open_table(private.pk, partner, None) is None  # no invite, not inside
+
+    table = tables.create_table(owner, "老桌")
+    tables.sit(table.pk, partner, 2)
+    items.use(partner, give(partner, "sign"), "sign", "p", table_id=table.pk, name="招牌桌")
+    result = items.use(boss, give(boss, "sign"), "sign", "b", table_id=table.pk, name="管理桌")
+    assert (result["name"], result["protected_until"]) == ("管理桌", None)
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap["name"] == "管理桌" and snap["sign"] is None

@@ -10,11 +10,11 @@ import pytest
 from django.test import Client
 
 from games import chat, play, tables
-from games.errors import Refused
 from games.models import Game
 from moderation import reports
 from moderation.models import AuditEntry, Report
 from tests.helpers import make_players, start_game
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import clock, engine, events, play, seatview
+from games import clock, engine, events, play, roster, seatview
 from games.models import Game, GameEvent, SchedulerHeartbeat
 from tests.helpers import make_players, play_human_turn, start_game
 from tests.servers import ROOT, Site
@@ -75,7 +75,7 @@ def test_a_stale_heartbeat_pauses_the_clock_and_resume_gives_the_time_back(
     assert not GameEvent.objects.filter(game=game, seq__gt=0).exists()
     assert seatview.view_for(game, None)["clock_paused"] is False
     codes = {(u, n["code"]) for u, n in sent}
-    assert codes >= {(r.user_id, "clock_resumed") for r in seatview.seat_rows(game)}
+    assert codes >= {(r.user_id, "clock_resumed") for r in roster.seat_rows(game)}
     # resumed once: the next due action acts normally
     assert play.run_due(game.pk, game.seq) is False  # not due yet
     Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))

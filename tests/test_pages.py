@@ -281,7 +281,7 @@ def test_result_page_shows_leftover_hands_as_cards(client, owner, partner, oppon
 
 
 def test_card_face():
-    from games.ui import card_face
+    from games.results import card_face
 
     assert card_face("TH", "9") == {"code": "TH", "joker": False, "color": "red", "rank": "10",
                                     "suit": "♥", "label": "10♥", "dao": False}

@@ -20,11 +20,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
-from games import chat, engine, events, play, plugins, presence, seatview, snapshots, tables
-from games.errors import Refused, register_reasons
+from games import chat, engine, events, play, plugins, presence, roster, seatview, snapshots, tables
 from games.models import ChatMessage, Game, GameEvent, Seat, Table
 from tests.helpers import force_due, fresh, make_players, make_plugin, seat_row, start_game
 from yuanzi_site.asgi import application
+from yuanzi_site.refusals import Refused, register_reasons
 
 ORIGIN = (b"origin", b"http://localhost")
 
@@ -39,7 +39,7 @@ def _quiet(settings):
 @pytest.fixture(autouse=True)
 def _reasons():
     """Reason codes a test registers are gone after it (docs list only real ones)."""
-    from games.errors import REASONS
+    from yuanzi_site.refusals import REASONS
 
     before = dict(REASONS)
     yield
@@ -72,7 +72,7 @@ def _play_to_the_end(game: Game, stop_before_last: bool = False) -> Game:
         after, _ = engine.apply(game.state, seat, action)
         if stop_before_last and after["status"] == engine.OVER:
             return game
-        play.act(game.pk, seatview.seat_rows(game)[seat].user, game.seq, action)
+        play.act(game.pk, roster.seat_rows(game)[seat].user, game.seq, action)
 
 
 # --- the finisher and game-end hooks ------------------------------------------------------
@@ -156,7 +156,7 @@ def test_a_moderators_ending_changes_no_rating_and_stands_the_target_up(reason, 
 def test_rated_wins_count_only_rated_games():
     users = make_players(prefix="w")
     game = _play_to_the_end(start_game(users))
-    winners = [r.user_id for r in seatview.seat_rows(game)
+    winners = [r.user_id for r in roster.seat_rows(game)
                if engine.team_of(r.index) == game.state["result"]["winner"]]
     assert set(Profile.objects.filter(rated_wins=1).values_list("user_id", flat=True)) == set(
         winners)

@@ -17,7 +17,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import consumers, tables, wire
+from games import tables, wire
+from games.adapters import consumers
 from games.plugins import SocketMessage
 from shop.models import Item
 from tests.helpers import make_plugin
@@ -128,7 +129,7 @@ async def test_a_malformed_route_is_accepted_and_closed_4404_in_one_short_line(p
         assert await comm.receive_output(timeout=5) == {"type": "websocket.close",
                                                         "code": 4404}
     await comm.disconnect()
-    lines = [r for r in caplog.records if r.name == "games.consumers"]
+    lines = [r for r in caplog.records if r.name == "games.adapters.consumers"]
     assert len(lines) == 1 and len(lines[0].getMessage()) < 120 and not lines[0].exc_info
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 

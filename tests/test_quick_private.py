@@ -12,9 +12,9 @@ from django.core.cache import cache
 from django.test import Client
 
 from games import access, events, play, queries, snapshots, tables
-from games.errors import Refused
 from games.models import Seat, Table
 from tests.helpers import force_due, make_players, make_plugin, start_game
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

@@ -32,7 +32,8 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 
-from games import consumers, presence
+from games import presence
+from games.adapters import consumers
 from tests.helpers import make_players, start_game
 from tests.servers import ROOT, ServerProcess, free_port
 from yuanzi_site.asgi import application

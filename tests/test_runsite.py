@@ -88,8 +88,8 @@ async def test_the_ticker_moves_bots_and_its_broadcasts_reach_consumers_on_its_l
     from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
 
-    from games import broadcast
-    from games.scheduler import Ticker
+    from games.adapters import broadcast
+    from games.adapters.scheduler import Ticker
     from tests.helpers import fresh, make_players, start_game
 
     settings.GAMES_SCHEDULER = "none"

@@ -98,7 +98,7 @@ def test_a_misspelt_scheduler_stops_the_site_at_start_up():
 
 
 def test_beat_and_the_ticker_run_one_table_of_jobs(settings):
-    from games.scheduler import Ticker
+    from games.adapters.scheduler import Ticker
     from yuanzi_site.jobs import PERIODIC_JOBS
 
     assert {name: (job["task"], job["schedule"]) for name, job in

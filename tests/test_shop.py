@@ -16,9 +16,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile
-from games.errors import Refused
 from shop import coins, inventory, purchase
 from shop.models import CheckIn, CoinEntry, InventorySlot, Item
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

@@ -20,11 +20,11 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import presence, tables
-from games.errors import Refused
 from games.models import Seat
 from social import blocks, friends, lists, relations
 from social.models import Block, FriendRequest, Friendship
 from tests.helpers import make_players, start_game
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

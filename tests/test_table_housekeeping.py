@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games import presence, tables
-from games.errors import Refused
 from games.models import Table
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 

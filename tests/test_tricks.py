@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from games import engine
+from games.engine.tricks import previous_trick
 from games.seatview import build_view
-from games.tricks import previous_trick
 
 
 def _norm(trick):

@@ -29,12 +29,12 @@ from django.utils import timezone
 
 from accounts.models import Profile, RatingEntry
 from games import engine, events, play, plugins, presence, snapshots, tables
-from games.errors import REASONS, Refused
 from games.models import Game, Seat, Table
 from shop import ledger, wagers
 from shop.models import CoinEntry, GameWager, TableWager
 from tests.helpers import make_players, make_plugin
 from tests.ws_checks import check_frames, states_by_seq
+from yuanzi_site.refusals import REASONS, Refused
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.adapters.routing import websocket_urlpatterns  # noqa: E402
 from yuanzi_site import logs, proxy  # noqa: E402
 from yuanzi_site.origins import SiteOriginValidator  # noqa: E402
 

@@ -31,7 +31,7 @@ from prometheus_client import (
 from prometheus_client.core import Metric
 from prometheus_client.registry import Collector
 
-from games import heartbeat
+from games import clock
 from games.metrics import SiteCollector
 
 OK = "ok"
@@ -66,7 +66,7 @@ def _redis() -> str:
 
 
 def _scheduler() -> str:
-    age = heartbeat.age()
+    age = clock.age()
     if age is None:
         return "no heartbeat yet"
     if age > settings.GAMES_OUTAGE_SECONDS:

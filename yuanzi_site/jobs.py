@@ -1,6 +1,6 @@
 """The site's periodic jobs, one table for both ways to run (DESIGN.md "Time,
 bots, departures"): Celery beat's schedule is built from it in settings, and
-the embedded ticker (``games.scheduler.Ticker``) runs the same tasks in
+the embedded ticker (``games.adapters.scheduler.Ticker``) runs the same tasks in
 process. Pure data: settings import it.
 
 Each entry: (name, dotted Celery task, interval in seconds). The embedded

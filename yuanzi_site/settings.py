@@ -170,7 +170,7 @@ else:
         }
     }
 
-# Websocket consumers' database calls (games/dbcalls.py): on PostgreSQL a pool of
+# Websocket consumers' database calls (games/adapters/dbcalls.py): on PostgreSQL a pool of
 # this many threads per process, so their round trips overlap (row locks order
 # what must be ordered, as between processes); 0, and always on SQLite: Channels'
 # one database thread.
@@ -327,7 +327,7 @@ LOGGING = {
 GAMES_TURN_SECONDS = env_int("GAMES_TURN_SECONDS", 30, minimum=1)
 GAMES_BOT_DELAY_SECONDS = float(env_str("GAMES_BOT_DELAY_SECONDS", "1.0"))
 # celery: a turn due further away than this gets no countdown task, only the
-# beat sweep's (every second); see games/scheduler.py
+# beat sweep's (every second); see games/adapters/scheduler.py
 GAMES_COUNTDOWN_HORIZON_SECONDS = float(env_str("GAMES_COUNTDOWN_HORIZON_SECONDS", "5"))
 # A connection whose heartbeat is older than this no longer counts as online.
 # 90 s: a tab hidden for minutes has its timers (our 10 s ping) throttled to once a
@@ -347,7 +347,7 @@ GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 # celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py
 # runsite`; none: nothing acts on due turns (tests and benchmarks that drive the
-# clock themselves). See games/scheduler.py.
+# clock themselves). See games/adapters/scheduler.py.
 GAMES_SCHEDULER = env_choice(
     "GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker", ("celery", "ticker", "none")
 )

@@ -5,7 +5,7 @@ Example::
     python manage.py runsite [--host 127.0.0.1] [--port 8000] [--no-ticker]
 
 Applies migrations, prints the address, starts the in-process
-:class:`games.scheduler.Ticker` (bots move and turn clocks run out; DESIGN.md
+:class:`games.adapters.scheduler.Ticker` (bots move and turn clocks run out; DESIGN.md
 "Time, bots, departures": eager Celery ignores countdowns and Daphne has no
 lifespan hook, so the ticker is started here and nowhere else — never under
 tests or migrations), then serves HTTP and websockets with Daphne until
@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from games.scheduler import Ticker
+from games.adapters.scheduler import Ticker
 
 ASGI_APP = "yuanzi_site.asgi:application"
 

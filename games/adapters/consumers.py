@@ -22,21 +22,12 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import (
-    access,
-    broadcast,
-    metrics,
-    plugins,
-    presence,
-    queries,
-    ratelimit,
-    snapshots,
-    wire,
-)
-from games.dbcalls import db
-from games.errors import Refused
+from games import access, metrics, plugins, presence, queries, snapshots, wire
+from games.adapters import broadcast, ratelimit
+from games.adapters.dbcalls import db
 from games.plugins import SocketContext
 from games.seatview import current_view
+from yuanzi_site.refusals import Refused
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +76,7 @@ def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any]) -> dict
 
     ``ping`` and ``sync`` are answered by the consumer itself (no database
     thread); every other type goes to its handler in
-    its plugin (``games.plugins.socket_message``: ``games.handlers`` and other apps).
+    its plugin (``games.plugins.socket_message``: ``games.adapters.handlers`` and other apps).
 
     :raises Refused: for anything refused (sent back as ``error``).
     """
@@ -159,7 +150,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
         # Channels (4.2+) runs close_old_connections in the database thread
         # before every handler: a hop to that one thread for each frame relayed
         # to a client, queued behind everyone's moves (seen in profiles under load).
-        # Every database call here goes through games.dbcalls.db, which
+        # Every database call here goes through games.adapters.dbcalls.db, which
         # closes old connections itself, so the relays skip it.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -218,7 +209,7 @@ class TableConsumer(_JsonSocket):
     excess is dropped unanswered and counted in ``bucket.dropped``. A ping
     refreshes presence at most every third of its TTL. Connects and
     disconnects reach the table as one debounced snapshot
-    (:func:`games.broadcast.table_changed_soon`).
+    (:func:`games.adapters.broadcast.table_changed_soon`).
     """
 
     async def connect(self) -> None:

@@ -1,46 +1,9 @@
-"""The one error the write side raises for a refused request, and the registry
-of every reason code a client can be sent (docs/protocol.md lists each; its
-test reads :data:`REASONS`, so a code added anywhere is a code documented).
+"""The games app's reason codes (:data:`yuanzi_site.refusals.REASONS`;
+docs/protocol.md lists each), registered in ``GamesConfig.ready``."""
 
-Errors: :class:`Refused` (a ``ValueError``) with a stable ``reason`` code and a
-translated message; nothing has changed when it is raised.
-"""
+from yuanzi_site.refusals import register_reasons
 
-from __future__ import annotations
-
-#: every reason code → what it means (for docs and tests; users get the message)
-REASONS: dict[str, str] = {}
-
-
-def register_reasons(codes: dict[str, str]) -> None:
-    """Add reason codes (``{code: meaning}``); apps call this in ``ready()``.
-
-    :raises ValueError: for a code already registered with another meaning.
-    """
-    for code, meaning in codes.items():
-        if REASONS.get(code, meaning) != meaning:
-            raise ValueError(f"reason code {code!r} is already registered")
-        REASONS[code] = meaning
-
-
-class Refused(ValueError):
-    """A request the rules or the table refuse; ``reason`` is a registered code,
-    ``params`` the figures its message names (e.g. ``{"needed": 4000}``; sent
-    in the ``error`` frame or ``notice`` when not empty).
-
-    :raises ValueError: (at construction) for an unregistered code, so a new
-        code cannot reach a client undocumented.
-    """
-
-    def __init__(self, reason: str, message: str, params: dict | None = None) -> None:
-        if reason not in REASONS:
-            raise ValueError(f"unregistered reason code {reason!r}")
-        super().__init__(message)
-        self.reason = reason
-        self.params = dict(params or {})
-
-
-register_reasons({
+CODES = {
     # the socket and its limits
     "login_required": "an anonymous connection tried anything but ping / sync",
     "bad_message": "a malformed message or field, an unknown type",
@@ -74,4 +37,9 @@ register_reasons({
     # chat
     "empty": "an empty chat line",
     "too_long": "a chat line over 200 characters",
-})
+}
+
+
+def register() -> None:
+    """Register the codes (``GamesConfig.ready``)."""
+    register_reasons(CODES)

@@ -9,7 +9,7 @@ unknown table; any other path under ``ws/`` does the same, never an HTTP 500.
 
 from django.urls import path, re_path
 
-from games import consumers
+from games.adapters import consumers
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),

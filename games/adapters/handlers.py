@@ -3,7 +3,7 @@
 Each parses its message into a call of a write module; validation that is
 about the message's shape happens here, the rules in the write modules.
 
-Errors: :class:`games.errors.Refused` (``bad_message`` for a malformed field).
+Errors: :class:`yuanzi_site.refusals.Refused` (``bad_message`` for a malformed field).
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import chat, fairness, metrics, phrases, play, tables
-from games.errors import Refused
-from games.models import Table
+from games import chat, fairness, metrics, phrases, play, queries, tables
 from games.plugins import SocketContext, SocketMessage
+from yuanzi_site.refusals import Refused
 
 
 def flag(msg: dict[str, Any], key: str, default: bool = True) -> bool:
@@ -34,7 +33,7 @@ def running_game(table_id: int) -> int:
 
     :raises Refused: ``no_game`` when the table has had none.
     """
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+    game_id = queries.current_game_id(table_id)
     if game_id is None:
         raise Refused("no_game", _("No game is running at this table."))
     return game_id

@@ -1,0 +1,44 @@
+"""The one error the site raises for a refused request, and the registry of
+every reason code a client can be sent (docs/protocol.md lists each; its test
+reads :data:`REASONS`, so a code added anywhere is a code documented). Site-wide:
+every app registers its codes here in its ``ready()`` and raises ``Refused``
+without reaching into another app for it.
+
+Errors: :class:`Refused` (a ``ValueError``) with a stable ``reason`` code and a
+translated message; nothing has changed when it is raised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: every reason code → what it means (for docs and tests; users get the message)
+REASONS: dict[str, str] = {}
+
+
+def register_reasons(codes: dict[str, str]) -> None:
+    """Add reason codes (``{code: meaning}``); apps call this in ``ready()``.
+
+    :raises ValueError: for a code already registered with another meaning.
+    """
+    for code, meaning in codes.items():
+        if REASONS.get(code, meaning) != meaning:
+            raise ValueError(f"reason code {code!r} is already registered")
+        REASONS[code] = meaning
+
+
+class Refused(ValueError):
+    """A request the rules or the table refuse; ``reason`` is a registered code,
+    ``params`` the figures its message names (e.g. ``{"needed": 4000}``; sent
+    in the ``error`` frame or ``notice`` when not empty).
+
+    :raises ValueError: (at construction) for an unregistered code, so a new
+        code cannot reach a client undocumented.
+    """
+
+    def __init__(self, reason: str, message: str, params: dict[str, Any] | None = None) -> None:
+        if reason not in REASONS:
+            raise ValueError(f"unregistered reason code {reason!r}")
+        super().__init__(message)
+        self.reason = reason
+        self.params = dict(params or {})
