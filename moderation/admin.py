@@ -7,9 +7,10 @@ change is audited here like a console action (``AuditEntry.PRICE``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms import ModelForm
 from django.http import HttpRequest
@@ -95,7 +96,8 @@ class AuditedItemAdmin(ItemAdmin):
     descriptions), each change written to the audit log in the same
     transaction: action ``price``, ``before``/``after`` the changed fields."""
 
-    def save_model(self, request: HttpRequest, obj: Item, form: ModelForm, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Item, form: ModelForm[Item],
+                   change: bool) -> None:
         fields = [f for f in form.changed_data if f in form.fields]
         before = {}
         if change and fields:
@@ -105,8 +107,9 @@ class AuditedItemAdmin(ItemAdmin):
         with transaction.atomic():
             super().save_model(request, obj, form, change)
             if fields:
+                moderator = cast(User, request.user)  # the admin site lets only staff in
                 AuditEntry.objects.create(
-                    moderator=request.user, moderator_name=request.user.get_username(),
+                    moderator=moderator, moderator_name=moderator.get_username(),
                     action=AuditEntry.PRICE, reason=f"admin: {obj.code}",
                     before=_plain(before), after=_plain(after),
                 )

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from games import engine, events
+from games.models import Game, Table
 from games.plugins import GameEnd
 from games.roster import seat_rows
 from shop import inventory, items, itemstate, ledger
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 # --- 定时器 (RULES.md §8, §12) ----------------------------------------------------------
 
 
-def timer_timeout(game, seat: int) -> timedelta | None:
+def timer_timeout(game: Game, seat: int) -> timedelta | None:
     """Extend the turn of ``seat`` by ``SHOP_TIMER_SECONDS`` if its player's
     timer is armed, the game is rated, it has not fired for them in this game
     and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
@@ -83,7 +84,7 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
 
 
-def timer_under_hold(game) -> None:
+def timer_under_hold(game: Game) -> None:
     """Game-start hook (after the held stake, ``shop.holds``): tell each player
     whose 定时器 is armed but whose coins not held by this game cannot pay its
     fee that it cannot fire (a ``notice`` ``timer_held``, params ``fee``,
@@ -132,7 +133,7 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     return out
 
 
-def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
+def table_keys(tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
     """Keys for table snapshots (and lobby rows): ``theme`` (the 桌布) and
     ``sign`` (``{"by", "item", "until"}`` while the name is protected, else
     ``None``); one query for all ``tables``."""
@@ -152,7 +153,7 @@ def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
 # --- drops and gems (RULES.md §9, §12) -----------------------------------------------
 
 
-def random_source(game) -> random.Random:
+def random_source(game: Game) -> random.Random:
     """The drops' random source: seeded from ``SHOP_DROP_SEED`` and the game
     (reproducible, tests) or the system's."""
     seed = settings.SHOP_DROP_SEED

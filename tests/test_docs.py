@@ -108,3 +108,21 @@ def test_the_committed_translations_are_compiled_from_the_catalogue(tmp_path):
              if compiled._catalog.get(k) != committed._catalog.get(k)}
     stale |= {k for k in compiled._catalog if compiled._catalog[k] != committed._catalog.get(k)}
     assert not stale, f"{len(stale)} messages differ: run `make messages` (or compilemessages)"
+
+
+def test_the_readme_layout_names_every_module():
+    """The README's Layout matches the tree: every module of every app (and of
+    the project package, the engine and the adapters) is named there."""
+    readme = (ROOT / "README.md").read_text()
+    layout = readme.split("## Layout", 1)[1].split("```", 2)[1]
+    words = set(re.findall(r"[\w]+", layout))
+    missing = []
+    for package in ("yuanzi_site", "games", "games/engine", "games/adapters", "accounts",
+                    "shop", "moderation", "social"):
+        assert f"{package.rsplit('/', 1)[-1]}/" in layout, package
+        for path in (ROOT / package).glob("*.py"):
+            if path.stem != "__init__" and path.stem not in words:
+                missing.append(f"{package}/{path.name}")
+    for top in ("templates", "static", "locale", "bench", "deploy", "docs", "tests"):
+        assert f"{top}/" in layout, top
+    assert not missing, f"README.md Layout lacks {missing}"

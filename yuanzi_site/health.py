@@ -54,7 +54,10 @@ def _database() -> str:
 def _redis() -> str:
     import redis  # the production stack only: the embedded default has no Redis
 
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+    url = settings.REDIS_URL
+    if not url:  # readiness() checks Redis only when REDIS_URL is set
+        raise RuntimeError("REDIS_URL is not set")
+    client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
     try:
         client.ping()
     finally:
@@ -118,7 +121,8 @@ def metrics(request: HttpRequest) -> HttpResponse:
         raise Http404
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        multiprocess.MultiProcessCollector(registry)
+        # prometheus_client leaves this constructor unannotated
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry.register(_ThisProcess())
     registry.register(SiteCollector())

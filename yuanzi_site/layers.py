@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import time
 from copy import deepcopy
+from typing import Any
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
@@ -52,7 +53,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 
-class FastInMemoryChannelLayer(InMemoryChannelLayer):
+class FastInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]  # channels ships no types
     """``InMemoryChannelLayer`` with expiry swept at most once a second and
     group sends without a task per member (same semantics otherwise)."""
 
@@ -65,7 +66,7 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):
             self._cleaned_at = now
             super()._clean_expired()
 
-    async def group_send(self, group: str, message: dict) -> None:
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every channel in ``group``; a full channel loses
         this message only (as the base class does)."""
         assert isinstance(message, dict), "Message is not a dict"
@@ -83,7 +84,7 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):
                 pass  # ChannelFull for a group member is ignored by the base class too
 
 
-class PooledRedisChannelLayer(RedisChannelLayer):
+class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis ships no types
     """A ``RedisChannelLayer`` whose per-loop pools block instead of failing
     and retry a command once on a fresh connection."""
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -34,6 +35,10 @@ from yuanzi_site.env import (
 )
 from yuanzi_site.jobs import PERIODIC_JOBS
 from yuanzi_site.settings_layers import memory_channel_layer, redis_channel_layer
+
+# generic classes of Django usable with type arguments at run time
+# (``admin.ModelAdmin[Profile]``, ``QuerySet[Game]``) as django-stubs declares them
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -189,7 +194,7 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=REDIS_PREFIX)}
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_BACKEND: str | None = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     # Beat may run on two hosts: celery-redbeat keeps the schedule in Redis and
     # only the holder of a lock sends; the other waits and takes over within

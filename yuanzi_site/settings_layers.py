@@ -3,17 +3,19 @@ floor (``bench/floor.py``) so both measure the same layer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 #: frames a connection may have queued in the layer before it drops them
 CHANNEL_CAPACITY = 2000
 
 
-def memory_channel_layer() -> dict:
+def memory_channel_layer() -> dict[str, Any]:
     """``CHANNEL_LAYERS["default"]`` in process memory (the embedded default)."""
     return {"BACKEND": "yuanzi_site.layers.FastInMemoryChannelLayer",
             "CONFIG": {"capacity": CHANNEL_CAPACITY}}
 
 
-def redis_channel_layer(url: str, prefix: str = "yuanzi") -> dict:
+def redis_channel_layer(url: str, prefix: str = "yuanzi") -> dict[str, Any]:
     """``CHANNEL_LAYERS["default"]`` for channels_redis on ``url``: the site's
     :class:`yuanzi_site.layers.PooledRedisChannelLayer`, whose commands
     share a bounded pool and wait for a free connection rather than fail."""
