@@ -10,7 +10,7 @@ websockets of ``games.adapters.consumers``.
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -28,18 +28,8 @@ from games import access, fairness, phrases, plugins, results, snapshots, tables
 from games.adapters import ratelimit
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
+from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-
-
-class AuthedRequest(HttpRequest):
-    """The request of a ``login_required`` view: the decorator let only a
-    logged-in user through, which Django's stubs cannot see (they type
-    ``request.user`` as ``User | AnonymousUser`` everywhere)."""
-
-    user: User
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -75,7 +65,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def create_table(request: AuthedRequest) -> HttpResponse:
+def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/new/`` (optional ``name``, ``private=1``): open a table
     with its creator seated (``games.tables.open_table``) and go to it; when
     they cannot sit (a running game elsewhere) the page says so and asks them
@@ -104,7 +94,7 @@ def create_table(request: AuthedRequest) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def practice(request: AuthedRequest) -> HttpResponse:
+def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/practice/`` with ``bot`` (``beginner``, ``normal``,
     ``expert``, ``master``): 和机器人练习 (``games.tables.practice``), a new table with the
     user and three bots, its game started; goes to it. Rate-limited with table
@@ -124,7 +114,7 @@ def practice(request: AuthedRequest) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def quick_start(request: AuthedRequest) -> HttpResponse:
+def quick_start(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/quick/``: 快速开始 (``games.tables.quick_start``); goes to
     the table, with ``?waiting=1`` when it waits for people (the page offers bots)."""
     try:
@@ -138,7 +128,7 @@ def quick_start(request: AuthedRequest) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def join_by_code(request: AuthedRequest) -> HttpResponse:
+def join_by_code(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/join/`` with ``code``: a private table's 6-digit room code
     hands out its invite (10 tries a minute per user)."""
     if not ratelimit.allow(f"code:{request.user.pk}", 10, 60):
