@@ -6,7 +6,7 @@ the table socket's own messages (sit, ready, play, chat … in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from games import fairness
 from games.adapters import handlers
@@ -21,9 +21,9 @@ class GamesPlugin(GamePlugin):
         """The table socket's own message types (docs/protocol.md)."""
         return handlers.MESSAGES
 
-    def view_keys(self, game_id: int, state: SiteState, seat: int | None,
+    def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
         """``fairness``: the commitment and the players' seeds; the server seed
         once the game is over (``games.fairness.public``)."""
-        shown = fairness.public(state)
+        shown = fairness.public(cast(SiteState, state))  # the hook's plain dict
         return {"fairness": shown} if shown else {}

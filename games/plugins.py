@@ -157,11 +157,13 @@ class GamePlugin:
         for ``"bot"``), or at ``"start"`` / ``"game_end"`` to stand that
         player up (they get a ``notice`` with the reason and its params)."""
 
-    def view_keys(self, game_id: int, state: SiteState, seat: int | None,
+    def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
         """Keys added to one seat's game view (``seat`` ``None``: a spectator's),
         beside the keys of the ``SiteView`` type (``games.seatview``), which
-        leaves other apps' keys untyped."""
+        leaves other apps' keys untyped. ``state`` is the game's state, a
+        ``games.fairness.SiteState``, handed over as a plain dict (so a plugin's
+        helpers may take ``dict[str, Any]``)."""
         return {}
 
     def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
@@ -321,8 +323,9 @@ def add_view_keys(view: V, game_id: int, state: SiteState,
     unchanged). The keys are merged as a plain dict: other apps' keys are not
     in ``SiteView``."""
     merged = cast(dict[str, Any], view)  # the same dict, its keys open
+    plain = cast(dict[str, Any], state)  # the hook's type (GamePlugin.view_keys)
     for p in _overriding("view_keys"):
-        merged.update(p.view_keys(game_id, state, seat, user_id))
+        merged.update(p.view_keys(game_id, plain, seat, user_id))
     return view
 
 
