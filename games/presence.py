@@ -8,9 +8,10 @@ older than :func:`online_cutoff` count for nothing and :func:`expire_presence`
 drops them. Two stores, chosen by the settings:
 
 * Redis (``REDIS_URL`` or ``REDIS_SENTINELS`` set: every process shares
-  it): one sorted set per table, ``<prefix>:presence:t:<id>``, members ``"<channel>|<user id or 0>"`` scored
-  by the heartbeat time, and an index ``<prefix>:presence:tables`` of tables
-  with entries, scored by their newest heartbeat;
+  it): one sorted set per table, ``<prefix>:presence:t:<id>``, members
+  ``"<channel>|<user id or 0>"`` scored by the heartbeat time, and an index
+  ``<prefix>:presence:tables`` of tables with entries, scored by their newest
+  heartbeat;
 * process memory (the embedded default: one process holds every connection).
 
 Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
