@@ -110,8 +110,11 @@ class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chann
         if "master_name" in host:
             master = host.pop("master_name")
             # redis-py ships no annotations for its sentinel module
+            to_sentinels = dict(host.pop("sentinel_kwargs", None) or {})
+            # the asyncio form of the settings' no-retry (the sentinels are asked in turn)
+            to_sentinels["retry"] = Retry(NoBackoff(), 0)
             sentinel = Sentinel(  # type: ignore[no-untyped-call]
-                host.pop("sentinels"), sentinel_kwargs=host.pop("sentinel_kwargs", None))
+                host.pop("sentinels"), sentinel_kwargs=to_sentinels)
             return BlockingSentinelConnectionPool(  # type: ignore[no-untyped-call]
                 master, sentinel, **host)
         address = host.pop("address")
