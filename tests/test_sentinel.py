@@ -187,6 +187,22 @@ def test_a_bad_sentinel_value_stops_start_up():
     assert "ImproperlyConfigured" in run.stderr and "'10.0.0.1' is not host:port" in run.stderr
 
 
+def test_every_sentinel_variable_is_documented():
+    """The Sentinel variables are read in yuanzi_site/redis_config.py, out of
+    reach of tests/test_docs.py's scan of the settings."""
+    import re
+
+    read = set(re.findall(r'get\("(REDIS_\w+)"\)',
+                          (ROOT / "yuanzi_site/redis_config.py").read_text()))
+    assert read == {"REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_DB", "REDIS_PASSWORD",
+                    "REDIS_SENTINEL_PASSWORD", "REDIS_URL"}
+    example = set(re.findall(r"^([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
+    deploy = (ROOT / "docs/deploy.md").read_text()
+    assert read <= example
+    assert all(f"`{name}`" in deploy for name in read)
+    assert "## Redis with Sentinel" in deploy and "--sentinel" in deploy
+
+
 # --- the failover drill -----------------------------------------------------------------
 
 

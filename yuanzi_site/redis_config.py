@@ -67,6 +67,15 @@ class SentinelTarget:
             kwargs["password"] = self.sentinel_password
         return kwargs
 
+    def channel_host(self) -> dict[str, Any]:
+        """channels_redis's host entry for this master (no pool options)."""
+        host: dict[str, Any] = {"sentinels": [tuple(pair) for pair in self.sentinels],
+                                "master_name": self.master,
+                                "sentinel_kwargs": self.sentinel_kwargs(), "db": self.db}
+        if self.password:
+            host["password"] = self.password
+        return host
+
     def celery_url(self) -> str:
         """Kombu's / Celery's form: ``sentinel://:pw@h1:p1/db;sentinel://:pw@h2:p2/db``
         (the password and db of the first entry are the master's)."""
@@ -211,7 +220,8 @@ def redis_settings(target: str | SentinelTarget, prefix: str) -> dict[str, Any]:
         "CACHES": {"default": {"BACKEND": "yuanzi_site.cache.SentinelRedisCache",
                                "LOCATION": target.describe(), "KEY_PREFIX": prefix,
                                "OPTIONS": cache_options}},
-        "CHANNEL_LAYERS": {"default": redis_channel_layer(target, prefix=prefix)},
+        "CHANNEL_LAYERS": {"default": redis_channel_layer(target.channel_host(),
+                                                          prefix=prefix)},
         "CELERY_BROKER_URL": target.celery_url(),
         "CELERY_BROKER_TRANSPORT_OPTIONS": celery_options,
         "CELERY_RESULT_BACKEND": target.celery_url(),

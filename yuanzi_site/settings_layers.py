@@ -3,10 +3,8 @@ floor (``bench/floor.py``) so both measure the same layer."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from yuanzi_site.redis_config import SentinelTarget
+from collections.abc import Mapping
+from typing import Any
 
 #: frames a connection may have queued in the layer before it drops them
 CHANNEL_CAPACITY = 2000
@@ -18,10 +16,11 @@ def memory_channel_layer() -> dict[str, Any]:
             "CONFIG": {"capacity": CHANNEL_CAPACITY}}
 
 
-def redis_channel_layer(url: str | SentinelTarget, prefix: str = "yuanzi") -> dict[str, Any]:
+def redis_channel_layer(url: str | Mapping[str, Any], prefix: str = "yuanzi") -> dict[str, Any]:
     """``CHANNEL_LAYERS["default"]`` for channels_redis on ``url`` (a
-    ``redis://`` URL, or a :class:`~yuanzi_site.redis_config.SentinelTarget`
-    whose master the sentinels name): the site's
+    ``redis://`` URL, or channels_redis's Sentinel entry ``{"sentinels": [(host,
+    port), …], "master_name": …, "sentinel_kwargs": {…}, "db": …}``, see
+    :meth:`yuanzi_site.redis_config.SentinelTarget.channel_host`): the site's
     :class:`yuanzi_site.layers.PooledRedisChannelLayer`, whose commands
     share a bounded pool and wait for a free connection rather than fail."""
     # socket_timeout None: redis-py 8 defaults to a 5 s read timeout,
@@ -30,11 +29,8 @@ def redis_channel_layer(url: str | SentinelTarget, prefix: str = "yuanzi") -> di
     host: dict[str, Any] = {"socket_timeout": None, "max_connections": 64, "timeout": 20}
     if isinstance(url, str):
         host["address"] = url
-    else:  # channels_redis's Sentinel entry
-        host.update(sentinels=[tuple(pair) for pair in url.sentinels], master_name=url.master,
-                    sentinel_kwargs=url.sentinel_kwargs(), db=url.db)
-        if url.password:
-            host["password"] = url.password
+    else:
+        host.update(url)
     return {
         "BACKEND": "yuanzi_site.layers.PooledRedisChannelLayer",
         "CONFIG": {"hosts": [host], "prefix": prefix, "capacity": CHANNEL_CAPACITY},
