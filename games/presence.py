@@ -7,10 +7,11 @@ table, stamped with the time of its last heartbeat (epoch seconds). Entries
 older than :func:`online_cutoff` count for nothing and :func:`expire_presence`
 drops them. Two stores, chosen by the settings:
 
-* Redis (``REDIS_URL`` set: every process shares it): one sorted set per table,
-  ``<prefix>:presence:t:<id>``, members ``"<channel>|<user id or 0>"`` scored
-  by the heartbeat time, and an index ``<prefix>:presence:tables`` of tables
-  with entries, scored by their newest heartbeat;
+* Redis (``REDIS_URL`` or ``REDIS_SENTINELS`` set: every process shares
+  it): one sorted set per table, ``<prefix>:presence:t:<id>``, members
+  ``"<channel>|<user id or 0>"`` scored by the heartbeat time, and an index
+  ``<prefix>:presence:tables`` of tables with entries, scored by their newest
+  heartbeat;
 * process memory (the embedded default: one process holds every connection).
 
 Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
@@ -35,6 +36,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import events
+from yuanzi_site import redis_config
+from yuanzi_site.redis_config import SentinelTarget
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -126,10 +129,8 @@ class _MemoryStore:
 class _RedisStore:
     """Entries in Redis sorted sets, shared by every process (production)."""
 
-    def __init__(self, url: str, prefix: str) -> None:
-        import redis
-
-        self.redis = redis.Redis.from_url(url)
+    def __init__(self, target: str | SentinelTarget, prefix: str) -> None:
+        self.redis = redis_config.client(target)
         self.prefix = f"{prefix}:presence"
         self.index = f"{self.prefix}:tables"
 
@@ -224,8 +225,8 @@ def store() -> _MemoryStore | _RedisStore:
     global _store
     with _store_lock:
         if _store is None:
-            url = getattr(settings, "REDIS_URL", None)
-            _store = (_RedisStore(url, settings.REDIS_PREFIX) if url else _MemoryStore())
+            target = redis_config.configured_target()
+            _store = (_RedisStore(target, settings.REDIS_PREFIX) if target else _MemoryStore())
         return _store
 
 
