@@ -19,7 +19,7 @@ between games.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -84,7 +84,7 @@ def may_open(table: Table, user: User | AnonymousUser | None, token: str | None)
     return bool(token) and hmac.compare_digest(str(token), table.invite_token)
 
 
-def watch_barred(snap: dict[str, Any], user: User | AnonymousUser | None,
+def watch_barred(snap: Mapping[str, Any], user: User | AnonymousUser | None,
                  moderator: bool) -> bool:
     """Is ``user`` kept from the game views at a table they may open?
 

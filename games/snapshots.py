@@ -7,8 +7,8 @@ status and the current game's id. Nothing from a game's hands is here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
@@ -24,7 +24,62 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def _player(user: User | None) -> dict[str, Any] | None:
+class SnapshotPlayer(TypedDict):
+    """A seated player as snapshots and lobby rows show them (level and title
+    from their rating points, ``accounts.levels``)."""
+
+    id: int
+    username: str
+    level: int
+    title: str
+    title_en: str
+
+
+class SeatSnapshot(TypedDict):
+    """One seat of a :class:`TableSnapshot` (``player`` ``None``: empty or a bot)."""
+
+    index: int
+    player: SnapshotPlayer | None
+    bot: bool
+    bot_policy: str | None
+    ready: bool
+    online: bool
+
+
+class Watcher(TypedDict):
+    username: str
+    moderator: bool
+
+
+class Watchers(TypedDict):
+    """Who watches: logged-in spectators by name, anonymous ones counted."""
+
+    names: list[Watcher]
+    anonymous: int
+
+
+class TableSnapshot(TypedDict):
+    """A table as its clients see it: :func:`table_snapshot`. The keys other
+    apps contribute (``GamePlugin.snapshot_keys``) are merged into the same
+    dict and left out of this type, as ``games.seatview.SiteView`` leaves
+    out other apps' view keys."""
+
+    watchers: Watchers
+    id: int
+    name: str
+    owner: str
+    owner_id: int
+    status: str
+    game_id: int | None
+    spectators: int
+    private: bool
+    spectators_allowed: bool
+    room_code: str | None
+    invite_path: str | None
+    seats: list[SeatSnapshot]
+
+
+def _player(user: User | None) -> SnapshotPlayer | None:
     if user is None:
         return None
     level = levels.level_for(user.profile.rating_points)
@@ -32,7 +87,7 @@ def _player(user: User | None) -> dict[str, Any] | None:
             "title": levels.title_for(level), "title_en": levels.title_en_for(level)}
 
 
-def table_snapshot(table_id: int) -> dict[str, Any] | None:
+def table_snapshot(table_id: int) -> TableSnapshot | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
     :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
@@ -59,11 +114,11 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
         # spectators; only the owner and moderators watch
         keep = {n["username"] for n in watchers["names"]
                 if n["moderator"] or n["username"] == table.owner.username}
-        watchers = {"names": [n for n in watchers["names"] if n["username"] in keep],
-                    "anonymous": 0}
+        watchers = Watchers(names=[n for n in watchers["names"] if n["username"] in keep],
+                            anonymous=0)
         live = [e for e in live if e[1] in not_watching or watching.get(e[1]) in keep]
     spectators = presence.spectator_count(live, not_watching)
-    snap = {
+    snap: TableSnapshot = {
         "watchers": watchers,
         "id": table.pk,
         "name": table.name,
@@ -90,7 +145,8 @@ def table_snapshot(table_id: int) -> dict[str, Any] | None:
             for s in seats
         ],
     }
-    plugins.add_snapshot_keys([table], {table.pk: snap})
+    # the plugins' keys are merged untyped, into the same dict
+    plugins.add_snapshot_keys([table], {table.pk: cast(dict[str, Any], snap)})
     return snap
 
 
@@ -102,13 +158,13 @@ def _not_watching(table: Table, seated: set[int]) -> set[int]:
 
 
 def _watchers(live: list[Entry],
-              seated: set[int]) -> tuple[dict[str, Any], dict[int | None, str]]:
+              seated: set[int]) -> tuple[Watchers, dict[int | None, str]]:
     """Who watches: logged-in spectators by name, moderators marked,
     anonymous ones only counted; and their usernames by id. One query, and
     none when nobody is logged in."""
     ids = {u for _, u in live if u is not None and u not in seated}
     anonymous = sum(1 for _, u in live if u is None)
-    names: list[dict[str, Any]] = []
+    names: list[Watcher] = []
     by_id: dict[int | None, str]
     if ids:
         users = (get_user_model().objects.filter(pk__in=ids).order_by("username")
@@ -118,10 +174,10 @@ def _watchers(live: list[Entry],
         by_id = {u.pk: u.username for u in users}
     else:
         by_id = {}
-    return {"names": names, "anonymous": anonymous}, by_id
+    return Watchers(names=names, anonymous=anonymous), by_id
 
 
-def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
+def lobby_row(snap: Mapping[str, Any]) -> dict[str, Any]:
     """The lobby's row for a table snapshot (the same data, no online flags;
     contributed keys only from contributions registered with ``lobby=True``)."""
     row = {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
 from games import events
 from games.adapters import sends
+
+if TYPE_CHECKING:
+    from games.snapshots import TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +88,7 @@ async def _flush(loop: asyncio.AbstractEventLoop) -> None:
         log.exception("table snapshot broadcast failed")
 
 
-def table_changed(table_id: int) -> dict[str, Any] | None:
+def table_changed(table_id: int) -> TableSnapshot | None:
     """Send the table's new snapshot to its clients and its lobby row to the lobby.
 
     :returns: the snapshot sent, or ``None`` if the table is gone or closed.
