@@ -38,6 +38,7 @@ from django.core.signals import setting_changed
 from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
     from django.db.models import QuerySet
 
     from games.engine import EndReason, Record, Result
@@ -82,7 +83,13 @@ class GameEnd:
 @dataclass(frozen=True)
 class SocketContext:
     """Who sent a table-socket message: ``user`` (may be anonymous),
-    ``table_id`` and the connection's ``channel_name``."""
+    ``table_id`` and the connection's ``channel_name``.
+
+    ``user`` is typed ``Any``: it is a ``User`` for every message whose
+    :class:`SocketMessage` has ``login`` (anonymous senders are refused
+    before the handler runs), ``AnonymousUser`` possible only for the others,
+    which a type on this shared field cannot say; handlers pass it on as
+    the ``User`` the write modules take."""
 
     user: Any
     table_id: int
@@ -152,7 +159,7 @@ class GamePlugin:
         instead (the 定时器)."""
         return None
 
-    def check_seat(self, table: Table, user: Any, moment: Moment) -> None:
+    def check_seat(self, table: Table, user: User | None, moment: Moment) -> None:
         """Raise ``Refused`` to refuse the seat or the bot (``user`` is ``None``
         for ``"bot"``), or at ``"start"`` / ``"game_end"`` to stand that
         player up (they get a ``notice`` with the reason and its params)."""
@@ -186,7 +193,7 @@ class GamePlugin:
         """The table-socket message types this plugin handles (one owner each)."""
         return {}
 
-    def filter_chat(self, table_id: int, user: Any, text: str) -> str:
+    def filter_chat(self, table_id: int, user: User, text: str) -> str:
         """Asked before a chat line is stored and sent: raise ``Refused`` to
         refuse it (a mute) or return the text to send (a word filter masks;
         the raw line is stored)."""
@@ -198,12 +205,13 @@ class GamePlugin:
     def check_name(self, text: str) -> None:
         """Asked for every table name (creation and rename); raise ``Refused``."""
 
-    def check_rename(self, table: Table, user: Any, name: str, override: bool) -> None:
+    def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
         """Asked before a table is renamed (``games.tables.rename``);
         ``override`` is a moderator's rename, which must be let through
         (clearing any protection kept, e.g. a 招牌)."""
 
-    def on_connect(self, table_id: int, user: Any, address: str | None) -> None:
+    def on_connect(self, table_id: int, user: User | AnonymousUser,
+                   address: str | None) -> None:
         """A table socket connected (``address``: the client address Daphne's
         ``--proxy-headers`` took from the trusted proxy)."""
 
@@ -307,7 +315,7 @@ def turn_extension(game: Game, seat: int) -> timedelta | None:
     return None
 
 
-def check_seat(table: Table, user: Any, moment: Moment) -> None:
+def check_seat(table: Table, user: User | None, moment: Moment) -> None:
     """Ask every seat check in order; the first ``Refused`` propagates."""
     for p in _overriding("check_seat"):
         p.check_seat(table, user, moment)
@@ -395,7 +403,7 @@ def lobby_filter_form(params: Mapping[str, Any]) -> list[dict[str, Any]]:
              "current": params.get(f.key) or ""} for f in _lobby_filters() if f.choices]
 
 
-def filter_chat(table_id: int, user: Any, text: str) -> str:
+def filter_chat(table_id: int, user: User, text: str) -> str:
     """Run every ``filter_chat`` in order; returns the text to send."""
     for p in _overriding("filter_chat"):
         text = p.filter_chat(table_id, user, text)
@@ -415,13 +423,13 @@ def check_name(text: str) -> None:
         p.check_name(text)
 
 
-def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
+def check_rename(table: Table, user: User, name: str, override: bool) -> None:
     """Ask every ``check_rename``; the first ``Refused`` propagates."""
     for p in _overriding("check_rename"):
         p.check_rename(table, user, name, override)
 
 
-def connected(table_id: int, user: Any, address: str | None) -> None:
+def connected(table_id: int, user: User | AnonymousUser, address: str | None) -> None:
     """Run every ``on_connect`` (``games.adapters.consumers``)."""
     for p in _overriding("on_connect"):
         p.on_connect(table_id, user, address)
