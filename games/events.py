@@ -114,10 +114,18 @@ class PresenceExpired:
     user_ids: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class SiteNoticeChanged:
+    """The site-wide notice (维护公告) changed: every open socket is sent the
+    one shown now (``{"id", "text", "text_en", "until"}``), or ``None``."""
+
+    notice: dict[str, Any] | None
+
+
 Event = (TableChanged | TableClosed | GameChanged | ChatPosted | Notice | UserFrame
-         | MeChanged | CloseSockets | PresenceExpired)
+         | MeChanged | CloseSockets | PresenceExpired | SiteNoticeChanged)
 E = TypeVar("E", TableChanged, TableClosed, GameChanged, ChatPosted, Notice, UserFrame,
-            MeChanged, CloseSockets, PresenceExpired)
+            MeChanged, CloseSockets, PresenceExpired, SiteNoticeChanged)
 
 _SUBSCRIBERS: dict[type[Any], list[Callable[[Any], object]]] = {}
 

@@ -228,3 +228,37 @@ class ConnectionAddress(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "table", "address_hash"],
                                                name="moderation_address_unique")]
+
+
+class SiteNotice(models.Model):
+    """维护公告: a site-wide notice every open page shows (an operator's, e.g.
+    before a deploy), from its saving until ``until`` (or until it is switched
+    off). Saved or changed, it reaches every open socket at once
+    (``moderation.notices``); a page loaded later shows it from the start."""
+
+    text = models.CharField(_("text (Chinese)"), max_length=300)
+    text_en = models.CharField(_("text (English)"), max_length=300, blank=True,
+                               help_text=_("Shown on English pages; the Chinese text if empty."))
+    active = models.BooleanField(_("shown"), default=True)
+    until = models.DateTimeField(_("shown until"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+",
+                                   verbose_name=_("posted by"))
+    created_at = models.DateTimeField(_("posted at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("site notice")
+        verbose_name_plural = _("site notices")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def shown(self, now: datetime | None = None) -> bool:
+        """Is it on the pages now?"""
+        return self.active and (self.until is None or self.until > (now or timezone.now()))
+
+    def as_frame(self) -> dict[str, Any]:
+        """What a page shows: ``{"id", "text", "text_en", "until"}`` (ISO time or None)."""
+        return {"id": self.pk, "text": self.text, "text_en": self.text_en or self.text,
+                "until": self.until.isoformat() if self.until else None}

@@ -136,6 +136,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.me",  # the header figures
+                "moderation.notices.page_notice",  # the site notice (维护公告) banner
             ],
         },
     },
@@ -365,6 +366,8 @@ GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
 MODERATION_KICK_BAN_MINUTES = env_int("MODERATION_KICK_BAN_MINUTES", 30, minimum=1)
 # Reports one player may make in an hour.
 MODERATION_REPORTS_PER_HOUR = 5
+# Seconds a process keeps the site notice (维护公告) it read; every save drops it.
+MODERATION_NOTICE_CACHE_SECONDS = 30
 # --- Shop (RULES.md §8–§9, §12) -------------------------------------------------
 
 # Coin sources: the daily check-in's 7-day cycle (a day is a calendar day in

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+SITE_GROUP = "site"  # every open socket: tables, the lobby, /ws/me/ (the site notice)
 
 
 def table_group(table_id: int) -> str:
@@ -152,6 +153,11 @@ def user_frame(user_id: int, frame: dict[str, Any]) -> None:
     sends.send(person_group(user_id), {"type": "user.frame", "frame": frame})
 
 
+def site_notice(notice: dict[str, Any] | None) -> None:
+    """Send the site-wide notice shown now (or ``None``: none) to every open socket."""
+    sends.send(SITE_GROUP, {"type": "site.notice", "notice": notice})
+
+
 def subscribe() -> None:
     """Subscribe this transport to the write side's events (``GamesConfig.ready``)."""
     events.subscribe(events.TableChanged, lambda e: table_changed(e.table_id))
@@ -161,3 +167,4 @@ def subscribe() -> None:
     events.subscribe(events.Notice, lambda e: notice(e.user_id, e.notice))
     events.subscribe(events.UserFrame, lambda e: user_frame(e.user_id, e.frame))
     events.subscribe(events.CloseSockets, lambda e: close_sockets(e.user_id, e.notice))
+    events.subscribe(events.SiteNoticeChanged, lambda e: site_notice(e.notice))

@@ -152,6 +152,10 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
 
+    async def site_notice(self, event: dict[str, Any]) -> None:
+        # the site-wide notice (维护公告) changed: every open page shows it at once
+        await self.send_json({"type": "site_notice", "notice": event["notice"]})
+
     async def disconnect(self, code: int) -> None:
         await self.cleanup()
 
@@ -235,7 +239,7 @@ class TableConsumer(_JsonSocket):
         # no move between reading the greeting and joining goes unseen
         self.watching = True
         self.groups_joined = [broadcast.table_group(self.table_id),
-                              broadcast.watch_group(self.table_id)]
+                              broadcast.watch_group(self.table_id), broadcast.SITE_GROUP]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
             self.groups_joined.append(broadcast.person_group(self.user.pk))
@@ -403,7 +407,7 @@ class _PersonalSocket(_JsonSocket):
         self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = self.bucket  # every frame is a ping here: dropped unread
-        self.groups_joined = list(groups)
+        self.groups_joined = [*groups, broadcast.SITE_GROUP]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.person_group(self.user.pk))
             await sync_to_async(presence.touch_person, thread_sensitive=False)(
