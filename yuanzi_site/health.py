@@ -32,6 +32,7 @@ from prometheus_client.core import Metric
 from prometheus_client.registry import Collector
 
 from games import clock
+from games.adapters import drain
 from games.metrics import SiteCollector
 from yuanzi_site import redis_config
 
@@ -76,14 +77,17 @@ def _scheduler() -> str:
 
 def readiness() -> dict[str, str]:
     """Each part's state: ``"ok"`` or a short reason (an exception's class and
-    message). Parts: ``database`` always, ``redis`` with ``REDIS_URL`` or Sentinel,
-    ``scheduler`` unless ``GAMES_SCHEDULER == "none"``."""
+    message). ``process`` is ``"draining"`` while a SIGTERM drains this
+    process (absent otherwise). Parts: ``database`` always, ``redis`` with
+    ``REDIS_URL`` or Sentinel, ``scheduler`` unless ``GAMES_SCHEDULER == "none"``."""
     checks = {"database": _database}
     if redis_config.configured_target():
         checks["redis"] = _redis
     if settings.GAMES_SCHEDULER != "none":
         checks["scheduler"] = _scheduler
     result: dict[str, str] = {}
+    if drain.draining():  # SIGTERM: this process is stopping (games.adapters.drain)
+        result["process"] = "draining"
     for name, check in checks.items():
         try:
             result[name] = check()

@@ -340,6 +340,9 @@ GAMES_SNAPSHOT_DEBOUNCE_SECONDS = float(env_str("GAMES_SNAPSHOT_DEBOUNCE_SECONDS
 # the scheduler's heartbeat older than this: the site counts as down and turn
 # clocks pause (RULES.md §12); the ticker beats 5×/s, Celery beat every second
 GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
+# on SIGTERM a Daphne lets its in-flight actions finish for at most this long,
+# then closes every websocket with 1012 (games/adapters/drain.py)
+GAMES_DRAIN_SECONDS = float(env_str("GAMES_DRAIN_SECONDS", "10"))
 # the expert bot's endgame search budget per move, milliseconds (at most 50)
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 # celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import access, metrics, plugins, presence, queries, snapshots, wire
-from games.adapters import broadcast, ratelimit
+from games.adapters import broadcast, drain, ratelimit
 from games.adapters.dbcalls import db
 from games.plugins import SocketContext
 from games.seatview import current_view
@@ -138,6 +138,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
         try:
             await super().__call__(scope, receive, send)
         finally:
+            drain.closed(self)
             if self._counted:
                 metrics.OPEN_SOCKETS.labels(type(self).__name__).dec()
             await asyncio.shield(self.cleanup())
@@ -148,6 +149,9 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
         if not self._counted:
             self._counted = True
             metrics.OPEN_SOCKETS.labels(type(self).__name__).inc()
+        drain.opened(self)
+        if drain.draining():  # this process is stopping: the page reconnects elsewhere
+            await self.close(code=drain.RESTART_CODE)
 
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
@@ -318,9 +322,10 @@ class TableConsumer(_JsonSocket):
                 await self.send_json({"type": "game", "view": view})
             return
         try:
-            reply = await db(_handle)(
-                self.channel_name, self.table_id, self.user, content
-            )
+            async with drain.action():  # a drain lets it finish before closing
+                reply = await db(_handle)(
+                    self.channel_name, self.table_id, self.user, content
+                )
         except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": _ref(content)}
