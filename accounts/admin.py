@@ -14,7 +14,7 @@ from yuanzi_site.admin import ViewOnlyAdmin
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(admin.ModelAdmin[Profile]):
     """Profiles: counts editable, money and points shown read only. Profiles
     are created with their user (``accounts.signals``), never here."""
 
@@ -48,7 +48,7 @@ class LeaderboardEntryAdmin(ViewOnlyAdmin):
 
 
 @admin.register(GemCap)
-class GemCapAdmin(admin.ModelAdmin):
+class GemCapAdmin(admin.ModelAdmin[GemCap]):
     """The gem cap: computed points read only; set the override from the
     moderator console (/mod/settings/), which audits it."""
 

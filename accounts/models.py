@@ -122,6 +122,8 @@ class LeaderboardEntry(models.Model):
     rating_points = models.IntegerField()
     games_won = models.PositiveIntegerField()
     computed_at = models.DateTimeField()
+    #: not a column: the title for ``rating_points``, set by the leaderboard view
+    title: str
 
     class Meta:
         ordering = ["rank"]

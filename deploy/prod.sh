@@ -11,7 +11,10 @@ export HTTPS_PORT="${HTTPS_PORT:-8443}" HTTP_PORT="${HTTP_PORT:-8080}"
 export WEB1_PORT="${WEB1_PORT:-8001}" WEB2_PORT="${WEB2_PORT:-8002}"
 export DJANGO_SETTINGS_MODULE=yuanzi_site.settings
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/yuanzi}"
-export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
+# Redis: REDIS_URL, or REDIS_SENTINELS + REDIS_SENTINEL_MASTER (never both)
+if [ -z "${REDIS_SENTINELS:-}" ]; then
+  export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
+fi
 export YUANZI_PRODUCTION="${YUANZI_PRODUCTION:-1}"
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
 export SITE_ORIGINS="${SITE_ORIGINS:-https://localhost:$HTTPS_PORT}"

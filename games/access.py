@@ -19,8 +19,8 @@ between games.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -28,6 +28,9 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from games.models import Seat, Table
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 MODERATORS_GROUP = "moderators"
 
@@ -109,15 +112,15 @@ def moderator_ids(user_ids: Iterable[int | None]) -> set[int]:
     return ids & set(moderator_names())
 
 
-def _insider(table: Table, user) -> bool:
-    if user is None or not getattr(user, "is_authenticated", False):
+def _insider(table: Table, user: User | AnonymousUser | None) -> bool:
+    if user is None or not user.is_authenticated:
         return False
     if table.owner_id == user.pk:
         return True
     return Seat.objects.filter(table=table, user=user).exists() or is_moderator(user)
 
 
-def may_open(table: Table, user, token: str | None) -> bool:
+def may_open(table: Table, user: User | AnonymousUser | None, token: str | None) -> bool:
     """May ``user`` (holding invite ``token`` or ``None``) see ``table`` at all?
 
     :returns: ``True`` for a public table; for a private one, with the right
@@ -131,7 +134,8 @@ def may_open(table: Table, user, token: str | None) -> bool:
     return bool(token) and hmac.compare_digest(str(token), table.invite_token)
 
 
-def watch_barred(snap: dict, user, moderator: bool) -> bool:
+def watch_barred(snap: Mapping[str, Any], user: User | AnonymousUser | None,
+                 moderator: bool) -> bool:
     """Is ``user`` kept from the game views at a table they may open?
 
     True exactly when the table (``snap``, a :func:`games.snapshots.table_snapshot`)
@@ -141,14 +145,15 @@ def watch_barred(snap: dict, user, moderator: bool) -> bool:
     """
     if not snap.get("private") or snap.get("spectators_allowed", True):
         return False
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return True
     if moderator or snap.get("owner_id") == user.pk:
         return False
     return not any(s["player"] and s["player"]["id"] == user.pk for s in snap["seats"])
 
 
-def open_table(table_id: int, user, token: str | None) -> Table | None:
+def open_table(table_id: int, user: User | AnonymousUser | None,
+               token: str | None) -> Table | None:
     """The open table ``table_id`` if ``user`` may see it, else ``None``."""
     table = Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
     if table is None or not may_open(table, user, token):

@@ -22,7 +22,7 @@ from games.models import (
 from yuanzi_site.admin import ViewOnlyAdmin
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Table]):
     model = Seat
     extra = 0
     can_delete = False
@@ -34,7 +34,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(admin.ModelAdmin[Table]):
     """Tables; close them from the moderator console (/mod/), which audits."""
 
     list_display = ("id", "name", "owner", "status", "closed", "created_at")
@@ -52,7 +52,7 @@ class SeatAdmin(ViewOnlyAdmin):
     search_fields = ("user__username", "table__name")
 
 
-class GameSeatInline(admin.TabularInline):
+class GameSeatInline(admin.TabularInline[GameSeat, Game]):
     model = GameSeat
     extra = 0
     can_delete = False
@@ -88,7 +88,7 @@ class GameEventAdmin(ViewOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
     """Chat as written (raw); delete a line here if it must go."""
 
     list_display = ("created_at", "table", "user", "text")

@@ -6,6 +6,8 @@ Errors: :class:`yuanzi_site.refusals.Refused`; nothing has changed when it is ra
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext as _
 
 from games import events, plugins
@@ -13,8 +15,11 @@ from games.models import ChatMessage, Table
 from games.queries import chat_line
 from yuanzi_site.refusals import Refused
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def chat(table_id: int, user, text: str) -> ChatMessage:
+
+def chat(table_id: int, user: User, text: str) -> ChatMessage:
     """Post a chat line at the table (trimmed, at most 200 characters; escaped on
     display). The chat policies (``GamePlugin.filter_chat``: mutes, the word
     filter) are asked first; the raw line is stored, the filtered one sent.

@@ -147,7 +147,10 @@ def resume_if_down() -> list[int]:
 def _left_at(game: Game, last: datetime) -> timedelta:
     """The time the turn gets on resume: what it had left at ``last``, or a full
     turn if it began after ``last`` (during the outage)."""
-    row = seat_rows(game)[game.state["turn"]]
+    turn, due_at = game.state["turn"], game.due_at
+    # the caller's query: a running game (a seat to act) with a due time
+    assert turn is not None and due_at is not None
+    row = seat_rows(game)[turn]
     if row.is_bot or row.auto_play:
         full = timedelta(seconds=settings.GAMES_BOT_DELAY_SECONDS)
     else:
@@ -156,7 +159,7 @@ def _left_at(game: Game, last: datetime) -> timedelta:
                .values_list("created_at", flat=True).first() or game.started_at)
     if started > last:
         return full
-    return max(timedelta(0), game.due_at - last)  # a 定时器's extension included
+    return max(timedelta(0), due_at - last)  # a 定时器's extension included
 
 
 def forget() -> None:

@@ -19,9 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
+
+if TYPE_CHECKING:
+    from games.fairness import SiteState
+    from games.models import Player
 
 
 @dataclass(frozen=True)
@@ -46,15 +50,16 @@ class GameChanged:
     """A game moved: every seat's view and the spectators' view are sent, and
     the next due action (a bot's move, a timeout) is scheduled.
 
-    :ivar state: the engine state as committed (RULES.md §10).
-    :ivar players: ``games.roster.players_of(game)``, one dict per seat.
+    :ivar state: the game's state as committed (RULES.md §10; the engine's
+        plus the site's ``fairness``).
+    :ivar players: ``games.roster.players_of(game)``, one per seat.
     :ivar due_at: when the turn times out or the bot moves, or ``None``.
     """
 
     game_id: int
     table_id: int
-    state: dict[str, Any]
-    players: list[dict[str, Any]]
+    state: SiteState
+    players: list[Player]
     due_at: datetime | None
 
 
@@ -109,24 +114,32 @@ class PresenceExpired:
     user_ids: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class SiteNoticeChanged:
+    """The site-wide notice (维护公告) changed: every open socket is sent the
+    one shown now (``{"id", "text", "text_en", "until"}``), or ``None``."""
+
+    notice: dict[str, Any] | None
+
+
 Event = (TableChanged | TableClosed | GameChanged | ChatPosted | Notice | UserFrame
-         | MeChanged | CloseSockets | PresenceExpired)
+         | MeChanged | CloseSockets | PresenceExpired | SiteNoticeChanged)
 E = TypeVar("E", TableChanged, TableClosed, GameChanged, ChatPosted, Notice, UserFrame,
-            MeChanged, CloseSockets, PresenceExpired)
+            MeChanged, CloseSockets, PresenceExpired, SiteNoticeChanged)
 
-_SUBSCRIBERS: dict[type[Any], list[Callable[[Any], None]]] = {}
+_SUBSCRIBERS: dict[type[Any], list[Callable[[Any], object]]] = {}
 
 
-def subscribe(kind: type[E], fn: Callable[[E], None]) -> None:
+def subscribe(kind: type[E], fn: Callable[[E], object]) -> None:
     """Call ``fn(event)`` after each commit that published an event of type
-    ``kind``; subscribers run in the order they subscribed (idempotent:
+    ``kind`` (what it returns is ignored); subscribers run in the order they subscribed (idempotent:
     ``ready()`` may run twice)."""
     fns = _SUBSCRIBERS.setdefault(kind, [])
     if fn not in fns:
         fns.append(fn)
 
 
-def unsubscribe(kind: type[E], fn: Callable[[E], None]) -> None:
+def unsubscribe(kind: type[E], fn: Callable[[E], object]) -> None:
     """Stop calling ``fn`` for ``kind`` (a test's listener)."""
     fns = _SUBSCRIBERS.get(kind, [])
     if fn in fns:
@@ -139,7 +152,7 @@ def publish(event: Event) -> None:
 
     :raises TypeError: for an object that is not one of this module's events.
     """
-    if not isinstance(event, Event):  # type: ignore[arg-type]
+    if not isinstance(event, Event):
         raise TypeError(f"not an event: {event!r}")
     fns = list(_SUBSCRIBERS.get(type(event), ()))
     if fns:

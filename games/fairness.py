@@ -22,11 +22,44 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from games import engine
+from games.engine.shapes import Record
 
 SEED_MAX_LENGTH = 64
+
+
+class Fairness(TypedDict):
+    """A game's fairness inputs, kept in its state as ``state["fairness"]``
+    (module docstring): ``server_seed`` (secret while the game runs),
+    ``player_seeds`` (per seat) and ``commitment``. :func:`new_inputs` also
+    returns ``seed``, the deal seed, which the caller hands to the engine and
+    drops (the state keeps it as ``state["seed"]``)."""
+
+    server_seed: str
+    player_seeds: list[str]
+    commitment: str
+    seed: NotRequired[str]
+
+
+class PublicFairness(TypedDict):
+    """What a client may see of :class:`Fairness` (:func:`public`): the
+    ``commitment`` and the ``player_seeds``; the ``server_seed`` once the game
+    is over."""
+
+    commitment: str
+    player_seeds: list[str]
+    server_seed: NotRequired[str]
+
+
+class SiteState(engine.State):
+    """A game's state as the site stores it (``Game.state``): the engine's
+    :class:`~games.engine.State` plus the site's ``fairness`` entry, absent in
+    games dealt before provably fair deals. The engine copies every key it does
+    not know (``state.copy()``), so a state it returns keeps ``fairness``."""
+
+    fairness: NotRequired[Fairness]
 
 
 def clean_seed(seed: Any) -> str | None:
@@ -53,7 +86,7 @@ def deal_seed(server_seed: str, player_seeds: list[str]) -> str:
     return hashlib.sha256(f"{server_seed}:{':'.join(player_seeds)}".encode()).hexdigest()
 
 
-def new_inputs(player_seeds: list[str | None]) -> dict[str, Any]:
+def new_inputs(player_seeds: list[str | None]) -> Fairness:
     """A game's fairness inputs: ``{"server_seed", "player_seeds", "commitment",
     "seed"}`` (``seed``: the deal seed), a server-made seed where a seat gave none."""
     server = secrets.token_hex(16)
@@ -62,19 +95,20 @@ def new_inputs(player_seeds: list[str | None]) -> dict[str, Any]:
             "seed": deal_seed(server, seeds)}
 
 
-def public(state: dict[str, Any]) -> dict[str, Any] | None:
+def public(state: SiteState) -> PublicFairness | None:
     """What of a state's fairness inputs a client may see: the commitment and
     the players' seeds; the server seed only once the game is over."""
     inputs = state.get("fairness")
     if not inputs:
         return None
-    out = {"commitment": inputs["commitment"], "player_seeds": list(inputs["player_seeds"])}
+    out: PublicFairness = {"commitment": inputs["commitment"],
+                           "player_seeds": list(inputs["player_seeds"])}
     if state["status"] == engine.OVER:
         out["server_seed"] = inputs["server_seed"]
     return out
 
 
-def check(record: dict[str, Any], fairness: dict[str, Any]) -> list[str]:
+def check(record: Record, fairness: PublicFairness) -> list[str]:
     """Check a finished game's deal from its §11 record and its revealed
     fairness (``commitment``, ``server_seed``, ``player_seeds``).
 

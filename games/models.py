@@ -8,9 +8,28 @@ are the log every state is rebuilt from.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Final, TypedDict
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from games.engine import State
+    from games.fairness import SiteState
+
+
+class Player(TypedDict):
+    """One seat's player as views and events show it (:meth:`GameSeat.as_player`):
+    ``user_id`` and ``username`` are ``None`` for a bot; ``bot_policy`` is the
+    bot's level (``"beginner"`` … ``"master"``), ``None`` for a person."""
+
+    user_id: int | None
+    username: str | None
+    level: int
+    bot: bool
+    bot_policy: str | None
+    auto_play: bool
 
 
 class Table(models.Model):
@@ -99,17 +118,23 @@ class Game(models.Model):
     finisher. Who plays each seat: ``seats`` (``GameSeat`` rows).
     """
 
-    PLAYING, OVER = "playing", "over"
-    NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK, SUSPENSION = (
-        "normal", "escape", "moderator_close", "moderator_kick", "suspension",
-    )
+    PLAYING: Final = "playing"
+    OVER: Final = "over"
+    # the engine's EndReason values (Final: they type as those literals)
+    NORMAL: Final = "normal"
+    ESCAPE: Final = "escape"
+    MODERATOR_CLOSE: Final = "moderator_close"
+    MODERATOR_KICK: Final = "moderator_kick"
+    SUSPENSION: Final = "suspension"
     END_REASONS = [(r, r) for r in (NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK, SUSPENSION)]
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     # the table's name when the game started: a 招牌 or a moderator may rename
     # the table later, and a replay or result is titled as it was played
     table_name = models.CharField(max_length=40, blank=True)
-    state = models.JSONField()
+    # read as the site's state (the engine's plus ``fairness``); any engine state
+    # may be written, since ``fairness`` is optional and the engine keeps it
+    state: models.JSONField[State, SiteState] = models.JSONField()
     seq = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, default=PLAYING, db_index=True)
     practice = models.BooleanField(default=False)
@@ -119,6 +144,9 @@ class Game(models.Model):
     record = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+
+    # the seat rows, loaded once per instance by ``games.roster.seat_rows``
+    _seat_rows: list[GameSeat]
 
     class Meta:
         ordering = ["-started_at"]
@@ -163,7 +191,7 @@ class GameSeat(models.Model):
         """A bot played this seat (a practice game, RULES.md §7)."""
         return bool(self.bot)
 
-    def as_player(self) -> dict:
+    def as_player(self) -> Player:
         """The seat as views show it: ``{"user_id", "username", "level", "bot",
         "auto_play"}`` (``user_id``/``username`` ``None`` for a bot)."""
         return {"user_id": self.user_id, "username": self.username or None,

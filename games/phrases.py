@@ -7,7 +7,7 @@ through the chat rate limit and the chat policies (``games.chat``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -15,6 +15,11 @@ from django.utils.translation import gettext_lazy
 
 from games import chat
 from yuanzi_site.refusals import Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from games.models import ChatMessage
 
 DEFAULT_PHRASES = ("快点吧", "配合得好", "好牌！", "不好意思", "再来一局", "谢谢")
 DEFAULT_REACTIONS = ("👍", "😄", "😮", "😭", "🎉")
@@ -47,7 +52,7 @@ def reactions_from() -> int:
     return len(getattr(settings, "GAMES_QUICK_PHRASES", DEFAULT_PHRASES))
 
 
-def say(table_id: int, user, index: Any):
+def say(table_id: int, user: User, index: Any) -> ChatMessage:
     """Post phrase ``index`` as a chat line.
 
     :raises Refused: ``bad_message`` for an index that is not an integer of

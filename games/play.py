@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -36,6 +36,11 @@ from games.roster import seat_rows
 from games.seatview import seat_of
 from yuanzi_site.refusals import REASONS, Refused
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from games.fairness import SiteState
+
 log = logging.getLogger(__name__)
 
 
@@ -47,17 +52,14 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     game-start hooks (``GamePlugin.on_game_start``) in it; the first views go
     out after commit.
     """
-    rows = [
-        GameSeat(index=s.index, bot=s.bot_policy or "normal") if s.is_bot else
-        GameSeat(index=s.index, user=s.user, username=s.user.username, level=s.user.profile.level)
-        for s in seats
-    ]
+    rows = [_game_seat(s) for s in seats]
     # the deal seed combines the server's secret seed with each seat's (fairness.py)
     inputs = fairness.new_inputs([None if s.is_bot else (s.seed or None) for s in seats])
-    state = engine.new_game(
-        inputs.pop("seed"), [r.level for r in rows], [r.bot or None for r in rows]
-    )
-    state["fairness"] = inputs  # kept with the state; views show fairness.public() only
+    state: SiteState = {
+        **engine.new_game(inputs.pop("seed"), [r.level for r in rows],
+                          [engine.bot_policy(r.bot or None) for r in rows]),
+        "fairness": inputs,  # kept with the state; views show fairness.public() only
+    }
     game = Game(table=table, table_name=table.name, state=state, seq=0,
                 practice=state["practice"])
     game._seat_rows = rows
@@ -73,7 +75,16 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     return game
 
 
-def _due_at(game: Game):
+def _game_seat(s: Seat) -> GameSeat:
+    """The ``GameSeat`` row (not saved) for a ready seat: a bot's level or its player."""
+    if s.is_bot:
+        return GameSeat(index=s.index, bot=s.bot_policy or "normal")
+    user = s.user
+    assert user is not None  # a ready seat that is no bot has its player
+    return GameSeat(index=s.index, user=user, username=user.username, level=user.profile.level)
+
+
+def _due_at(game: Game) -> datetime | None:
     """When the current turn is due: a bot's or 托管 seat's pause, or a human's
     turn clock (RULES.md §8)."""
     turn = engine.to_act(game.state)
@@ -87,7 +98,7 @@ def _due_at(game: Game):
     return timezone.now() + timedelta(seconds=delay)
 
 
-def bot_pause(state: dict[str, Any], seq: int) -> float:
+def bot_pause(state: SiteState, seq: int) -> float:
     """A bot's (or 托管 seat's) pause before it moves, in seconds: a natural
     0.5–1.5 × ``GAMES_BOT_DELAY_SECONDS`` (0.5–1.5 s by default), drawn from the
     game's own randomness (its secret seed and the seq), so a retry or another
@@ -96,7 +107,7 @@ def bot_pause(state: dict[str, Any], seq: int) -> float:
     return settings.GAMES_BOT_DELAY_SECONDS * rng.uniform(0.5, 1.5)
 
 
-def _turn_started(game: Game):
+def _turn_started(game: Game) -> datetime:
     """When the current turn began: the last action's time, or the game's start."""
     last = GameEvent.objects.filter(game=game).order_by("-seq").values_list(
         "created_at", flat=True).first()
@@ -123,7 +134,7 @@ def _locked_game(game_id: int, table_id: int | None = None) -> Game:
     return game
 
 
-def act(game_id: int, user, seq: Any, action: Any, table_id: int | None = None) -> Game:
+def act(game_id: int, user: User, seq: Any, action: Any, table_id: int | None = None) -> Game:
     """Apply ``user``'s action to the game if ``seq`` is the game's current seq.
 
     :param seq: the seq the client saw; a stale or repeated action is refused.
@@ -149,7 +160,8 @@ def act(game_id: int, user, seq: Any, action: Any, table_id: int | None = None) 
         if not isinstance(action, dict) or action.get("type") not in ("play", "pass"):
             raise Refused("bad_action", _("That is not a move."))
         _reset_timeouts(game, seat)
-        _apply(game, seat, action, by="player")
+        # a play or a pass (checked just above); the engine checks the rest
+        _apply(game, seat, cast(engine.Action, action), by="player")
         return game
 
 
@@ -160,7 +172,7 @@ def _reset_timeouts(game: Game, seat: int) -> None:
         row.save(update_fields=["timeouts"])
 
 
-def set_auto_play(game_id: int, user, on: bool) -> Game:
+def set_auto_play(game_id: int, user: User, on: bool) -> Game:
     """Turn 托管 on (a bot plays the seat) or off (取消托管) for oneself.
 
     :param on: a bool (the consumer refuses anything else).
@@ -176,16 +188,17 @@ def set_auto_play(game_id: int, user, on: bool) -> Game:
         row.auto_play, row.timeouts = on, 0
         row.save(update_fields=["auto_play", "timeouts"])
         if game.state["turn"] == seat:
-            game.due_at = _due_at(game)
-            if not on:  # what is left of this turn's clock, not a new one (no stalling)
-                game.due_at = min(game.due_at, _turn_started(game)
-                                  + timedelta(seconds=settings.GAMES_TURN_SECONDS))
+            due = _due_at(game)  # not None: the game runs and this seat is to act
+            if not on and due is not None:  # what is left of this turn's clock, not a new one
+                due = min(due, _turn_started(game)  # (no stalling)
+                          + timedelta(seconds=settings.GAMES_TURN_SECONDS))
+            game.due_at = due
         game.save(update_fields=["due_at"])
         _announce(game)
         return game
 
 
-def escape(game_id: int, user) -> Game:
+def escape(game_id: int, user: User) -> Game:
     """Leave a running game (RULES.md §7): it is abandoned; in a rated game the
     escaper loses max(2 × stake, 20 / 10) rating points, the others nothing."""
     with transaction.atomic():
@@ -213,7 +226,8 @@ def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
         if game.status != Game.PLAYING:
             raise Refused("game_over", _("The game is over."))
         try:
-            state, events = engine.abandon(game.state, reason, seat)
+            # any other reason is refused by the engine (bad_reason)
+            state, events = engine.abandon(game.state, cast(engine.EndReason, reason), seat)
         except engine.IllegalAction as e:
             code = e.reason if e.reason in REASONS else "bad_action"
             raise Refused(code, _illegal_message(e)) from None
@@ -227,7 +241,7 @@ def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
         return game
 
 
-def _apply(game: Game, seat: int, action: dict[str, Any], by: str) -> None:
+def _apply(game: Game, seat: int, action: engine.Action, by: str) -> None:
     try:
         state, events = engine.apply(game.state, seat, action)
     except engine.IllegalAction as e:
@@ -288,7 +302,7 @@ def _illegal_message(e: engine.IllegalAction) -> str:
     return _(text) if text else str(e)
 
 
-def finish(game: Game, reason: str | None = None) -> bool:
+def finish(game: Game, reason: engine.EndReason | None = None) -> bool:
     """The one finisher every ending goes through (RULES.md §6–§7, §11–§12).
 
     Runs inside the transaction that ended the game, with its row locked; the
@@ -308,6 +322,7 @@ def finish(game: Game, reason: str | None = None) -> bool:
         return False
     game.settled = True
     result = game.state["result"]
+    assert result is not None  # the game is over (its status says so)
     departed = result.get("abandoned_by")
     if reason is None:
         reason = result.get("reason") or (Game.ESCAPE if departed is not None else Game.NORMAL)
@@ -331,10 +346,12 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
     seats.update(ready=False)
     # the escaper, and anyone whose connection is gone, is stood up
     online = presence.online_users(table.pk)
-    gone = set(seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
+    gone: set[int | None] = set(
+        seats.exclude(user_id__in=list(online)).values_list("user_id", flat=True))
     if departed is not None and rows[departed].user_id is not None:
         gone.add(rows[departed].user_id)
     for seat in seats.exclude(user_id__in=gone).exclude(user=None).select_related("user"):
+        assert seat.user_id is not None  # the query keeps seats with a player
         try:
             plugins.check_seat(table, seat.user, "game_end")
         except Refused as e:
@@ -370,17 +387,19 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if not _due(game, seq):
             return False
-        seat = game.state["turn"]
+        seat, due_at = game.state["turn"], game.due_at
+        assert seat is not None and due_at is not None  # _due: it runs, a seat is due
         row = seat_rows(game)[seat]
         if row.is_bot or row.auto_play:
             if decided is None or decided[0] != (game.seq, seat):
                 decided = _bot_move(game, game.seq)  # it moved meanwhile: decide again
+                assert decided is not None  # due, with a bot or 托管 seat to act
             action = decided[1]
             by = "bot" if row.is_bot else "auto"
         else:
             extension = plugins.turn_extension(game, seat)
             if extension:  # e.g. the 定时器: the turn goes on instead
-                game.due_at = max(game.due_at, timezone.now()) + extension
+                game.due_at = max(due_at, timezone.now()) + extension
                 game.save(update_fields=["due_at"])
                 _announce(game)
                 return True
@@ -391,16 +410,19 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
                 row.auto_play = True
             row.save(update_fields=["timeouts", "auto_play"])
         _apply(game, seat, action, by=by)
-        if by == "clock" and row.user_id is not None:
+        if by == "clock":
             _tell_timeout(game, row, action)
         return True
 
 
-def _tell_timeout(game: Game, row: GameSeat, action: dict[str, Any]) -> None:
+def _tell_timeout(game: Game, row: GameSeat, action: engine.Action) -> None:
     """Tell the player at once what the clock did for them (RULES.md §8): a
     ``turn_timeout`` notice with ``params`` ``{table_id, action: "play" | "pass",
-    cards, auto}`` (``auto``: this was the second in a row, 托管 is on)."""
-    cards = list(action.get("cards") or [])
+    cards, auto}`` (``auto``: this was the second in a row, 托管 is on); nobody
+    to tell at a seat whose player's account is gone."""
+    if row.user_id is None:
+        return
+    cards = list(action["cards"]) if action["type"] == "play" else []
     if action["type"] == "play":
         text = _("Your time ran out: the clock played %(cards)s for you.") % {
             "cards": " ".join(cards)}
@@ -413,7 +435,7 @@ def _tell_timeout(game: Game, row: GameSeat, action: dict[str, Any]) -> None:
                       "auto": row.auto_play})
 
 
-def _due(game: Game | None, seq: int | None) -> bool:
+def _due(game: Game | None, seq: int | None) -> TypeGuard[Game]:
     return (game is not None and game.status == Game.PLAYING and game.due_at is not None
             and (seq is None or game.seq == seq) and game.due_at <= timezone.now())
 
@@ -426,7 +448,8 @@ def bot_policy_of(row: GameSeat, practice: bool = False) -> str:
     return row.bot or ("master" if practice else "expert")
 
 
-def _bot_move(game: Game | None, seq: int | None) -> tuple[tuple[int, int], dict] | None:
+def _bot_move(game: Game | None,
+              seq: int | None) -> tuple[tuple[int, int], engine.Action] | None:
     """If ``game`` is due at ``seq`` with a bot or 托管 seat to act, that seat's
     policy's action from its ``bot_view`` (what a player there may know, RULES.md
     §12), as ``((seq, seat), action)``; else ``None``. Reads only: no lock.
@@ -440,6 +463,7 @@ def _bot_move(game: Game | None, seq: int | None) -> tuple[tuple[int, int], dict
     if not _due(game, seq):
         return None
     seat = game.state["turn"]
+    assert seat is not None  # _due: the game runs
     row = seat_rows(game)[seat]
     if not (row.is_bot or row.auto_play):
         return None

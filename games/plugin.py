@@ -6,10 +6,11 @@ the table socket's own messages (sit, ready, play, chat … in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from games import fairness
 from games.adapters import handlers
+from games.fairness import SiteState
 from games.plugins import GamePlugin, SocketMessage
 
 
@@ -24,5 +25,5 @@ class GamesPlugin(GamePlugin):
                   user_id: int | None) -> dict[str, Any]:
         """``fairness``: the commitment and the players' seeds; the server seed
         once the game is over (``games.fairness.public``)."""
-        shown = fairness.public(state)
+        shown = fairness.public(cast(SiteState, state))  # the hook's plain dict
         return {"fairness": shown} if shown else {}

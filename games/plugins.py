@@ -31,15 +31,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
     from django.db.models import QuerySet
 
+    from games.engine import EndReason, Record, Result
+    from games.fairness import SiteState
     from games.models import Game, GameSeat, Table
 
 #: where a page includes the plugins' panels (templates): the table page, the
@@ -66,10 +69,10 @@ class GameEnd:
     """
 
     game: Game
-    reason: str
-    result: dict[str, Any]
+    reason: EndReason
+    result: Result
     seats: list[GameSeat]
-    record: dict[str, Any]
+    record: Record
 
     @property
     def rated(self) -> bool:
@@ -83,7 +86,13 @@ class SocketContext:
     ``table_id`` and the connection's ``channel_name``; ``game_id``, the
     newest game id the server sent that connection for the table (a hint that
     spares a move the current-game query: whoever uses it checks it against
-    the locked game row, ``games.play.act``), or ``None``."""
+    the locked game row, ``games.play.act``), or ``None``.
+
+    ``user`` is typed ``Any``: it is a ``User`` for every message whose
+    :class:`SocketMessage` has ``login`` (anonymous senders are refused
+    before the handler runs), ``AnonymousUser`` possible only for the others,
+    which a type on this shared field cannot say; handlers pass it on as
+    the ``User`` the write modules take."""
 
     user: Any
     table_id: int
@@ -154,15 +163,18 @@ class GamePlugin:
         instead (the 定时器)."""
         return None
 
-    def check_seat(self, table: Table, user: Any, moment: Moment) -> None:
+    def check_seat(self, table: Table, user: User | None, moment: Moment) -> None:
         """Raise ``Refused`` to refuse the seat or the bot (``user`` is ``None``
         for ``"bot"``), or at ``"start"`` / ``"game_end"`` to stand that
         player up (they get a ``notice`` with the reason and its params)."""
 
     def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
-        """Keys added to one seat's game view (``seat`` ``None``: a spectator's);
-        the keys of the ``SiteView`` type (``games.seatview``)."""
+        """Keys added to one seat's game view (``seat`` ``None``: a spectator's),
+        beside the keys of the ``SiteView`` type (``games.seatview``), which
+        leaves other apps' keys untyped. ``state`` is the game's state, a
+        ``games.fairness.SiteState``, handed over as a plain dict (so a plugin's
+        helpers may take ``dict[str, Any]``)."""
         return {}
 
     def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
@@ -187,7 +199,7 @@ class GamePlugin:
         """The table-socket message types this plugin handles (one owner each)."""
         return {}
 
-    def filter_chat(self, table_id: int, user: Any, text: str) -> str:
+    def filter_chat(self, table_id: int, user: User, text: str) -> str:
         """Asked before a chat line is stored and sent: raise ``Refused`` to
         refuse it (a mute) or return the text to send (a word filter masks;
         the raw line is stored)."""
@@ -199,12 +211,13 @@ class GamePlugin:
     def check_name(self, text: str) -> None:
         """Asked for every table name (creation and rename); raise ``Refused``."""
 
-    def check_rename(self, table: Table, user: Any, name: str, override: bool) -> None:
+    def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
         """Asked before a table is renamed (``games.tables.rename``);
         ``override`` is a moderator's rename, which must be let through
         (clearing any protection kept, e.g. a 招牌)."""
 
-    def on_connect(self, table_id: int, user: Any, address: str | None) -> None:
+    def on_connect(self, table_id: int, user: User | AnonymousUser,
+                   address: str | None) -> None:
         """A table socket connected (``address``: the client address Daphne's
         ``--proxy-headers`` took from the trusted proxy)."""
 
@@ -308,17 +321,25 @@ def turn_extension(game: Game, seat: int) -> timedelta | None:
     return None
 
 
-def check_seat(table: Table, user: Any, moment: Moment) -> None:
+def check_seat(table: Table, user: User | None, moment: Moment) -> None:
     """Ask every seat check in order; the first ``Refused`` propagates."""
     for p in _overriding("check_seat"):
         p.check_seat(table, user, moment)
 
 
-def add_view_keys(view: dict[str, Any], game_id: int, state: dict[str, Any],
-                  seat: int | None, user_id: int | None) -> dict[str, Any]:
-    """Add every plugin's view keys to ``view`` (in place; returned)."""
+#: a seat's view: a ``games.seatview.SiteView`` (not imported: it imports this module)
+V = TypeVar("V", bound=Mapping[str, object])
+
+
+def add_view_keys(view: V, game_id: int, state: SiteState,
+                  seat: int | None, user_id: int | None) -> V:
+    """Add every plugin's view keys to ``view`` (in place; returned, its type
+    unchanged). The keys are merged as a plain dict: other apps' keys are not
+    in ``SiteView``."""
+    merged = cast(dict[str, Any], view)  # the same dict, its keys open
+    plain = cast(dict[str, Any], state)  # the hook's type (GamePlugin.view_keys)
     for p in _overriding("view_keys"):
-        view.update(p.view_keys(game_id, state, seat, user_id))
+        merged.update(p.view_keys(game_id, plain, seat, user_id))
     return view
 
 
@@ -363,12 +384,16 @@ def socket_message_types() -> frozenset[str]:
     return frozenset(_socket_messages())
 
 
-def lobby_filters(params: Mapping[str, Any]) -> list[tuple[Callable[..., Any],
-                                                           Callable[..., bool], Any]]:
+#: a chosen lobby filter: ``(LobbyFilter.query, LobbyFilter.match, the parsed value)``
+ChosenFilter = tuple[Callable[["QuerySet[Table]", Any], "QuerySet[Table]"],
+                     Callable[[dict[str, Any], Any], bool], Any]
+
+
+def lobby_filters(params: Mapping[str, Any]) -> list[ChosenFilter]:
     """The filters a request asks for: ``params`` maps query parameters to text
     (a ``QueryDict`` or a dict); ``[(query, match, value)]`` for each filter
     present with a value that parses."""
-    chosen = []
+    chosen: list[ChosenFilter] = []
     for f in _lobby_filters():
         text = params.get(f.key)
         value = f.parse(text) if isinstance(text, str) else None
@@ -384,7 +409,7 @@ def lobby_filter_form(params: Mapping[str, Any]) -> list[dict[str, Any]]:
              "current": params.get(f.key) or ""} for f in _lobby_filters() if f.choices]
 
 
-def filter_chat(table_id: int, user: Any, text: str) -> str:
+def filter_chat(table_id: int, user: User, text: str) -> str:
     """Run every ``filter_chat`` in order; returns the text to send."""
     for p in _overriding("filter_chat"):
         text = p.filter_chat(table_id, user, text)
@@ -404,13 +429,13 @@ def check_name(text: str) -> None:
         p.check_name(text)
 
 
-def check_rename(table: Table, user: Any, name: str, override: bool) -> None:
+def check_rename(table: Table, user: User, name: str, override: bool) -> None:
     """Ask every ``check_rename``; the first ``Refused`` propagates."""
     for p in _overriding("check_rename"):
         p.check_rename(table, user, name, override)
 
 
-def connected(table_id: int, user: Any, address: str | None) -> None:
+def connected(table_id: int, user: User | AnonymousUser, address: str | None) -> None:
     """Run every ``on_connect`` (``games.adapters.consumers``)."""
     for p in _overriding("on_connect"):
         p.on_connect(table_id, user, address)

@@ -7,10 +7,11 @@ table, stamped with the time of its last heartbeat (epoch seconds). Entries
 older than :func:`online_cutoff` count for nothing and :func:`expire_presence`
 drops them. Two stores, chosen by the settings:
 
-* Redis (``REDIS_URL`` set: every process shares it): one sorted set per table,
-  ``<prefix>:presence:t:<id>``, members ``"<channel>|<user id or 0>"`` scored
-  by the heartbeat time, and an index ``<prefix>:presence:tables`` of tables
-  with entries, scored by their newest heartbeat;
+* Redis (``REDIS_URL`` or ``REDIS_SENTINELS`` set: every process shares
+  it): one sorted set per table, ``<prefix>:presence:t:<id>``, members
+  ``"<channel>|<user id or 0>"`` scored by the heartbeat time, and an index
+  ``<prefix>:presence:tables`` of tables with entries, scored by their newest
+  heartbeat;
 * process memory (the embedded default: one process holds every connection).
 
 Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
@@ -27,12 +28,19 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.utils import timezone
 
 from games import events
+from yuanzi_site import redis_config
+from yuanzi_site.redis_config import SentinelTarget
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 Entry = tuple[str, int | None]  # (channel name, user id or None)
 
@@ -82,12 +90,12 @@ class _MemoryStore:
                 if not entries:
                     del self.people[user_id]
 
-    def online(self, user_ids, cutoff: float) -> set[int]:
+    def online(self, user_ids: Iterable[int], cutoff: float) -> set[int]:
         with self.lock:
             return {u for u in user_ids
                     if any(at >= cutoff for at in self.people.get(u, {}).values())}
 
-    def live_many(self, table_ids, cutoff: float) -> dict[int, list[Entry]]:
+    def live_many(self, table_ids: Iterable[int], cutoff: float) -> dict[int, list[Entry]]:
         with self.lock:
             return {t: [(c, u) for c, (u, at) in self.tables.get(t, {}).items() if at >= cutoff]
                     for t in table_ids}
@@ -121,10 +129,8 @@ class _MemoryStore:
 class _RedisStore:
     """Entries in Redis sorted sets, shared by every process (production)."""
 
-    def __init__(self, url: str, prefix: str) -> None:
-        import redis
-
-        self.redis = redis.Redis.from_url(url)
+    def __init__(self, target: str | SentinelTarget, prefix: str) -> None:
+        self.redis = redis_config.client(target)
         self.prefix = f"{prefix}:presence"
         self.index = f"{self.prefix}:tables"
 
@@ -134,7 +140,7 @@ class _RedisStore:
     def _person(self, user_id: int) -> str:
         return f"{self.prefix}:u:{user_id}"
 
-    def _touch_person(self, pipe, channel: str, user_id: int, at: float) -> None:
+    def _touch_person(self, pipe: Any, channel: str, user_id: int, at: float) -> None:
         key = self._person(user_id)
         pipe.zadd(key, {channel: at})
         # the whole key goes with its last heartbeat: no sweep needed
@@ -163,21 +169,21 @@ class _RedisStore:
     def drop_person(self, channel: str, user_id: int) -> None:
         self.redis.zrem(self._person(user_id), channel)
 
-    def online(self, user_ids, cutoff: float) -> set[int]:
+    def online(self, user_ids: Iterable[int], cutoff: float) -> set[int]:
         user_ids = list(user_ids)
         pipe = self.redis.pipeline(transaction=False)
         for u in user_ids:
             pipe.zcount(self._person(u), cutoff, "+inf")
         return {u for u, n in zip(user_ids, pipe.execute(), strict=True) if n}
 
-    def live_many(self, table_ids, cutoff: float) -> dict[int, list[Entry]]:
+    def live_many(self, table_ids: Iterable[int], cutoff: float) -> dict[int, list[Entry]]:
         table_ids = list(table_ids)
         pipe = self.redis.pipeline(transaction=False)
         for t in table_ids:
             pipe.zrangebyscore(self._key(t), cutoff, "+inf")
-        out = {}
+        out: dict[int, list[Entry]] = {}
         for t, members in zip(table_ids, pipe.execute(), strict=True):
-            entries = []
+            entries: list[Entry] = []
             for m in members:
                 channel, user = m.decode().rsplit("|", 1)
                 entries.append((channel, int(user) or None))
@@ -185,13 +191,13 @@ class _RedisStore:
         return out
 
     def watched(self, cutoff: float) -> set[int]:
-        return {int(t) for t in self.redis.zrangebyscore(self.index, cutoff, "+inf")}
+        return {int(t) for t in _replies(self.redis.zrangebyscore(self.index, cutoff, "+inf"))}
 
     def expire(self, cutoff: float) -> dict[int, list[int | None]]:
-        gone = {}
-        for t in self.redis.zrange(self.index, 0, -1):
+        gone: dict[int, list[int | None]] = {}
+        for t in _replies(self.redis.zrange(self.index, 0, -1)):
             key = self._key(int(t))
-            stale = self.redis.zrangebyscore(key, "-inf", f"({cutoff}")
+            stale = _replies(self.redis.zrangebyscore(key, "-inf", f"({cutoff}"))
             if stale:
                 self.redis.zrem(key, *stale)  # a member touched meanwhile is lost: it pings again
                 gone[int(t)] = [int(m.decode().rsplit("|", 1)[1]) or None for m in stale]
@@ -204,6 +210,12 @@ class _RedisStore:
             self.redis.delete(*keys)
 
 
+def _replies(reply: Any) -> list[bytes]:
+    """A sorted-set reply of this client (no ``decode_responses``): its members as
+    bytes, which redis-py's types leave open (they cover every client setting)."""
+    return cast(list[bytes], reply)
+
+
 _store: _MemoryStore | _RedisStore | None = None
 _store_lock = threading.Lock()
 
@@ -213,43 +225,45 @@ def store() -> _MemoryStore | _RedisStore:
     global _store
     with _store_lock:
         if _store is None:
-            url = getattr(settings, "REDIS_URL", None)
-            _store = (_RedisStore(url, settings.REDIS_PREFIX) if url else _MemoryStore())
+            target = redis_config.configured_target()
+            _store = (_RedisStore(target, settings.REDIS_PREFIX) if target else _MemoryStore())
         return _store
 
 
-def touch_presence(channel_name: str, table_id: int, user, at: float | None = None) -> None:
+def touch_presence(channel_name: str, table_id: int, user: User | AnonymousUser | None,
+                   at: float | None = None) -> None:
     """Record or refresh one connection's heartbeat (``at``: epoch seconds, now by default)."""
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    user_id = user.pk if user is not None and user.is_authenticated else None
     store().touch(table_id, channel_name, user_id, time.time() if at is None else at)
 
 
-def drop_presence(channel_name: str, table_id: int, user) -> None:
+def drop_presence(channel_name: str, table_id: int, user: User | AnonymousUser | None) -> None:
     """Forget a closed connection."""
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    user_id = user.pk if user is not None and user.is_authenticated else None
     store().drop(table_id, channel_name, user_id)
 
 
-def touch_person(channel_name: str, user, at: float | None = None) -> None:
+def touch_person(channel_name: str, user: User | AnonymousUser | None,
+                 at: float | None = None) -> None:
     """Record or refresh the heartbeat of a connection that belongs to no table
     (the lobby's, ``/ws/me/``): its user is online while it lasts. Anonymous
     users are not recorded. (A table connection's :func:`touch_presence`
     counts for its user already.)"""
-    if getattr(user, "is_authenticated", False):
+    if user is not None and user.is_authenticated:
         store().touch_person(channel_name, user.pk, time.time() if at is None else at)
 
 
-def drop_person(channel_name: str, user) -> None:
+def drop_person(channel_name: str, user: User | AnonymousUser | None) -> None:
     """Forget a closed connection recorded by :func:`touch_person`."""
-    if getattr(user, "is_authenticated", False):
+    if user is not None and user.is_authenticated:
         store().drop_person(channel_name, user.pk)
 
 
-def online(user_ids) -> set[int]:
+def online(user_ids: Iterable[int | None]) -> set[int]:
     """Which of ``user_ids`` are online: any socket of theirs (a table's, the
     lobby's, ``/ws/me/``) heartbeat within the TTL. One round trip."""
-    user_ids = [u for u in user_ids if u]
-    return store().online(user_ids, _cutoff_ts()) if user_ids else set()
+    ids = [u for u in user_ids if u]
+    return store().online(ids, _cutoff_ts()) if ids else set()
 
 
 def is_online(user_id: int) -> bool:
@@ -262,7 +276,7 @@ def live(table_id: int) -> list[Entry]:
     return store().live_many([table_id], _cutoff_ts())[table_id]
 
 
-def live_many(table_ids) -> dict[int, list[Entry]]:
+def live_many(table_ids: Iterable[int]) -> dict[int, list[Entry]]:
     """:func:`live` for several tables in one round trip."""
     return store().live_many(table_ids, _cutoff_ts())
 

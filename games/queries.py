@@ -8,15 +8,19 @@ the rating-point change from the ledger (``accounts.models.RatingEntry``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q
 
 from accounts.models import RatingEntry
 from games import engine, plugins
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 WIN, LOSS, DOUBLE_CLAMP_WIN, DOUBLE_CLAMP_LOSS, ABANDONED, ESCAPED = (
     "win", "loss", "double_clamp_win", "double_clamp_loss", "abandoned", "escaped",
@@ -39,8 +43,11 @@ class RecentGame:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def seat_result(state_result: dict, seat: int) -> str:
-    """The result of a finished game from ``seat``'s side (one of the module's codes)."""
+def seat_result(state_result: Mapping[str, Any], seat: int) -> str:
+    """The result of a finished game from ``seat``'s side (one of the module's codes).
+
+    :param state_result: the state's ``result`` (``engine.Result``), or ``{}``.
+    """
     reason = state_result.get("reason") or (
         "escape" if state_result.get("abandoned_by") is not None else "normal")
     if reason != "normal":  # an escape, or a moderator's close or kick, a suspension
@@ -51,11 +58,11 @@ def seat_result(state_result: dict, seat: int) -> str:
     return WIN if won else LOSS
 
 
-def recent_games(user, limit: int = 10) -> list[RecentGame]:
+def recent_games(user: User | AnonymousUser | None, limit: int = 10) -> list[RecentGame]:
     """The last ``limit`` finished games ``user`` played in, newest first (2
     queries, plus one per recent-game contribution; the ``GameSeat`` (user, game)
     index serves the first)."""
-    if user is None or not getattr(user, "is_authenticated", True) or user.pk is None:
+    if user is None or not user.is_authenticated or user.pk is None:
         return []
     seats = list(
         GameSeat.objects.filter(user=user, game__status=Game.OVER)
@@ -129,7 +136,7 @@ def first_empty_seat(table_id: int) -> int | None:
             .order_by("index").values_list("index", flat=True).first())
 
 
-def own_empty_table(user):
+def own_empty_table(user: User) -> Table | None:
     """The oldest open waiting table ``user`` owns where nobody sits, or ``None``."""
     return (Table.objects.filter(owner=user, closed=False, status=Table.WAITING, private=False)
             .exclude(seats__user__isnull=False).exclude(seats__is_bot=True)

@@ -5,6 +5,7 @@ changes, the hands left (RULES.md §6–§7), and the card faces the page draws.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -38,8 +39,10 @@ def _name(players: list[dict[str, Any]], seat: int) -> str:
     return _("Bot (%(seat)s)") % {"seat": ui.seat_names()[seat]} if p["bot"] else p["username"]
 
 
-def result_summary(view: dict[str, Any]) -> dict[str, Any]:
-    """A finished game's view (``seatview.view_for``) arranged for the result page."""
+def result_summary(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A finished game's view (``seatview.view_for``, a ``SiteView``) arranged for
+    the result page; read as a plain mapping, since it also reads the shop's
+    plugin keys (``wager``, ``coin_changes``), which ``SiteView`` leaves out."""
     players = view["players"]
     res = view["result"] or {}
     names = [_name(players, i) for i in range(4)]

@@ -5,21 +5,19 @@ read module ``games.seatview`` so a move's path does not bounce through it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games import events
-from games.models import Game, GameSeat
+from games.models import Game, GameSeat, Player
 
 
 def seat_rows(game: Game) -> list[GameSeat]:
     """The game's four ``GameSeat`` rows in seat order (loaded once per instance)."""
-    rows = getattr(game, "_seat_rows", None)
+    rows: list[GameSeat] | None = getattr(game, "_seat_rows", None)
     if rows is None:
         rows = game._seat_rows = list(GameSeat.objects.filter(game=game).order_by("index"))
     return rows
 
 
-def players_of(game: Game) -> list[dict[str, Any]]:
+def players_of(game: Game) -> list[Player]:
     """Each seat's player as views show them (:meth:`GameSeat.as_player`)."""
     return [r.as_player() for r in seat_rows(game)]
 

@@ -4,17 +4,74 @@ path out of the server (DESIGN.md "server-authoritative").
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from django.utils import timezone
 
 from games import clock, engine, plugins, queries
 from games.engine import tricks
-from games.models import Game
+from games.engine.shapes import Card, Kind, PreviousTrick
+from games.fairness import PublicFairness, SiteState
+from games.models import Game, Player
 from games.roster import players_of, seat_rows
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def seat_of(game: Game, user) -> int | None:
+
+class PlayKind(TypedDict):
+    """How a play is named: :func:`play_kind`."""
+
+    kind: Kind
+    rank: str
+    jokers: int
+
+
+class Hint(PlayKind):
+    """One legal play for the seat to act: :func:`hint`."""
+
+    cards: list[Card]
+    exact: bool
+
+
+class SitePreviousTrick(PreviousTrick):
+    """The previous trick as a view shows it: the engine's
+    :class:`~games.engine.shapes.PreviousTrick` plus ``kinds``, per play its
+    :class:`PlayKind` (``None`` for a pass)."""
+
+    kinds: list[PlayKind | None]
+
+
+class SiteView(engine.View):
+    """One seat's view as the site sends it (:func:`view_for`): the engine's
+    :class:`~games.engine.View` plus the keys the site adds (described there).
+
+    ``escape_penalty`` is present only for a seat in the running game, ``hints``
+    and ``can_pass`` only for the seat to act; ``fairness`` is the games app's
+    own plugin key (``games.plugin``), absent for a game dealt before provably
+    fair deals.
+
+    Other apps' plugins add more keys (``GamePlugin.view_keys`` returns
+    ``dict[str, Any]``): they are merged into the same dict at run time and left
+    out of this type on purpose, since ``games`` does not know other apps' keys
+    (a ``TypedDict`` describes the keys it names and allows others at run time).
+    Code that reads such a key treats the view as a plain dict.
+    """
+
+    game_id: int
+    players: list[Player]
+    time_left_ms: int | None
+    clock_paused: bool
+    trick_kinds: list[PlayKind | None]
+    previous_trick: SitePreviousTrick | None
+    escape_penalty: NotRequired[int]
+    hints: NotRequired[list[Hint]]
+    can_pass: NotRequired[bool]
+    fairness: NotRequired[PublicFairness]
+
+
+def seat_of(game: Game, user: User | AnonymousUser | None) -> int | None:
     """The seat ``user`` plays in ``game``, or ``None`` (spectator)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
@@ -24,7 +81,7 @@ def seat_of(game: Game, user) -> int | None:
     return None
 
 
-def view_for(game: Game, seat: int | None) -> dict[str, Any]:
+def view_for(game: Game, seat: int | None) -> SiteView:
     """What ``seat`` may see of ``game`` (``None``: a spectator).
 
     The engine's :func:`~games.engine.view` (own hand only, counts of the others;
@@ -52,14 +109,14 @@ def view_for(game: Game, seat: int | None) -> dict[str, Any]:
     return build_view(game.pk, game.state, players_of(game), game.due_at, seat)
 
 
-def play_kind(play: engine.Play) -> dict[str, Any]:
+def play_kind(play: engine.Play) -> PlayKind:
     """How a play is named (RULES.md §3): ``{"kind": one of engine.KINDS,
     "rank": the rank it plays as ("3" for jokers alone and the joker atoms),
     "jokers": jokers in it}``; the page adds the atom's suit from its cards."""
     return {"kind": play.kind, "rank": play.rank, "jokers": play.jokers}
 
 
-def hint(play: engine.Play) -> dict[str, Any]:
+def hint(play: engine.Play) -> Hint:
     """One legal play for the seat to act: ``play_kind`` plus ``cards`` (a
     list, weakest first) and ``exact``. ``exact`` is true for an atom or a
     hydrogen bomb, where these very cards are the play (suits decide, §3);
@@ -69,31 +126,38 @@ def hint(play: engine.Play) -> dict[str, Any]:
             "exact": play.kind in (engine.ATOM, engine.HYDROGEN)}
 
 
-def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]],
-               due_at, seat: int | None) -> dict[str, Any]:
+def _kind(cards: list[Card], dao: str) -> PlayKind | None:
+    """:func:`play_kind` of ``cards`` as played (``None`` for a pass, ``[]``)."""
+    play = engine.classify(cards, dao) if cards else None
+    return play_kind(play) if play is not None else None
+
+
+def build_view(game_id: int, state: SiteState, players: list[Player],
+               due_at: datetime | None, seat: int | None) -> SiteView:
     """:func:`view_for` from a game's parts (after commit the row may have moved on).
 
     :param players: :func:`players_of`; ``due_at``: the turn's due time
         (datetime) or ``None``; ``seat``: 0–3 or ``None`` for a spectator.
     """
-    v = engine.view(state, seat)
     playing = state["status"] == engine.PLAYING
     dao = state["dao"]
-    v["game_id"] = game_id
-    v["players"] = [dict(p) for p in players]
-    left, paused = None, None
+    left: int | None = None
+    paused: datetime | None = None
     if due_at is not None and playing:
         paused = clock.paused_since()  # the site is down: the clock stands still
         left = max(0, int((due_at - (paused or timezone.now())).total_seconds() * 1000))
+    prev = tricks.previous_trick(state) if playing else None
+    # the engine's fresh view, grown in place into a SiteView: every required key
+    # is set just below (a TypedDict literal with ``**`` cannot have optional keys)
+    v = cast(SiteView, engine.view(state, seat))
+    v["game_id"] = game_id
+    v["players"] = [Player(**p) for p in players]
     v["time_left_ms"] = left
     v["clock_paused"] = paused is not None
-    v["trick_kinds"] = [play_kind(engine.classify(cards, dao)) if cards else None
-                        for _, cards in state["trick"]["plays"]]
-    prev = tricks.previous_trick(state) if playing else None
-    if prev is not None:
-        prev["kinds"] = [play_kind(engine.classify(c, dao)) if c else None
-                         for _, c in prev["plays"]]
-    v["previous_trick"] = prev
+    v["trick_kinds"] = [_kind(cards, dao) for _, cards in state["trick"]["plays"]]
+    v["previous_trick"] = None if prev is None else SitePreviousTrick(
+        plays=prev["plays"], winner=prev["winner"],
+        kinds=[_kind(c, dao) for _, c in prev["plays"]])
     if seat is not None and playing:
         v["escape_penalty"] = (0 if state["practice"]
                                else engine.escape_penalty(state["stake"], state["half"]))
@@ -106,16 +170,14 @@ def build_view(game_id: int, state: dict[str, Any], players: list[dict[str, Any]
     return plugins.add_view_keys(v, game_id, state, seat, user_id)
 
 
-def current_view(table_id: int, user, game_id: int | None | bool = False
-                 ) -> dict[str, Any] | None:
-    """``user``'s view of the game running (or last played) at the table, or ``None``.
+def current_view(table_id: int, user: User | AnonymousUser | None) -> SiteView | None:
+    """``user``'s view of the game running (or last played) at the table, or ``None``."""
+    return game_view(queries.current_game_id(table_id), user)
 
-    :param game_id: the table's current game id (``None``: none) when the
-        caller has just read the table row (a snapshot's ``game_id``); by
-        default it is read here.
-    """
-    if game_id is False:
-        game_id = queries.current_game_id(table_id)
+
+def game_view(game_id: int | None, user: User | AnonymousUser | None) -> SiteView | None:
+    """``user``'s view of the game ``game_id`` (``None``: no view), for a caller
+    that has just read the table's current game id (a snapshot's ``game_id``)."""
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     if game is None:
         return None

@@ -7,7 +7,8 @@ status and the current game's id. Nothing from a game's hands is here.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q, prefetch_related_objects
@@ -16,15 +17,77 @@ from accounts import levels
 from games import plugins, presence
 from games.access import MODERATORS_GROUP
 from games.models import Seat, Table
+from games.plugins import ChosenFilter
+from games.presence import Entry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
-def _player(user) -> dict[str, Any]:
+class SnapshotPlayer(TypedDict):
+    """A seated player as snapshots and lobby rows show them (level and title
+    from their rating points, ``accounts.levels``)."""
+
+    id: int
+    username: str
+    level: int
+    title: str
+    title_en: str
+
+
+class SeatSnapshot(TypedDict):
+    """One seat of a :class:`TableSnapshot` (``player`` ``None``: empty or a bot)."""
+
+    index: int
+    player: SnapshotPlayer | None
+    bot: bool
+    bot_policy: str | None
+    ready: bool
+    online: bool
+
+
+class Watcher(TypedDict):
+    username: str
+    moderator: bool
+
+
+class Watchers(TypedDict):
+    """Who watches: logged-in spectators by name, anonymous ones counted."""
+
+    names: list[Watcher]
+    anonymous: int
+
+
+class TableSnapshot(TypedDict):
+    """A table as its clients see it: :func:`table_snapshot`. The keys other
+    apps contribute (``GamePlugin.snapshot_keys``) are merged into the same
+    dict and left out of this type, as ``games.seatview.SiteView`` leaves
+    out other apps' view keys."""
+
+    watchers: Watchers
+    id: int
+    name: str
+    owner: str
+    owner_id: int
+    status: str
+    game_id: int | None
+    spectators: int
+    private: bool
+    spectators_allowed: bool
+    room_code: str | None
+    invite_path: str | None
+    seats: list[SeatSnapshot]
+
+
+def _player(user: User | None) -> SnapshotPlayer | None:
+    if user is None:
+        return None
     level = levels.level_for(user.profile.rating_points)
     return {"id": user.pk, "username": user.username, "level": level,
             "title": levels.title_for(level), "title_en": levels.title_en_for(level)}
 
 
-def table_snapshot(table_id: int, table: Table | None = None) -> dict[str, Any] | None:
+def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
     :param table: the open table's row if the caller has just read it (with
@@ -56,11 +119,11 @@ def table_snapshot(table_id: int, table: Table | None = None) -> dict[str, Any] 
         # spectators; only the owner and moderators watch
         keep = {n["username"] for n in watchers["names"]
                 if n["moderator"] or n["username"] == table.owner.username}
-        watchers = {"names": [n for n in watchers["names"] if n["username"] in keep],
-                    "anonymous": 0}
+        watchers = Watchers(names=[n for n in watchers["names"] if n["username"] in keep],
+                            anonymous=0)
         live = [e for e in live if e[1] in not_watching or watching.get(e[1]) in keep]
     spectators = presence.spectator_count(live, not_watching)
-    snap = {
+    snap: TableSnapshot = {
         "watchers": watchers,
         "id": table.pk,
         "name": table.name,
@@ -78,7 +141,7 @@ def table_snapshot(table_id: int, table: Table | None = None) -> dict[str, Any] 
         "seats": [
             {
                 "index": s.index,
-                "player": _player(s.user) if s.user_id else None,
+                "player": _player(s.user),
                 "bot": s.is_bot,
                 "bot_policy": s.bot_policy or None,
                 "ready": s.ready,
@@ -87,7 +150,8 @@ def table_snapshot(table_id: int, table: Table | None = None) -> dict[str, Any] 
             for s in seats
         ],
     }
-    plugins.add_snapshot_keys([table], {table.pk: snap})
+    # the plugins' keys are merged untyped, into the same dict
+    plugins.add_snapshot_keys([table], {table.pk: cast(dict[str, Any], snap)})
     return snap
 
 
@@ -98,13 +162,15 @@ def _not_watching(table: Table, seated: set[int]) -> set[int]:
     return seated | {table.owner_id} if table.status == Table.WAITING else seated
 
 
-def _watchers(live, seated: set[int]) -> tuple[dict[str, Any], dict[int, str]]:
+def _watchers(live: list[Entry],
+              seated: set[int]) -> tuple[Watchers, dict[int | None, str]]:
     """Who watches: logged-in spectators by name, moderators marked,
     anonymous ones only counted; and their usernames by id. One query, and
     none when nobody is logged in."""
     ids = {u for _, u in live if u is not None and u not in seated}
     anonymous = sum(1 for _, u in live if u is None)
-    names = []
+    names: list[Watcher] = []
+    by_id: dict[int | None, str]
     if ids:
         users = (get_user_model().objects.filter(pk__in=ids).order_by("username")
                  .annotate(mod=Count("groups", filter=Q(groups__name=MODERATORS_GROUP))))
@@ -113,10 +179,10 @@ def _watchers(live, seated: set[int]) -> tuple[dict[str, Any], dict[int, str]]:
         by_id = {u.pk: u.username for u in users}
     else:
         by_id = {}
-    return {"names": names, "anonymous": anonymous}, by_id
+    return Watchers(names=names, anonymous=anonymous), by_id
 
 
-def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
+def lobby_row(snap: Mapping[str, Any]) -> dict[str, Any]:
     """The lobby's row for a table snapshot (the same data, no online flags;
     contributed keys only from contributions registered with ``lobby=True``)."""
     row = {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
@@ -126,7 +192,8 @@ def lobby_row(snap: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[dict[str, Any]]:
+def lobby_rows(limit: int = 200, filters: Sequence[ChosenFilter] = (), *,
+               private: bool = False) -> list[dict[str, Any]]:
     """Every open table's lobby row, newest first (a bounded number of queries).
 
     :param filters: ``plugins.lobby_filters(request params)``: only the
@@ -159,7 +226,7 @@ def lobby_rows(limit: int = 200, filters=(), *, private: bool = False) -> list[d
                 "status": t.status,
                 "spectators": presence.spectator_count(live[t.pk], _not_watching(t, seated)),
                 "seats": [
-                    {"index": s.index, "player": _player(s.user) if s.user_id else None,
+                    {"index": s.index, "player": _player(s.user),
                      "bot": s.is_bot, "ready": s.ready}
                     for s in seats
                 ],

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -28,6 +28,10 @@ from games import events, play, plugins, presence
 from games.engine import BOT_POLICIES
 from games.models import Game, Seat, Table
 from yuanzi_site.refusals import Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.db.models import QuerySet
 
 NAME_MAX_LENGTH = 40
 
@@ -54,7 +58,7 @@ def _room_code() -> str:
             return code
 
 
-def create_table(user, name: str = "", private: bool = False, *,
+def create_table(user: User, name: str = "", private: bool = False, *,
                  owner_moves: bool = False) -> Table:
     """Open a new table owned by ``user`` with four empty seats.
 
@@ -97,7 +101,7 @@ def create_table(user, name: str = "", private: bool = False, *,
     return table
 
 
-def open_table(user, name: str = "", private: bool = False) -> tuple[Table, Refused | None]:
+def open_table(user: User, name: str = "", private: bool = False) -> tuple[Table, Refused | None]:
     """The lobby's 开桌: a new table (:func:`create_table`) with its
     creator seated at North (seat 0), moved from a waiting table elsewhere
     (RULES.md §12: one seat per person), in one transaction.
@@ -116,7 +120,7 @@ def open_table(user, name: str = "", private: bool = False) -> tuple[Table, Refu
     return table, None
 
 
-def practice(user, policy: Any = "normal") -> Table:
+def practice(user: User, policy: Any = "normal") -> Table:
     """和机器人练习: a new public table with ``user`` at North and
     three bots of ``policy`` in the other seats, its practice game started
     (RULES.md §7: a bot makes a practice game), all in one transaction.
@@ -169,13 +173,15 @@ def _seat(table: Table, index: Any) -> Seat:
     return Seat.objects.select_for_update().get(table=table, index=index)
 
 
-def sit(table_id: int, user, index: int) -> None:
+def sit(table_id: int, user: User, index: Any) -> None:
     """Take the empty seat ``index`` (RULES.md §12: one seat per person).
 
     Moving from another seat at this table, or from a seat at another table
     that is waiting, empties the old seat; a seat at a table whose game is
     running cannot be left this way.
 
+    :param index: as the client sent it: anything but a whole number 0–3 is
+        refused (``bad_seat``), as in :func:`add_bot` and :func:`remove_bot`.
     :raises Refused: ``no_table``, ``game_running``, ``bad_seat``,
         ``seat_taken``, ``seated_elsewhere`` (naming the other table), or a
         seat policy's reason (e.g. ``not_enough_coins``).
@@ -214,7 +220,7 @@ def sit(table_id: int, user, index: int) -> None:
         events.publish(events.TableChanged(table_id))
 
 
-def set_spectators(table_id: int, user, allowed: bool) -> None:
+def set_spectators(table_id: int, user: User, allowed: bool) -> None:
     """The owner of a private table lets spectators in or keeps them out;
     with them off, standing invite holders get no game views
     (``games.access.watch_barred``) from the next snapshot on.
@@ -233,7 +239,7 @@ def set_spectators(table_id: int, user, allowed: bool) -> None:
         events.publish(events.TableChanged(table_id))
 
 
-def quick_start(user) -> tuple[Table, bool]:
+def quick_start(user: User) -> tuple[Table, bool]:
     """快速开始: seat ``user`` at the public waiting table with
     the most people seated (never a table with a bot, never a private one;
     ties: the oldest) that has an empty seat and whose seat policies admit
@@ -277,7 +283,7 @@ def quick_start(user) -> tuple[Table, bool]:
     return table, True
 
 
-def stand(table_id: int, user) -> None:
+def stand(table_id: int, user: User) -> None:
     """Leave one's seat while no game runs (during a game, see ``play.escape``).
 
     :raises Refused: ``no_table``, ``game_running``, ``not_seated``.
@@ -307,7 +313,7 @@ def stand_up(table: Table, user_ids: list[int], code: str, message: str,
     return count
 
 
-def rename(table_id: int, user, name: Any, *, override: bool = False) -> tuple[str, str]:
+def rename(table_id: int, user: User, name: Any, *, override: bool = False) -> tuple[str, str]:
     """Rename a table (a 招牌, or a moderator with ``override``), after the rename
     policies (``GamePlugin.check_rename``: sign protection, RULES.md §12).
 
@@ -349,12 +355,12 @@ def unseat(table: Table, user_id: int) -> None:
     events.publish(events.TableChanged(table.pk))
 
 
-def _owner(table: Table, user) -> None:
+def _owner(table: Table, user: User) -> None:
     if table.owner_id != user.pk:
         raise Refused("not_owner", _("Only the table's owner may do that."))
 
 
-def add_bot(table_id: int, user, index: int, policy: Any = "normal") -> None:
+def add_bot(table_id: int, user: User, index: Any, policy: Any = "normal") -> None:
     """The owner puts a bot in the empty seat ``index`` (a bot makes practice
     games, RULES.md §7).
 
@@ -368,12 +374,12 @@ def add_bot(table_id: int, user, index: int, policy: Any = "normal") -> None:
     _set_bot(table_id, user, index, policy)
 
 
-def remove_bot(table_id: int, user, index: int) -> None:
+def remove_bot(table_id: int, user: User, index: Any) -> None:
     """The owner takes the bot out of seat ``index``."""
     _set_bot(table_id, user, index, None)
 
 
-def _set_bot(table_id: int, user, index: int, policy: str | None) -> None:
+def _set_bot(table_id: int, user: User, index: Any, policy: str | None) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         _owner(table, user)
@@ -393,7 +399,8 @@ def _set_bot(table_id: int, user, index: int, policy: str | None) -> None:
             _maybe_start(table)
 
 
-def set_ready(table_id: int, user, ready: bool = True, seed: str | None = None) -> Game | None:
+def set_ready(table_id: int, user: User, ready: bool = True,
+              seed: str | None = None) -> Game | None:
     """Mark oneself (un)ready; the game starts once four are seated and ready
     and every seat policy admits them (one who is not admitted is stood up
     with a ``notice``; the others stay ready).
@@ -405,7 +412,8 @@ def set_ready(table_id: int, user, ready: bool = True, seed: str | None = None) 
     with transaction.atomic():
         table = _locked_table(table_id)
         _waiting(table)
-        fields = {"ready": bool(ready)} if seed is None else {"ready": bool(ready), "seed": seed}
+        fields: dict[str, Any] = (
+            {"ready": bool(ready)} if seed is None else {"ready": bool(ready), "seed": seed})
         if not Seat.objects.filter(table=table, user=user).update(**fields):
             raise Refused("not_seated", _("You are not seated at this table."))
         events.publish(events.TableChanged(table_id))
@@ -424,8 +432,8 @@ def _maybe_start(table: Table) -> Game | None:
             except Refused as e:
                 refused.append((s.user_id, e))
     if refused:
-        for uid, e in refused:
-            stand_up(table, [uid], e.reason, str(e), e.params)
+        for uid, why in refused:
+            stand_up(table, [uid], why.reason, str(why), why.params)
         return None
     return play.start_game(table, seats)
 
@@ -465,7 +473,7 @@ def close_idle_tables() -> int:
     """
     cutoff = timezone.now() - timedelta(minutes=settings.GAMES_IDLE_TABLE_MINUTES)
 
-    def idle(qs):
+    def idle(qs: QuerySet[Table]) -> QuerySet[Table]:
         return (qs.filter(closed=False, status=Table.WAITING, created_at__lt=cutoff)
                 .exclude(seats__user__isnull=False)
                 .exclude(pk__in=list(presence.watched_tables()))

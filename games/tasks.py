@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def run_due(game_id: int, seq: int) -> bool:
     """Act for the seat to move of game ``game_id`` if it is still at ``seq`` and due."""
     from games import play
@@ -13,7 +13,7 @@ def run_due(game_id: int, seq: int) -> bool:
     return play.run_due(game_id, seq)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def sweep_due() -> int:
     """Beat's sweep every second: act on every due game (covers lost tasks, restarts)."""
     from games import play
@@ -21,7 +21,7 @@ def sweep_due() -> int:
     return play.sweep_due()
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def housekeeping() -> None:
     """Beat, every 10 s: drop connections whose heartbeats stopped, close idle tables."""
     from games import presence, tables

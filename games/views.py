@@ -10,6 +10,7 @@ websockets of ``games.adapters.consumers``.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -27,6 +28,7 @@ from games import access, fairness, phrases, plugins, results, snapshots, tables
 from games.adapters import ratelimit
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
+from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
 
 
@@ -63,7 +65,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def create_table(request: HttpRequest) -> HttpResponse:
+def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/new/`` (optional ``name``, ``private=1``): open a table
     with its creator seated (``games.tables.open_table``) and go to it; when
     they cannot sit (a running game elsewhere) the page says so and asks them
@@ -92,7 +94,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def practice(request: HttpRequest) -> HttpResponse:
+def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/practice/`` with ``bot`` (``beginner``, ``normal``,
     ``expert``, ``master``): 和机器人练习 (``games.tables.practice``), a new table with the
     user and three bots, its game started; goes to it. Rate-limited with table
@@ -112,7 +114,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def quick_start(request: HttpRequest) -> HttpResponse:
+def quick_start(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/quick/``: 快速开始 (``games.tables.quick_start``); goes to
     the table, with ``?waiting=1`` when it waits for people (the page offers bots)."""
     try:
@@ -126,7 +128,7 @@ def quick_start(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["POST"])
 @login_required
-def join_by_code(request: HttpRequest) -> HttpResponse:
+def join_by_code(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/join/`` with ``code``: a private table's 6-digit room code
     hands out its invite (10 tries a minute per user)."""
     if not ratelimit.allow(f"code:{request.user.pk}", 10, 60):
@@ -147,7 +149,7 @@ def _remember_invite(request: HttpRequest, table: Table) -> None:
     request.session["invites"] = invites
 
 
-def _me(request: HttpRequest) -> dict:
+def _me(request: HttpRequest) -> dict[str, Any]:
     # coins: the viewer's own balance (a wager table shows it; never anyone else's),
     # coins_held: the part a running wager game holds (RULES.md §12 "Held stake")
     user = request.user
@@ -171,7 +173,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     token = invite or request.session.get("invites", {}).get(str(table_id))
     found = access.open_table(table_id, request.user, token)
     snap = snapshots.table_snapshot(table_id) if found is not None else None
-    if snap is None:
+    if found is None or snap is None:
         raise Http404(_("This table does not exist or is closed."))
     if invite and found.private:
         _remember_invite(request, found)

@@ -21,10 +21,11 @@ action's own permission (``roles.ACTION_PERMISSIONS``: a group may hold
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,7 +48,7 @@ MAX_COINS = 10**9  # one grant or revoke at most (a typo guard)
 # --- checks --------------------------------------------------------------------
 
 
-def permitted(moderator, action: str) -> None:
+def permitted(moderator: User, action: str) -> None:
     """Refuse an action whose permission ``moderator`` lacks (checked before
     anything else, so nothing changes).
 
@@ -73,6 +74,14 @@ def clean_reason(reason: Any) -> str:
     return text
 
 
+@overload
+def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
+                 forever: Literal[False] = False) -> timedelta: ...
+@overload
+def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
+                 forever: bool) -> timedelta | None: ...
+
+
 def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
                  forever: bool = False) -> timedelta | None:
     """A sanction's length from a number and a unit (``m``, ``h``, ``d``; or
@@ -93,7 +102,7 @@ def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
     return timedelta(seconds=seconds)
 
 
-def target_user(moderator, name: Any):
+def target_user(moderator: User, name: Any) -> User:
     """The user a moderator acts on, by username.
 
     :raises Refused: ``no_user``, ``self_target``, ``protected_target``.
@@ -117,14 +126,15 @@ def _open_table(table_id: Any) -> Table:
     return table
 
 
-def _not_seated_at(moderator, table_id: int) -> None:
+def _not_seated_at(moderator: User, table_id: int) -> None:
     if Seat.objects.filter(table_id=table_id, user=moderator).exists():
         raise Refused("moderator_seated",
                       _("You sit at this table: another moderator must act on it."))
 
 
-def _audit(moderator, action: str, reason: str, *, user=None, table: Table | None = None,
-           before: dict | None = None, after: dict | None = None) -> AuditEntry:
+def _audit(moderator: User, action: str, reason: str, *, user: User | None = None,
+           table: Table | None = None, before: dict[str, Any] | None = None,
+           after: dict[str, Any] | None = None) -> AuditEntry:
     return AuditEntry.objects.create(
         moderator=moderator, moderator_name=moderator.username, action=action,
         target_user=user, target_name=user.username if user else "",
@@ -150,7 +160,7 @@ def _notice(code: str, message: str, **params: Any) -> dict[str, Any]:
 # --- table actions ----------------------------------------------------------------
 
 
-def close_table(moderator, table_id: Any, reason: Any) -> AuditEntry:
+def close_table(moderator: User, table_id: Any, reason: Any) -> AuditEntry:
     """Close a table: its running game ends with ``moderator_close`` (no rating,
     wager or escape change), its seats empty, it leaves the lobby, and every
     client at it gets a ``notice`` and ``table_closed``.
@@ -186,7 +196,7 @@ def close_table(moderator, table_id: Any, reason: Any) -> AuditEntry:
                       after={"closed": True})
 
 
-def kick(moderator, table_id: Any, username: Any, reason: Any) -> AuditEntry:
+def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEntry:
     """Remove a player from their seat at a table; during a game it ends with
     ``moderator_kick`` (no changes for anyone). The player may not sit at that
     table again for ``MODERATION_KICK_BAN_MINUTES``.
@@ -206,9 +216,10 @@ def kick(moderator, table_id: Any, username: Any, reason: Any) -> AuditEntry:
         if game is False:
             raise Refused("not_seated", _("That player is not seated at this table."))
         minutes = settings.MODERATION_KICK_BAN_MINUTES
-        ban = Sanction.objects.create(
+        banned_until = timezone.now() + timedelta(minutes=minutes)
+        Sanction.objects.create(
             user=user, kind=Sanction.TABLE_BAN, table=table, moderator=moderator,
-            reason=reason, until=timezone.now() + timedelta(minutes=minutes))
+            reason=reason, until=banned_until)
         events.notify(user.pk, "moderator_kick", _(
             "A moderator removed you from table “%(table)s” (you may sit there again in "
             "%(minutes)s minutes): %(reason)s") % {
@@ -219,10 +230,10 @@ def kick(moderator, table_id: Any, username: Any, reason: Any) -> AuditEntry:
                 "A moderator ended the game: a player was removed from the table."))
         return _audit(moderator, AuditEntry.KICK, reason, user=user, table=table,
                       before={"seated": True, "game": game.pk if game else None},
-                      after={"seated": False, "banned_until": ban.until.isoformat()})
+                      after={"seated": False, "banned_until": banned_until.isoformat()})
 
 
-def _vacate(table: Table, user, end_reason: str) -> Game | None | bool:
+def _vacate(table: Table, user: User, end_reason: str) -> Game | None | Literal[False]:
     """Take ``user`` out of their seat at ``table`` (inside the caller's
     transaction): a running game they play ends with ``end_reason`` (the
     finisher stands them up). Returns that game, ``None`` if none ran, or
@@ -246,7 +257,7 @@ def _tell_players(game: Game, except_user: int, message: str) -> None:
                           {"table_id": game.table_id, "game_id": game.pk})
 
 
-def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
+def rename(moderator: User, table_id: Any, name: Any, reason: Any) -> AuditEntry:
     """Rename a table, overriding (and clearing) any 招牌 protection: the
     rename goes through ``games.tables.rename`` with ``override``, whose
     rename policies let it through and drop what they protect (the shop's
@@ -280,7 +291,8 @@ def rename(moderator, table_id: Any, name: Any, reason: Any) -> AuditEntry:
             events.notify(uid, "moderator_rename", message % words,
                           {"table_id": table.pk, "reason": reason,
                            "sign_cleared": uid == signer})
-        before, after = {"name": old}, {"name": new}
+        before: dict[str, Any] = {"name": old}
+        after: dict[str, Any] = {"name": new}
         if sign:
             before["sign"], after["sign"] = sign, _protection(table)
         return _audit(moderator, AuditEntry.RENAME, reason, table=table,
@@ -298,7 +310,7 @@ def _protection(table: Table) -> dict[str, Any] | None:
 # --- user actions ------------------------------------------------------------------
 
 
-def mute(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> AuditEntry:
+def mute(moderator: User, username: Any, amount: Any, unit: Any, reason: Any) -> AuditEntry:
     """Mute a user in chat for 1 minute – 30 days (their chat is refused with
     ``muted``); a mute ends by itself. A new mute replaces one in force."""
     permitted(moderator, "mute")
@@ -311,6 +323,7 @@ def mute(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Audit
         Sanction.objects.create(user=user, kind=Sanction.MUTE, until=until, reason=reason,
                                 moderator=moderator)
         sanction = hooks.active(user.pk, Sanction.MUTE)
+        assert sanction is not None  # the mute just made, in force for a minute at least
         events.notify(user.pk, "muted", _("A moderator muted you in chat until %(until)s: "
                                           "%(reason)s") % {
             "until": hooks.until_text(sanction), "reason": reason},
@@ -319,7 +332,8 @@ def mute(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Audit
                       after={"muted_until": until.isoformat()})
 
 
-def suspend(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> AuditEntry:
+def suspend(moderator: User, username: Any, amount: Any, unit: Any, reason: Any
+            ) -> AuditEntry:
     """Suspend an account for 1 hour – 365 days or for good (``unit``
     ``forever``): every open socket of theirs gets a ``notice`` and closes,
     they cannot log in (``moderation.backends``) or sit, and a seat of theirs
@@ -345,7 +359,9 @@ def suspend(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Au
             _tell_players(game, user.pk, _("A moderator ended the game: a player was "
                                            "suspended."))
         when = until.isoformat() if until else None
-        text = hooks.until_text(hooks.active(user.pk, Sanction.SUSPENSION))
+        suspension = hooks.active(user.pk, Sanction.SUSPENSION)
+        assert suspension is not None  # the suspension just made, in force
+        text = hooks.until_text(suspension)
         events.close_sockets(user.pk, _notice(
             "suspended", _("A moderator suspended your account until %(until)s: %(reason)s")
             % {"until": text, "reason": reason}, until=when, reason=reason))
@@ -355,7 +371,7 @@ def suspend(moderator, username: Any, amount: Any, unit: Any, reason: Any) -> Au
                              "seat_vacated": seat is not None})
 
 
-def lift(moderator, username: Any, kind: str, reason: Any) -> AuditEntry:
+def lift(moderator: User, username: Any, kind: str, reason: Any) -> AuditEntry:
     """End a mute or suspension early.
 
     :raises Refused: the reason and target codes; ``not_sanctioned`` when none is in force.
@@ -374,7 +390,7 @@ def lift(moderator, username: Any, kind: str, reason: Any) -> AuditEntry:
                       after={"lifted": True})
 
 
-def _lift(user, kind: str) -> dict[str, Any]:
+def _lift(user: User, kind: str) -> dict[str, Any]:
     """Lift the ``kind`` sanctions in force on ``user``; returns the "before" state."""
     live = Sanction.objects.active().filter(user=user, kind=kind)
     rows = list(live.values_list("until", flat=True))
@@ -385,7 +401,7 @@ def _lift(user, kind: str) -> dict[str, Any]:
     return {f"{kind}_until": ends[0] if len(ends) == 1 else ends}
 
 
-def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = False
+def coins(moderator: User, username: Any, amount: Any, reason: Any, *, revoke: bool = False
           ) -> AuditEntry:
     """Grant (or revoke) coins through the ledger (reason ``grant``, the
     moderator as counter-party, the reason as the entry's note).
@@ -434,7 +450,7 @@ def coins(moderator, username: Any, amount: Any, reason: Any, *, revoke: bool = 
                       after={"coins": entry.balance_after})
 
 
-def set_gem_cap(moderator, value: Any, reason: Any) -> AuditEntry:
+def set_gem_cap(moderator: User, value: Any, reason: Any) -> AuditEntry:
     """Set the gem cap's override (a whole number ≥ 0), or clear it (blank).
 
     :raises Refused: ``bad_gem_cap``, the reason codes.

@@ -4,9 +4,13 @@ account is refused at log-in with a message saying until when."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
@@ -14,17 +18,18 @@ from moderation import wordfilter
 from moderation.backends import suspension_text
 
 
-class AccountAdapter(DefaultAccountAdapter):
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth ships no types
     """allauth's adapter with the blocked-word check on usernames."""
 
-    def clean_username(self, username, shallow=False):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
         """allauth's checks, then: no blocked word (``forms.ValidationError``)."""
         username = super().clean_username(username, shallow=shallow)
         if not wordfilter.is_clean(username):
             raise forms.ValidationError(_("That username contains a word that is not allowed."))
         return username
 
-    def pre_login(self, request, user, **kwargs):
+    def pre_login(self, request: HttpRequest, user: AbstractBaseUser,
+                  **kwargs: Any) -> HttpResponse | None:
         """Refuse a suspended account (``moderation.backends`` also keeps its
         sessions from loading)."""
         from moderation import hooks
@@ -37,4 +42,5 @@ class AccountAdapter(DefaultAccountAdapter):
             clear_login(request)
             messages.error(request, suspension_text(suspension))
             return redirect("account_login")
-        return super().pre_login(request, user, **kwargs)
+        response: HttpResponse | None = super().pre_login(request, user, **kwargs)
+        return response

@@ -2,14 +2,16 @@
 the fair-play signals are computed (read only); sanctions, reports and blocked
 words are listed with filters and search, read only too: they change only in
 the console, which audits every change (a change here would bypass the audit
-log). The one thing the admin edits is the catalogue's prices, and each such
-change is audited here like a console action (``AuditEntry.PRICE``)."""
+log). The admin edits the catalogue's prices, each such change audited here
+like a console action (``AuditEntry.PRICE``), and the site notice (维护公告),
+which records who posted it and when, and reaches every open page at once."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms import ModelForm
 from django.http import HttpRequest
@@ -21,6 +23,7 @@ from moderation.models import (
     PairSignal,
     Report,
     Sanction,
+    SiteNotice,
 )
 from shop.admin import ItemAdmin
 from shop.models import Item
@@ -95,7 +98,8 @@ class AuditedItemAdmin(ItemAdmin):
     descriptions), each change written to the audit log in the same
     transaction: action ``price``, ``before``/``after`` the changed fields."""
 
-    def save_model(self, request: HttpRequest, obj: Item, form: ModelForm, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Item, form: ModelForm[Item],
+                   change: bool) -> None:
         fields = [f for f in form.changed_data if f in form.fields]
         before = {}
         if change and fields:
@@ -105,8 +109,9 @@ class AuditedItemAdmin(ItemAdmin):
         with transaction.atomic():
             super().save_model(request, obj, form, change)
             if fields:
+                moderator = cast(User, request.user)  # the admin site lets only staff in
                 AuditEntry.objects.create(
-                    moderator=request.user, moderator_name=request.user.get_username(),
+                    moderator=moderator, moderator_name=moderator.get_username(),
                     action=AuditEntry.PRICE, reason=f"admin: {obj.code}",
                     before=_plain(before), after=_plain(after),
                 )
@@ -115,3 +120,21 @@ class AuditedItemAdmin(ItemAdmin):
 def _plain(values: dict[str, Any]) -> dict[str, Any]:
     """JSON-safe values for the audit row (a lazy string or a decimal as text)."""
     return {k: v if isinstance(v, (int, bool, type(None))) else str(v) for k, v in values.items()}
+
+
+@admin.register(SiteNotice)
+class SiteNoticeAdmin(admin.ModelAdmin[SiteNotice]):
+    """维护公告: post a notice every open page shows (e.g. before a deploy); switch
+    it off (``shown``) or let ``shown until`` end it."""
+
+    list_display = ("text", "active", "until", "created_by", "created_at")
+    list_filter = ("active",)
+    fields = ("text", "text_en", "active", "until", "created_by", "created_at")
+    readonly_fields = ("created_by", "created_at")
+
+    def save_model(self, request: HttpRequest, obj: SiteNotice, form: ModelForm[SiteNotice],
+                   change: bool) -> None:
+        """Record who posted it."""
+        if not change:
+            obj.created_by = cast(User, request.user)  # the admin site lets only staff in
+        super().save_model(request, obj, form, change)

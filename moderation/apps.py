@@ -10,6 +10,7 @@ class ModerationConfig(AppConfig):
     verbose_name = _("Moderation")
 
     def ready(self) -> None:
-        from moderation import reasons
+        from moderation import notices, reasons
 
         reasons.register()
+        notices.connect()  # a saved site notice reaches every open page

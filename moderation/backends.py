@@ -9,17 +9,28 @@ keeps it out until it ends; nothing needs to run when it does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from games import wire
 
-
-def _suspended(user) -> bool:
+if TYPE_CHECKING:
     from moderation.models import Sanction
+
+
+def _suspended(user: User | AnonymousUser) -> bool:
+    from moderation.models import Sanction
+
+    if user.pk is None:  # anonymous: never suspended (no row can match)
+        return False
 
     return Sanction.objects.active().filter(user_id=user.pk, kind=Sanction.SUSPENSION).exists()
 
@@ -27,18 +38,20 @@ def _suspended(user) -> bool:
 class ModelBackend(DjangoModelBackend):
     """Django's backend, refusing suspended accounts."""
 
-    def user_can_authenticate(self, user) -> bool:
-        return super().user_can_authenticate(user) and not _suspended(user)
+    def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:
+        return (super().user_can_authenticate(user) and user is not None
+                and not _suspended(user))
 
 
-class AuthenticationBackend(AllauthBackend):
+class AuthenticationBackend(AllauthBackend):  # type: ignore[misc]  # allauth ships no types
     """allauth's backend (log-in by username), refusing suspended accounts."""
 
-    def user_can_authenticate(self, user) -> bool:
-        return super().user_can_authenticate(user) and not _suspended(user)
+    def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:
+        return bool(super().user_can_authenticate(user) and user is not None
+                    and not _suspended(user))
 
 
-def suspension_text(sanction) -> str:
+def suspension_text(sanction: Sanction) -> str:
     """What a suspended person is told: until when and why."""
     from moderation import hooks
 
@@ -55,10 +68,10 @@ class SuspendedSessionMiddleware:
     why and until when, not silently. After ``AuthenticationMiddleware`` and
     ``MessageMiddleware``; one query, only for such a session."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.user.is_authenticated:
             user_id = wire.whole(request.session.get(SESSION_KEY))
             if user_id is not None:

@@ -28,10 +28,12 @@ import hmac
 import json
 import statistics
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Sum
@@ -57,18 +59,18 @@ def _address_key(table_id: int, user_id: int) -> str:
     return f"moderation:address:{table_id}:{user_id}"
 
 
-def remember_address(table_id: int, user, address: str | None) -> None:
+def remember_address(table_id: int, user: User | AnonymousUser, address: str | None) -> None:
     """On a table connect (``moderation.plugin``): note the hash of the address a logged-in
     user connected to a table from (the trusted proxy's, as Daphne's
     ``--proxy-headers`` puts it in the scope). Only the cache is written here —
     a connect storm must not become a storm of database writes (DESIGN.md
     "Load"); :func:`keep_addresses` stores it when a game at that table ends."""
-    if not address or not getattr(user, "is_authenticated", False):
+    if not address or not user.is_authenticated:
         return
     cache.set(_address_key(table_id, user.pk), address_hash(address), ADDRESS_SECONDS)
 
 
-def keep_addresses(table_id: int, user_ids) -> None:
+def keep_addresses(table_id: int, user_ids: Iterable[int]) -> None:
     """Store the noted address hashes of ``user_ids`` at ``table_id``."""
     for uid in user_ids:
         h = cache.get(_address_key(table_id, uid))
@@ -89,7 +91,7 @@ class _Pair:
     same_ip: int = 0
 
 
-def soft_passes(record: dict[str, Any]) -> dict[tuple[int, int], list[int]]:
+def soft_passes(record: engine.Record) -> dict[tuple[int, int], list[int]]:
     """From a §11 record: ``{(passer seat, player seat): [chances, soft passes]}``
     for opponents — each time ``passer`` faced ``player``'s play, and each
     time they passed holding a play that beat it."""
@@ -130,8 +132,10 @@ def compute(min_games: int = MIN_GAMES, sd_limit: float = SD_LIMIT) -> int:
                                                                        "address_hash"):
         hashes[(user_id, table_id)].add(h)
     pairs: dict[tuple[int, int], _Pair] = defaultdict(_Pair)
-    replayed: dict[str, dict] = {}  # identical records (same seed and plays) replay once
-    for game_id, table_id, record in games:
+    # identical records (same seed and plays) replay once
+    replayed: dict[str, dict[tuple[int, int], list[int]]] = {}
+    for game_id, table_id, stored in games:
+        record = cast(engine.Record, stored)  # never null: record__isnull=False above
         users = seats.get(game_id, {})
         if len(users) != 4:
             continue
@@ -152,8 +156,8 @@ def compute(min_games: int = MIN_GAMES, sd_limit: float = SD_LIMIT) -> int:
                     if winner is not None:
                         p.decided += 1
                         p.a_won += int(winner == engine.team_of(sa))
-                    for key in ((sa, sb), (sb, sa)):
-                        chances, soft = passes.get(key, (0, 0))
+                    for seats_key in ((sa, sb), (sb, sa)):
+                        chances, soft = passes.get(seats_key, (0, 0))
                         p.chances += chances
                         p.soft += soft
                 if hashes[(ua, table_id)] & hashes[(ub, table_id)]:
@@ -177,7 +181,7 @@ def compute(min_games: int = MIN_GAMES, sd_limit: float = SD_LIMIT) -> int:
     return sum(1 for r in rows if r.flags)
 
 
-def _coin_flows(pairs) -> dict[tuple[int, int], int]:
+def _coin_flows(pairs: dict[tuple[int, int], _Pair]) -> dict[tuple[int, int], int]:
     flows: dict[tuple[int, int], int] = defaultdict(int)
     wager = CoinEntry.objects.filter(reason__in=["wager", "escape_wager"], other__isnull=False,
                                      game__isnull=False)

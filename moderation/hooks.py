@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from games import access, presence
+from games.models import Table
 from moderation import wordfilter
 from moderation.models import Sanction
 from yuanzi_site.refusals import Refused
@@ -42,7 +44,7 @@ def until_text(sanction: Sanction) -> str:
     return formats.date_format(timezone.localtime(sanction.until), "DATETIME_FORMAT")
 
 
-def moderators_at(tables: list) -> dict[int, dict[str, Any]]:
+def moderators_at(tables: list[Table]) -> dict[int, dict[str, Any]]:
     """Snapshot contribution: ``{"moderators": [{"id", "username"}]}`` of the
     moderators seated at or watching each table (no query while the shared
     cache holds the moderators, ``access.moderator_names``; the seats are the
@@ -68,7 +70,7 @@ def chat_lines(table_id: int, lines: list[dict[str, Any]]) -> None:
         line["text"] = wordfilter.masked(line["text"], words)
 
 
-def chat_policy(table_id: int, user, text: str) -> str:
+def chat_policy(table_id: int, user: User, text: str) -> str:
     """Refuse a muted user's chat (``muted``); mask the rest."""
     mute = active(user.pk, Sanction.MUTE)
     if mute is not None:
@@ -77,7 +79,7 @@ def chat_policy(table_id: int, user, text: str) -> str:
     return wordfilter.masked(text)
 
 
-def seat_policy(table, user, moment: str) -> None:
+def seat_policy(table: Table, user: User | None, moment: str) -> None:
     """Suspended accounts do not sit or play; a table ban keeps a kicked player
     from sitting at that table again."""
     if user is None:

@@ -8,6 +8,9 @@ Rows are written by :mod:`moderation.actions`, :mod:`moderation.reports` and
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any, NoReturn
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -17,10 +20,10 @@ from django.utils.translation import gettext_lazy as _
 REASON_MAX_LENGTH = 500
 
 
-class SanctionQuerySet(models.QuerySet):
+class SanctionQuerySet(models.QuerySet["Sanction"]):
     """Sanctions, with :meth:`active` (in force at ``now``)."""
 
-    def active(self, now=None):
+    def active(self, now: datetime | None = None) -> SanctionQuerySet:
         """Sanctions in force: not lifted and not yet over (``until`` null: for good)."""
         now = now or timezone.now()
         return self.filter(lifted_at__isnull=True).filter(Q(until__isnull=True) | Q(until__gt=now))
@@ -64,13 +67,13 @@ class Sanction(models.Model):
         return f"{self.kind} {self.user_id} until {self.until or '∞'}"
 
 
-class AuditQuerySet(models.QuerySet):
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
     """The audit log cannot be changed in bulk either."""
 
-    def update(self, **kwargs):
+    def update(self, **kwargs: Any) -> NoReturn:
         raise PermissionError("the audit log is append-only")
 
-    def delete(self):
+    def delete(self) -> NoReturn:
         raise PermissionError("the audit log is append-only")
 
 
@@ -108,13 +111,13 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert only: an existing entry is never changed."""
         if self.pk is not None:
             raise PermissionError("the audit log is append-only")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         """Never: the audit log is append-only."""
         raise PermissionError("the audit log is append-only")
 
@@ -225,3 +228,37 @@ class ConnectionAddress(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "table", "address_hash"],
                                                name="moderation_address_unique")]
+
+
+class SiteNotice(models.Model):
+    """维护公告: a site-wide notice every open page shows (an operator's, e.g.
+    before a deploy), from its saving until ``until`` (or until it is switched
+    off). Saved or changed, it reaches every open socket at once
+    (``moderation.notices``); a page loaded later shows it from the start."""
+
+    text = models.CharField(_("text (Chinese)"), max_length=300)
+    text_en = models.CharField(_("text (English)"), max_length=300, blank=True,
+                               help_text=_("Shown on English pages; the Chinese text if empty."))
+    active = models.BooleanField(_("shown"), default=True)
+    until = models.DateTimeField(_("shown until"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+",
+                                   verbose_name=_("posted by"))
+    created_at = models.DateTimeField(_("posted at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("site notice")
+        verbose_name_plural = _("site notices")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def shown(self, now: datetime | None = None) -> bool:
+        """Is it on the pages now?"""
+        return self.active and (self.until is None or self.until > (now or timezone.now()))
+
+    def as_frame(self) -> dict[str, Any]:
+        """What a page shows: ``{"id", "text", "text_en", "until"}`` (ISO time or None)."""
+        return {"id": self.pk, "text": self.text, "text_en": self.text_en or self.text,
+                "until": self.until.isoformat() if self.until else None}

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,7 +37,7 @@ from moderation.models import AuditEntry, Report
 from yuanzi_site.refusals import Refused
 
 
-def create_report(reporter, table_id: int, *, category: Any, user_id: Any = None,
+def create_report(reporter: User, table_id: int, *, category: Any, user_id: Any = None,
                   line_id: Any = None, note: Any = "") -> Report:
     """File a report (see the module docstring for the fields).
 
@@ -51,6 +52,7 @@ def create_report(reporter, table_id: int, *, category: Any, user_id: Any = None
     if note is None or len(note.strip()) > Report.NOTE_MAX_LENGTH:
         raise Refused("bad_report", _("A note has at most 500 characters."))
     line = None
+    target_id: int | None
     if line_id is not None:
         line = (ChatMessage.objects.filter(pk=line_id, table=table).first()
                 if isinstance(line_id, int) and not isinstance(line_id, bool) else None)
@@ -61,9 +63,11 @@ def create_report(reporter, table_id: int, *, category: Any, user_id: Any = None
         target_id = user_id if isinstance(user_id, int) and not isinstance(user_id, bool) else None
         if target_id == reporter.pk:
             raise Refused("report_self", _("You cannot report yourself."))
-        at_table = Seat.objects.filter(table=table, user_id=target_id).exists() or (
-            table.current_game_id is not None and GameSeat.objects.filter(
-                game_id=table.current_game_id, user_id=target_id).exists())
+        # no id: refused below without asking the database
+        at_table = target_id is not None and (
+            Seat.objects.filter(table=table, user_id=target_id).exists() or (
+                table.current_game_id is not None and GameSeat.objects.filter(
+                    game_id=table.current_game_id, user_id=target_id).exists()))
         if target_id is None or not at_table:
             raise Refused("bad_report", _("That player is not at this table."))
     if target_id == reporter.pk:
@@ -89,7 +93,7 @@ def handle_report_message(ctx: SocketContext, msg: dict[str, Any]) -> dict[str, 
     return {"type": "reported", "id": report.pk}
 
 
-def handle(moderator, report_id: Any, note: Any, *, resolved: bool) -> Report:
+def handle(moderator: User, report_id: Any, note: Any, *, resolved: bool) -> Report:
     """Resolve (a moderator acted) or dismiss a report with a note; the
     reporter gets a ``report_outcome`` notice in general terms.
 

@@ -7,7 +7,7 @@ hold every permission). Not ``is_staff``.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.utils.translation import gettext_lazy as _
 
 from games.access import MODERATORS_GROUP
@@ -32,13 +32,13 @@ PERMISSION_LABELS = {
 }
 
 
-def can_use_console(user) -> bool:
+def can_use_console(user: User | AnonymousUser) -> bool:
     """Moderators (and superusers, who hold every permission)."""
     return bool(getattr(user, "is_authenticated", False)
                 and user.has_perm("moderation.use_console"))
 
 
-def may(user, action: str) -> bool:
+def may(user: User | AnonymousUser, action: str) -> bool:
     """Whether ``user`` holds the permission console ``action`` needs
     (:data:`ACTION_PERMISSIONS`; an action not listed needs ``use_console``).
     Superusers hold every permission."""
@@ -57,7 +57,7 @@ def group() -> Group:
     return found
 
 
-def add(user) -> None:
+def add(user: User) -> None:
     """Make ``user`` a moderator."""
     user.groups.add(group())
     user.__dict__.pop("_is_moderator", None)
@@ -65,7 +65,7 @@ def add(user) -> None:
         user.__dict__.pop(cache, None)
 
 
-def remove(user) -> None:
+def remove(user: User) -> None:
     """Make ``user`` no longer a moderator."""
     user.groups.remove(group())
     user.__dict__.pop("_is_moderator", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def compute_fairplay() -> int:
     """Beat, hourly: recompute every pair's fair-play signals; returns the flagged count."""
     from moderation import fairplay

@@ -13,15 +13,18 @@ changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
+from typing import Any, Concatenate, ParamSpec, cast
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,24 +35,29 @@ from games import access, queries, snapshots, wire
 from games.models import ChatMessage, Game, Table
 from moderation import actions, reports, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, PairSignal, Report, Sanction
+from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
 
+P = ParamSpec("P")
 
-def moderator_required(view: Callable) -> Callable:
+
+def moderator_required(
+    view: Callable[Concatenate[AuthenticatedHttpRequest, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
     """Anonymous → the log-in page; a player (no ``use_console``) → 403."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def wrapped(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not roles.can_use_console(request.user):
             raise PermissionDenied
-        return view(request, *args, **kwargs)
+        return view(cast(AuthenticatedHttpRequest, request), *args, **kwargs)
 
     return wrapped
 
 
-def _run(request: HttpRequest, fn: Callable, done: str, back: str) -> HttpResponse:
+def _run(request: HttpRequest, fn: Callable[[], object], done: str, back: str) -> HttpResponse:
     """Carry out one action; its refusal becomes an error message, a missing
     permission (``not_permitted``) a 403 page saying which."""
     try:
@@ -64,12 +72,12 @@ def _run(request: HttpRequest, fn: Callable, done: str, back: str) -> HttpRespon
     return redirect(back)
 
 
-def _elapsed(started) -> str:
+def _elapsed(started: datetime) -> str:
     seconds = int((timezone.now() - started).total_seconds())
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def table_rows(q: str = "", status: str = "") -> list[dict]:
+def table_rows(q: str = "", status: str = "") -> list[dict[str, Any]]:
     """Every open table as the console lists it, private ones included: the
     lobby row (seats, status, spectators, ``private``, ``spectators_allowed``,
     contributed keys such as a wager) plus ``running`` (how long its current
@@ -93,7 +101,7 @@ def table_rows(q: str = "", status: str = "") -> list[dict]:
 
 @require_GET
 @moderator_required
-def console(request: HttpRequest) -> HttpResponse:
+def console(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/``: every open table, live (``static/js/mod_console.js`` polls
     :func:`tables_json`), filterable by name/player and status."""
     q, status = request.GET.get("q", ""), request.GET.get("status", "")
@@ -106,7 +114,7 @@ def console(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @moderator_required
-def tables_json(request: HttpRequest) -> JsonResponse:
+def tables_json(request: AuthenticatedHttpRequest) -> JsonResponse:
     """``/mod/tables.json``: :func:`table_rows` as JSON (``{"tables": [...]}``)."""
     return JsonResponse({"tables": table_rows(request.GET.get("q", ""),
                                               request.GET.get("status", ""))})
@@ -114,7 +122,7 @@ def tables_json(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 @moderator_required
-def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_detail(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """``/mod/tables/<id>/``: one table, its raw chat and the table actions."""
     table = get_object_or_404(Table, pk=table_id)
     snap = snapshots.table_snapshot(table_id)
@@ -127,7 +135,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 @moderator_required
-def table_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) -> HttpResponse:
     """POST ``/mod/tables/<id>/close|kick|rename/`` with ``reason`` (and
     ``username`` / ``name``)."""
     p, mod, back = request.POST, request.user, f"/mod/tables/{table_id}/"
@@ -147,7 +155,7 @@ def table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespon
 
 @require_GET
 @moderator_required
-def users(request: HttpRequest) -> HttpResponse:
+def users(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/users/?q=``: find a user by name."""
     q = request.GET.get("q", "").strip()
     found = (get_user_model().objects.filter(username__icontains=q).order_by("username")[:50]
@@ -157,7 +165,7 @@ def users(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @moderator_required
-def user_detail(request: HttpRequest, username: str) -> HttpResponse:
+def user_detail(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """``/mod/users/<name>/``: sanctions, coins, recent games, the user actions."""
     target = get_object_or_404(get_user_model(), username=username)
     return render(request, "moderation/user.html", {
@@ -172,7 +180,7 @@ def user_detail(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_POST
 @moderator_required
-def user_action(request: HttpRequest, username: str, action: str) -> HttpResponse:
+def user_action(request: AuthenticatedHttpRequest, username: str, action: str) -> HttpResponse:
     """POST ``/mod/users/<name>/mute|unmute|suspend|unsuspend|grant|revoke/``."""
     p, mod, back = request.POST, request.user, f"/mod/users/{username}/"
     reason = p.get("reason")
@@ -191,7 +199,7 @@ def user_action(request: HttpRequest, username: str, action: str) -> HttpRespons
 
 
 @moderator_required
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/settings/``: blocked words (add/remove) and the gem cap override."""
     if request.method == "POST":
         p, mod = request.POST, request.user
@@ -206,7 +214,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _edit_words(moderator, post) -> None:
+def _edit_words(moderator: User, post: QueryDict) -> None:
     reason = actions.clean_reason(post.get("reason"))
     word = (post.get("word") or "").strip().lower()
     if not word or len(word) > 40:
@@ -223,7 +231,7 @@ def _edit_words(moderator, post) -> None:
 
 @require_GET
 @moderator_required
-def audit(request: HttpRequest) -> HttpResponse:
+def audit(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/audit/?moderator=&user=&table=``: the audit log, searchable."""
     rows = AuditEntry.objects.select_related("table")
     f = {k: request.GET.get(k, "").strip() for k in ("moderator", "user", "table")}
@@ -241,7 +249,7 @@ def audit(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @moderator_required
-def report_list(request: HttpRequest) -> HttpResponse:
+def report_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/reports/``: the open reports, oldest first, then the handled ones."""
     base = Report.objects.select_related("reporter", "target", "table")
     return render(request, "moderation/reports.html", {
@@ -251,7 +259,7 @@ def report_list(request: HttpRequest) -> HttpResponse:
 
 
 @moderator_required
-def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
+def report_detail(request: AuthenticatedHttpRequest, report_id: int) -> HttpResponse:
     """``/mod/reports/<id>/``: a report with its context; POST ``outcome``
     (``resolve``/``dismiss``) with ``note``."""
     report = get_object_or_404(Report.objects.select_related("reporter", "target", "table"),
@@ -268,7 +276,7 @@ def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
 
 @require_GET
 @moderator_required
-def flags(request: HttpRequest) -> HttpResponse:
+def flags(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/flags/``: the flagged pairs of the fair-play signals, with their games."""
     rows = PairSignal.objects.exclude(flags=[]).select_related("user_a", "user_b")[:200]
     return render(request, "moderation/flags.html", {"rows": rows})

@@ -25,7 +25,7 @@ def vocabulary() -> tuple[str, ...]:
 
 def blocked_words() -> list[str]:
     """The blocked words, lower-cased (cached; :func:`forget` after edits)."""
-    words = cache.get(CACHE_KEY)
+    words: list[str] | None = cache.get(CACHE_KEY)
     if words is None:
         from moderation.models import BlockedWord
 

@@ -29,7 +29,7 @@ class CoinEntryAdmin(ViewOnlyAdmin):
 
 
 @admin.register(Item)
-class ItemAdmin(admin.ModelAdmin):
+class ItemAdmin(admin.ModelAdmin[Item]):
     """The catalogue: prices, names and descriptions are editable
     (prices are set by hand); the code is fixed once created (tests, the API and
     ledger entries name items by it), and items are never deleted here."""

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,7 +42,7 @@ class CheckInStatus:
     next_day: date
 
 
-def check_in_status(user) -> CheckInStatus:
+def check_in_status(user: User) -> CheckInStatus:
     """The next check-in of ``user`` (read only)."""
     rewards = settings.SHOP_CHECKIN_REWARDS
     day = today()
@@ -56,7 +57,7 @@ def check_in_status(user) -> CheckInStatus:
     return CheckInStatus(True, rewards[streak], streak, day)
 
 
-def check_in(user) -> CoinEntry:
+def check_in(user: User) -> CoinEntry:
     """Claim today's check-in: ``SHOP_CHECKIN_REWARDS[streak]`` coins, reason
     ``checkin``.
 
@@ -86,7 +87,7 @@ class ReliefStatus:
     next_at: datetime | None
 
 
-def relief_status(user, coins: int | None = None) -> ReliefStatus:
+def relief_status(user: User, coins: int | None = None) -> ReliefStatus:
     """Relief for ``user`` (read only); ``coins``: the balance if known."""
     if coins is None:
         coins = user.profile.coins
@@ -99,7 +100,7 @@ def relief_status(user, coins: int | None = None) -> ReliefStatus:
     return ReliefStatus(poor and next_at is None, settings.SHOP_RELIEF_AMOUNT, poor, next_at)
 
 
-def claim_relief(user) -> CoinEntry:
+def claim_relief(user: User) -> CoinEntry:
     """Claim relief: ``SHOP_RELIEF_AMOUNT`` coins, reason ``relief``.
 
     :raises Refused: ``relief_too_rich`` (``SHOP_RELIEF_BELOW`` coins or

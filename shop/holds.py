@@ -38,6 +38,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import engine, events
+from games.models import Game
 from games.plugins import GameEnd
 from games.roster import seat_rows
 from shop import ledger
@@ -57,7 +58,7 @@ def largest_loss(wager: int, stake: int) -> int:
     return wager * max(2 * stake, LOSS_FLOOR)
 
 
-def hold_stakes(game) -> None:
+def hold_stakes(game: Game) -> None:
     """Game-start hook: hold each player's ``min(coins, largest_loss)`` (their
     coins not already held, which one seat per person makes all of them) for a
     rated game at a wager table; one :class:`Hold` per player, the profiles
@@ -69,8 +70,9 @@ def hold_stakes(game) -> None:
         "wager", flat=True).first()
     if not wager:
         return
-    users = [row.user_id for row in seat_rows(game)]
-    if any(u is None for u in users):  # a bot: cannot be at a wager table
+    seats = seat_rows(game)
+    users = [row.user_id for row in seats if row.user_id is not None]
+    if len(users) != len(seats):  # a bot: cannot be at a wager table
         return
     most = largest_loss(wager, game.state["stake"])
     holdings = ledger.lock_holdings(users)
@@ -84,7 +86,7 @@ def hold_stakes(game) -> None:
     events.me_changed(users)  # every page shows "N 冻结" once the start commits
 
 
-def draw(game, user_id: int, paid: int) -> int:
+def draw(game: Game, user_id: int, paid: int) -> int:
     """Draw ``user_id``'s hold in ``game`` down by what they are about to pay
     (``paid`` coins, the game's own settlement or escape payment), so that
     payment may come out of held coins; call it with the profile locked,

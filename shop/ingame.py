@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from games import engine, events
+from games.models import Game, Table
 from games.plugins import GameEnd
 from games.roster import seat_rows
 from shop import inventory, items, itemstate, ledger
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 # --- 定时器 (RULES.md §8, §12) ----------------------------------------------------------
 
 
-def timer_timeout(game, seat: int) -> timedelta | None:
+def timer_timeout(game: Game, seat: int) -> timedelta | None:
     """Extend the turn of ``seat`` by ``SHOP_TIMER_SECONDS`` if its player's
     timer is armed, the game is rated, it has not fired for them in this game
     and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
@@ -85,7 +86,7 @@ def timer_timeout(game, seat: int) -> timedelta | None:
     return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
 
 
-def timer_under_hold(game) -> None:
+def timer_under_hold(game: Game) -> None:
     """Game-start hook (after the held stake, ``shop.holds``): tell each player
     whose 定时器 is armed but whose coins not held by this game cannot pay its
     fee that it cannot fire (a ``notice`` ``timer_held``, params ``fee``,
@@ -134,9 +135,13 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     return out
 
 
-#: every write of a table's decor drops its entry (``shop.signals``, :func:`reset_theme`);
-#: the expiry bounds what a read racing a write can leave
+#: every write of a table's decor drops its entry (``shop.signals``); the
+#: expiry bounds what a read racing a write can leave
 DECOR_CACHE_SECONDS = 60
+
+
+#: a table's cached decor: (theme, sign's by, sign's item, sign's until), or ()
+_Decor = tuple[str, str | None, str, datetime | None] | tuple[()]
 
 
 def _decor_key(table_id: int) -> str:
@@ -148,7 +153,7 @@ def forget_decor(table_id: int) -> None:
     cache.delete(_decor_key(table_id))
 
 
-def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
+def table_keys(tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
     """Keys for table snapshots (and lobby rows): ``theme`` (the 桌布) and
     ``sign`` (``{"by", "item", "until"}`` while the name is protected, else
     ``None``). Read from the shared cache (one round trip for all
@@ -161,10 +166,10 @@ def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
     keys = {t.pk: _decor_key(t.pk) for t in tables}
     cached = cache.get_many(list(keys.values())) if shared else {}
     # per table (theme, sign's by, sign's item, sign's until) or () without a decor row
-    decor: dict[int, tuple] = {t: cached[k] for t, k in keys.items() if k in cached}
+    decor: dict[int, _Decor] = {t: cached[k] for t, k in keys.items() if k in cached}
     missing = [t for t in keys if t not in decor]
     if missing:
-        fresh: dict[int, tuple] = {t: () for t in missing}
+        fresh: dict[int, _Decor] = {t: () for t in missing}
         for d in TableDecor.objects.filter(table_id__in=missing).select_related("sign_by"):
             fresh[d.table_id] = (d.theme, d.sign_by.username if d.sign_by else None,
                                  d.sign_item, d.sign_until)
@@ -186,7 +191,7 @@ def table_keys(tables: list, *, lobby: bool) -> dict[int, dict[str, Any]]:
 # --- drops and gems (RULES.md §9, §12) -----------------------------------------------
 
 
-def random_source(game) -> random.Random:
+def random_source(game: Game) -> random.Random:
     """The drops' random source: seeded from ``SHOP_DROP_SEED`` and the game
     (reproducible, tests) or the system's."""
     seed = settings.SHOP_DROP_SEED

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -32,7 +33,7 @@ def slots_of(user_id: int) -> list[InventorySlot]:
 
 def as_json(slots: list[InventorySlot]) -> list[dict[str, Any]]:
     """``[{slot, item, count, armed}]`` (``item``: a code or ``None``), for the API."""
-    return [{"slot": s.slot, "item": s.item.code if s.item_id else None, "count": s.count,
+    return [{"slot": s.slot, "item": s.item.code if s.item else None, "count": s.count,
              "armed": s.armed} for s in slots]
 
 
@@ -94,7 +95,7 @@ def add(slots: list[InventorySlot], item: Item, quantity: int) -> None:
         s.save(update_fields=["item", "count"])
 
 
-def slot_index(value: Any) -> int:
+def slot_index(value: object) -> int:
     """A slot number 0 … SHOP_INVENTORY_SLOTS − 1.
 
     :raises Refused: ``bad_slot`` otherwise.
@@ -111,7 +112,7 @@ def expect(slots: list[InventorySlot], slot: Any, code: Any) -> InventorySlot:
     :raises Refused: ``bad_slot`` (not 0–23), ``wrong_item`` (empty or another item).
     """
     s = slots[slot_index(slot)]
-    if s.item_id is None or s.item.code != code:
+    if s.item is None or s.item.code != code:
         raise Refused("wrong_item", _("That slot does not hold that item."))
     return s
 
@@ -125,7 +126,7 @@ def take_one(s: InventorySlot) -> None:
     s.save(update_fields=["item", "count", "armed"])
 
 
-def swap(user, a: Any, b: Any) -> None:
+def swap(user: User, a: object, b: object) -> None:
     """Swap slots ``a`` and ``b`` of ``user``'s inventory (RULES.md §9: click one,
     then another); the order of everything else is kept.
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -51,7 +52,7 @@ def _key(value: Any) -> str:
     return value
 
 
-def use(user, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
+def use(user: User, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
         game_id: Any = None, name: Any = None, theme: Any = None) -> dict[str, Any]:
     """Use the item ``code`` in ``user``'s inventory slot ``slot``.
 
@@ -65,7 +66,7 @@ def use(user, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
     :raises Refused: see the module docstring.
     """
     key = _key(key)
-    done = ItemUse.objects.filter(user=user, key=key).values_list("result", flat=True).first()
+    done = _carried_out(user, key)
     if done is not None:
         return done
     inventory.slot_index(slot)
@@ -81,10 +82,17 @@ def use(user, slot: Any, code: Any, key: Any, *, table_id: int | None = None,
             result = {"item": code, "slot": slot, **result}
             ItemUse.objects.create(user=user, key=key, item_code=code, result=result)
     except IntegrityError:  # the same key carried out at the same moment: this one undone
-        done = ItemUse.objects.filter(user=user, key=key).values_list("result", flat=True).first()
+        done = _carried_out(user, key)
         if done is None:
             raise
         return done
+    return result
+
+
+def _carried_out(user: User, key: str) -> dict[str, Any] | None:
+    """The stored result of ``user``'s use ``key``, if it was carried out."""
+    result: dict[str, Any] | None = (ItemUse.objects.filter(user=user, key=key)
+                                     .values_list("result", flat=True).first())
     return result
 
 
@@ -97,7 +105,7 @@ def gem_cap() -> int | None:
     return row.cap if row else None
 
 
-def _gem(user, slot, code, **_kw) -> dict[str, Any]:
+def _gem(user: User, slot: Any, code: str, **_kw: Any) -> dict[str, Any]:
     slots = inventory.locked(user.pk)
     s = inventory.expect(slots, slot, code)
     cap = gem_cap()
@@ -106,6 +114,7 @@ def _gem(user, slot, code, **_kw) -> dict[str, Any]:
         raise Refused("gem_capped",
                       _("Gems work only under %(cap)s rating points; you have %(points)s.")
                       % {"cap": cap, "points": points})
+    assert s.item is not None  # expect() checked the slot holds the gem
     add = s.item.gem_points
     inventory.take_one(s)
     Profile.objects.filter(user=user).update(rating_points=F("rating_points") + add)
@@ -117,7 +126,7 @@ def _gem(user, slot, code, **_kw) -> dict[str, Any]:
 # --- 定时器 ------------------------------------------------------------------------------
 
 
-def _timer(user, slot, code, **_kw) -> dict[str, Any]:
+def _timer(user: User, slot: Any, code: str, **_kw: Any) -> dict[str, Any]:
     """Arm the timer in ``slot`` (one per user: an arming elsewhere moves here)."""
     slots = inventory.locked(user.pk)
     s = inventory.expect(slots, slot, code)
@@ -127,7 +136,7 @@ def _timer(user, slot, code, **_kw) -> dict[str, Any]:
     return {"armed": True}
 
 
-def disarm_timer(user) -> None:
+def disarm_timer(user: User) -> None:
     """Disarm ``user``'s armed timer, if any (it is kept, unused)."""
     with transaction.atomic():
         inventory.locked(user.pk)
@@ -151,7 +160,8 @@ def _decor(table: Table) -> TableDecor:
     return TableDecor.objects.get_or_create(table=table)[0]
 
 
-def _sign(user, slot, code, *, table_id=None, name=None, **_kw) -> dict[str, Any]:
+def _sign(user: User, slot: Any, code: str, *, table_id: int | None = None, name: Any = None,
+          **_kw: Any) -> dict[str, Any]:
     table = _need_table(table_id, code)
     moderator = access.is_moderator(user)
     seated = Seat.objects.filter(table=table, user=user).exists()
@@ -174,7 +184,7 @@ def _sign(user, slot, code, *, table_id=None, name=None, **_kw) -> dict[str, Any
     return {"name": text, "protected_until": decor.sign_until.isoformat()}
 
 
-def _refuse_if_protected(decor: TableDecor, user, now) -> None:
+def _refuse_if_protected(decor: TableDecor, user: User, now: datetime) -> None:
     """Refuse ``name_protected`` while another player's sign protects the name."""
     if decor.sign_until and decor.sign_until > now and decor.sign_by_id != user.pk:
         raise Refused("name_protected",
@@ -182,7 +192,7 @@ def _refuse_if_protected(decor: TableDecor, user, now) -> None:
                       % {"when": timezone.localtime(decor.sign_until).strftime("%m-%d %H:%M")})
 
 
-def rename_policy(table: Table, user, name: str, override: bool) -> None:
+def rename_policy(table: Table, user: User, name: str, override: bool) -> None:
     """The rename check (``shop.plugin``, ``games.tables.rename``; RULES.md §12 招牌):
     a moderator's rename (``override``) goes through and clears any sign
     protection of the table's name, in the rename's transaction; anyone
@@ -200,7 +210,8 @@ def rename_policy(table: Table, user, name: str, override: bool) -> None:
         decor.save(update_fields=["sign_by", "sign_item", "sign_until"])
 
 
-def _tablecloth(user, slot, code, *, table_id=None, theme=None, **_kw) -> dict[str, Any]:
+def _tablecloth(user: User, slot: Any, code: str, *, table_id: int | None = None,
+                theme: Any = None, **_kw: Any) -> dict[str, Any]:
     table = _need_table(table_id, code)
     if table.owner_id != user.pk:
         raise Refused("not_owner", _("Only the table's owner may lay a tablecloth."))
@@ -215,7 +226,7 @@ def _tablecloth(user, slot, code, *, table_id=None, theme=None, **_kw) -> dict[s
     return {"theme": theme}
 
 
-def reset_theme(user, table_id: int) -> None:
+def reset_theme(user: User, table_id: int) -> None:
     """Put the table's default cloth back (free; the owner only).
 
     :raises Refused: ``no_table``, ``not_owner``.
@@ -241,7 +252,8 @@ def _locked_current_game(table_id: int | None) -> Game:
     return game
 
 
-def _card_counter(user, slot, code, *, table_id=None, **_kw) -> dict[str, Any]:
+def _card_counter(user: User, slot: Any, code: str, *, table_id: int | None = None,
+                  **_kw: Any) -> dict[str, Any]:
     game = _locked_current_game(table_id)
     if seat_of(game, user) is None:
         raise Refused("not_seated", _("You are not playing in this game."))
@@ -272,7 +284,8 @@ def remaining_cards(state: dict[str, Any], seat: int) -> dict[str, int]:
 # --- 录像机 --------------------------------------------------------------------------------
 
 
-def _recorder(user, slot, code, *, table_id=None, game_id=None, **_kw) -> dict[str, Any]:
+def _recorder(user: User, slot: Any, code: str, *, table_id: int | None = None,
+              game_id: Any = None, **_kw: Any) -> dict[str, Any]:
     if game_id is None and table_id is not None:
         game_id = queries.current_game_id(table_id)
     if game_id is None:
@@ -294,7 +307,14 @@ def _recorder(user, slot, code, *, table_id=None, game_id=None, **_kw) -> dict[s
     return {"game_id": game.pk, "token": replay.token}
 
 
-_HANDLERS = {
+class _Handler(Protocol):
+    """An item's use: ``(user, slot, code, **where) -> result``."""
+
+    def __call__(self, user: User, slot: Any, code: str, *, table_id: int | None,
+                 game_id: Any, name: Any, theme: Any) -> dict[str, Any]: ...
+
+
+_HANDLERS: dict[str, _Handler] = {
     "gem_shard": _gem, "gem_standard": _gem, "gem_perfect": _gem,
     "timer": _timer,
     "sign": _sign, "gold_sign": _sign,

@@ -49,16 +49,23 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast, overload
 
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, OuterRef, Subquery, Sum, Window
+from django.db.models import F, Model, OuterRef, Subquery, Sum, Window
 from django.db.models.functions import Coalesce
 from prometheus_client import Counter
 
 from accounts.models import Profile
 from games import events
 from shop.models import CoinEntry, Hold
+
+if TYPE_CHECKING:
+    from games.models import Game, Table
+
+#: who a movement concerns: a user, or a user id
+UserRef: TypeAlias = User | int
 
 Reason = CoinEntry.Reason
 
@@ -118,14 +125,20 @@ class Leg(NamedTuple):
     ``amount`` coins (negative: pays). ``other``: the counter-party to record,
     if one; a two-leg transfer records each side as the other's."""
 
-    user: Any
+    user: UserRef
     amount: int
-    other: Any = None
+    other: UserRef | None = None
 
 
-def _id(obj: Any) -> int | None:
+@overload
+def _id(obj: Model | int) -> int: ...
+@overload
+def _id(obj: Model | int | None) -> int | None: ...
+
+
+def _id(obj: Model | int | None) -> int | None:
     """A model instance's pk, or the id itself (None stays None)."""
-    return getattr(obj, "pk", obj)
+    return cast("int | None", getattr(obj, "pk", obj))
 
 
 def _require_atomic() -> None:
@@ -136,7 +149,7 @@ def _require_atomic() -> None:
         )
 
 
-def _check_amount(amount: Any, *, allow_zero: bool = False, signed: bool = False) -> int:
+def _check_amount(amount: object, *, allow_zero: bool = False, signed: bool = False) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise LedgerError("bad_amount", f"amount must be a whole number of coins, not {amount!r}")
     if abs(amount) > MAX_AMOUNT or (amount == 0 and not allow_zero) or (amount < 0 and not signed):
@@ -150,7 +163,7 @@ def _check_reason(reason: Any) -> str:
     return str(reason)
 
 
-def lock_balances(users: Iterable[Any]) -> dict[int, int]:
+def lock_balances(users: Iterable[UserRef]) -> dict[int, int]:
     """Lock the profiles of ``users`` (users or ids) in ascending user id —
     the lock order above — and return ``{user_id: coins}``.
 
@@ -160,7 +173,7 @@ def lock_balances(users: Iterable[Any]) -> dict[int, int]:
     return {user_id: h.coins for user_id, h in lock_holdings(users).items()}
 
 
-def lock_holdings(users: Iterable[Any]) -> dict[int, Holding]:
+def lock_holdings(users: Iterable[UserRef]) -> dict[int, Holding]:
     """As ``lock_balances``, returning ``{user_id: Holding(coins, held)}``."""
     _require_atomic()
     ids = sorted({_id(u) for u in users})
@@ -179,7 +192,7 @@ def lock_holdings(users: Iterable[Any]) -> dict[int, Holding]:
 
 def _post(
     legs: Sequence[Leg], reason: str, *, transfer_id: uuid.UUID | None,
-    game: Any, table: Any, item_code: str, note: str,
+    game: Game | int | None, table: Table | int | None, item_code: str, note: str,
 ) -> list[CoinEntry]:
     """Lock, check every leg, update balances, then insert the entries."""
     if not isinstance(item_code, str) or len(item_code) > 32:
@@ -212,8 +225,9 @@ def _post(
 
 
 def credit(
-    user: Any, amount: int, reason: str, *, game: Any = None, table: Any = None,
-    item_code: str = "", other: Any = None, note: str = "",
+    user: UserRef, amount: int, reason: str, *, game: Game | int | None = None,
+    table: Table | int | None = None, item_code: str = "", other: UserRef | None = None,
+    note: str = "",
 ) -> CoinEntry:
     """Give ``user`` (user or id) ``amount`` > 0 coins; return the entry.
 
@@ -230,8 +244,9 @@ def credit(
 
 
 def debit(
-    user: Any, amount: int, reason: str, *, game: Any = None, table: Any = None,
-    item_code: str = "", other: Any = None, note: str = "",
+    user: UserRef, amount: int, reason: str, *, game: Game | int | None = None,
+    table: Table | int | None = None, item_code: str = "", other: UserRef | None = None,
+    note: str = "",
 ) -> CoinEntry:
     """Take ``amount`` > 0 coins from ``user``; return the (negative) entry.
 
@@ -246,7 +261,8 @@ def debit(
 
 
 def transfer(
-    legs: Iterable[Leg | tuple], reason: str, *, game: Any = None, table: Any = None,
+    legs: Iterable[Leg | tuple[UserRef, int] | tuple[UserRef, int, UserRef | None]],
+    reason: str, *, game: Game | int | None = None, table: Table | int | None = None,
     item_code: str = "", note: str = "",
 ) -> list[CoinEntry]:
     """Move coins between players in one movement; return its entries.
@@ -264,21 +280,21 @@ def transfer(
     ``credit``; nothing is written then. No nonzero leg: returns ``[]``.
     """
     _require_atomic()
-    legs = [Leg(*leg) for leg in legs]
-    for leg in legs:
+    given = [Leg(*leg) for leg in legs]
+    for leg in given:
         _check_amount(leg.amount, allow_zero=True, signed=True)
     reason = _check_reason(reason)
-    total = sum(leg.amount for leg in legs)
+    total = sum(leg.amount for leg in given)
     if total != 0:
         raise LedgerError("unbalanced", f"a transfer must sum to zero, not {total}", total=total)
-    legs = [leg for leg in legs if leg.amount]
-    if not legs:
+    moving = [leg for leg in given if leg.amount]
+    if not moving:
         return []
-    if len(legs) == 2:
-        a, b = legs
-        legs = [a._replace(other=a.other if a.other is not None else b.user),
-                b._replace(other=b.other if b.other is not None else a.user)]
-    return _post(legs, reason, transfer_id=uuid.uuid4(), game=game, table=table,
+    if len(moving) == 2:
+        a, b = moving
+        moving = [a._replace(other=a.other if a.other is not None else b.user),
+                  b._replace(other=b.other if b.other is not None else a.user)]
+    return _post(moving, reason, transfer_id=uuid.uuid4(), game=game, table=table,
                  item_code=item_code, note=note)
 
 

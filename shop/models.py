@@ -140,6 +140,9 @@ class Item(models.Model):
     stackable = models.BooleanField(_("stackable"), default=True)
     for_sale = models.BooleanField(_("for sale"), default=True)
     position = models.PositiveSmallIntegerField(default=0)
+    #: not columns: set by the shop page for its template (coins you lack, how many you hold)
+    short: int
+    held: int
 
     class Meta:
         ordering = ["position", "id"]

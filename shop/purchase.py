@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -32,7 +33,7 @@ MAX_QUANTITY = 99
 whole = wire.whole
 
 
-def buy(user, code: Any, quantity: Any, price: Any) -> CoinEntry:
+def buy(user: User, code: Any, quantity: Any, price: Any) -> CoinEntry:
     """``user`` buys ``quantity`` of item ``code`` at the unit ``price`` they were shown.
 
     :returns: the ledger entry of the payment (reason ``purchase``).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -64,7 +65,7 @@ def deals(game: Game) -> list[dict[str, Any]]:
             for h in record["halves"]]
 
 
-def bottom_seat(game: Game, user) -> int:
+def bottom_seat(game: Game, user: User) -> int:
     """The seat the replay page draws at the bottom: the saver's seat in the
     game, else South (2), as the table page draws its own player."""
     index = (GameSeat.objects.filter(game=game, user=user)

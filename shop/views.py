@@ -10,10 +10,12 @@ requests get 401 JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -23,7 +25,8 @@ from accounts.models import Profile
 from games import wire
 from games.ui import seat_names
 from shop import coins, inventory, items, purchase, replays
-from shop.models import Item, Replay
+from shop.models import CoinEntry, Item, Replay
+from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
 
 
@@ -92,7 +95,7 @@ def buy(request: HttpRequest) -> HttpResponse:
                     "total": -entry.amount}, coins=entry.balance_after)
 
 
-def _claim(request: HttpRequest, claim, said: str) -> HttpResponse:
+def _claim(request: HttpRequest, claim: Callable[[User], CoinEntry], said: str) -> HttpResponse:
     """A coin source's POST: ``claim(user)`` → its ledger entry, answered with
     ``said % {"amount": …}`` and the new balance; a refusal changes nothing."""
     if not request.user.is_authenticated:
@@ -126,11 +129,11 @@ def _body(request: HttpRequest) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise Refused("bad_message", _("Malformed message."))
         return data
-    data = request.POST.dict()
+    form: dict[str, Any] = request.POST.dict()
     for k in ("slot", "a", "b", "game", "table"):
-        if k in data:
-            data[k] = purchase.whole(data[k]) if purchase.whole(data[k]) is not None else data[k]
-    return data
+        if k in form:
+            form[k] = purchase.whole(form[k]) if purchase.whole(form[k]) is not None else form[k]
+    return form
 
 
 @require_POST
@@ -181,7 +184,7 @@ def api_shop(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"items": list(rows)})
 
 
-def _me_json(user) -> dict[str, Any]:
+def _me_json(user: User) -> dict[str, Any]:
     p = Profile.objects.get(user=user)
     return {"username": user.username, "coins": p.coins, "coins_held": p.coins_held,
             "rating_points": p.rating_points,
@@ -201,7 +204,7 @@ def api_me(request: HttpRequest) -> JsonResponse:
 
 
 @login_required
-def replay_list(request: HttpRequest) -> HttpResponse:
+def replay_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/replays/``: the games you saved with a 录像机."""
     saved = Replay.objects.filter(user=request.user).select_related("game__table")
     return render(request, "shop/replays.html", {"replays": saved})

@@ -22,14 +22,18 @@ Errors: :class:`yuanzi_site.refusals.Refused`; nothing has changed when it is ra
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django_stubs_ext import StrOrPromise
 
 from accounts import levels
 from accounts.models import Profile
@@ -59,7 +63,7 @@ def needed(wager: int) -> int:
     return SEAT_FACTOR * wager
 
 
-def parse_wager(value: Any) -> int:
+def parse_wager(value: object) -> int:
     """A client's wager: a JSON integer on :data:`LADDER`.
 
     :raises Refused: ``bad_wager`` for anything else (``"40"``, ``40.0``,
@@ -73,7 +77,9 @@ def parse_wager(value: Any) -> int:
 
 def wager_of(table_id: int) -> int:
     """The wager of table ``table_id`` in coins (0: none)."""
-    return TableWager.objects.filter(table_id=table_id).values_list("wager", flat=True).first() or 0
+    wager: int | None = (TableWager.objects.filter(table_id=table_id)
+                         .values_list("wager", flat=True).first())
+    return wager or 0
 
 
 #: every write of a ``TableWager`` drops its table's entry (``shop.signals``);
@@ -90,7 +96,7 @@ def forget_wager(table_id: int) -> None:
     cache.delete(_wager_key(table_id))
 
 
-def wagers_of(table_ids) -> dict[int, int]:
+def wagers_of(table_ids: Iterable[int]) -> dict[int, int]:
     """``{table_id: wager}`` for the tables given (0 for those without one), as
     table snapshots and lobby rows show it: from the shared cache (one round
     trip), with one query for the tables it lacks. Rules that decide on the
@@ -99,7 +105,7 @@ def wagers_of(table_ids) -> dict[int, int]:
     table_ids = list(table_ids)
     shared = not connection.in_atomic_block
     keys = {t: _wager_key(t) for t in table_ids}
-    cached = cache.get_many(list(keys.values())) if shared else {}
+    cached: dict[str, int] = cache.get_many(list(keys.values())) if shared else {}
     out = {t: cached[k] for t, k in keys.items() if k in cached}
     missing = [t for t in table_ids if t not in out]
     if missing:
@@ -113,7 +119,9 @@ def wagers_of(table_ids) -> dict[int, int]:
 
 
 def _coins(user_id: int) -> int:
-    return Profile.objects.filter(user_id=user_id).values_list("coins", flat=True).first() or 0
+    coins: int | None = (Profile.objects.filter(user_id=user_id)
+                         .values_list("coins", flat=True).first())
+    return coins or 0
 
 
 def _short(wager: int) -> Refused:
@@ -128,7 +136,7 @@ def _short(wager: int) -> Refused:
 # --- setting the wager ------------------------------------------------------------------
 
 
-def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
+def set_wager(table_id: int, user: User, wager: object, confirm: bool = False) -> int:
     """The owner sets the table's wager while it waits (RULES.md §12 "Wagers").
 
     The owner must hold ``100 × wager`` coins themself, seated or not (they
@@ -194,7 +202,7 @@ def set_wager(table_id: int, user, wager: Any, confirm: bool = False) -> int:
     return wager
 
 
-def _set_wager_message(ctx: SocketContext, msg: dict) -> None:
+def _set_wager_message(ctx: SocketContext, msg: dict[str, Any]) -> None:
     """``{"type": "set_wager", "wager": 40, "confirm": true}`` (docs/protocol.md;
     ``confirm`` optional, only ``true`` confirms)."""
     set_wager(ctx.table_id, ctx.user, msg.get("wager"), confirm=msg.get("confirm") is True)
@@ -203,7 +211,7 @@ def _set_wager_message(ctx: SocketContext, msg: dict) -> None:
 # --- who may sit --------------------------------------------------------------------------
 
 
-def seat_policy(table: Table, user, moment: str) -> None:
+def seat_policy(table: Table, user: User | None, moment: str) -> None:
     """The wager's seat policy (RULES.md §9): at a wager table a person needs
     ``100 × wager`` coins to sit (``"sit"``), before a game starts
     (``"start"``, read under the seated players' profile locks, so the held
@@ -218,6 +226,7 @@ def seat_policy(table: Table, user, moment: str) -> None:
         return
     if moment == "bot":
         raise Refused("wager_table", _("A wager table takes no bots."))
+    assert user is not None  # only a bot's seat ("bot") comes without a user
     if moment == "start":
         # the four profiles locked now, in the lock order, until the game has
         # started and held its stakes: a purchase racing the start either
@@ -319,8 +328,8 @@ def settle(end: GameEnd) -> None:
     wager = wager_of(game.table_id)
     if not wager:
         return
-    users = [row.user_id for row in end.seats]
-    if any(u is None for u in users):  # a bot: practice (cannot happen at a wager table)
+    users = [row.user_id for row in end.seats if row.user_id is not None]
+    if len(users) != len(end.seats):  # a bot: practice (cannot happen at a wager table)
         return
     locked = ledger.lock_balances(users)  # Profile rows, ascending user id (lock order)
     escaper = end.result.get("abandoned_by") if end.reason == Game.ESCAPE else None
@@ -386,27 +395,29 @@ def _snapshot_details(tables_: list[Table], wagers: dict[int, int]) -> dict[int,
     seats: dict[int, list[Seat]] = {t.pk: list(t.seats.all()) for t in tables_}
     out = {}
     for table_id, wager in wagers.items():
-        people = [s for s in seats[table_id] if s.user_id is not None]
-        afford = [None] * 4
-        for s in people:
-            afford[s.index] = s.user.profile.coins >= needed(wager)
+        # (seat index, profile) of each person seated
+        people = [(s.index, s.user.profile) for s in seats[table_id] if s.user is not None]
+        afford: list[bool | None] = [None] * 4
+        for index, profile in people:
+            afford[index] = profile.coins >= needed(wager)
         stakes = None
         if wager and people:
-            low = min(levels.level_for(s.user.profile.rating_points) for s in people)
+            low = min(levels.level_for(profile.rating_points) for _index, profile in people)
             stake = levels.stake_for(low)
             stakes = {"stake": stake, "normal": wager * stake, "double_clamp": 2 * wager * stake}
         out[table_id] = {"wager_afford": afford, "wager_stakes": stakes}
     return out
 
 
-def _lobby_query(found, wager: int):
+def _lobby_query(found: QuerySet[Table], wager: int) -> QuerySet[Table]:
     if wager == 0:
         return found.exclude(wager__wager__gt=0)
     return found.filter(wager__wager=wager)
 
 
 def _lobby_match(row: dict[str, Any], wager: int) -> bool:
-    return row.get("wager", 0) == wager
+    found: int = row.get("wager", 0)
+    return found == wager
 
 
 def _parse_filter(text: str) -> int | None:
@@ -437,7 +448,7 @@ def recent_game_keys(user_id: int, seats: dict[int, int]) -> dict[int, dict[str,
             .values_list("game_id", "coin_changes")}
 
 
-def _ladder_label(wager: int):
+def _ladder_label(wager: int) -> StrOrPromise:
     if not wager:
         return gettext_lazy("No wager")
     return format_lazy("{} {}", wager, gettext_lazy("coins"))

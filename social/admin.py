@@ -1,24 +1,30 @@
 """Friends and blocks in the admin: read-only (they change only through
 ``social.friends`` / ``social.blocks``, which keep both sides and the limits)."""
 
+from typing import TypeVar
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 
 from social.models import Block, FriendRequest, Friendship
 
+_M = TypeVar("_M", bound=Model)
 
-class _ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request) -> bool:
+
+class _ReadOnly(admin.ModelAdmin[_M]):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
 
 @admin.register(Friendship)
-class FriendshipAdmin(_ReadOnly):
+class FriendshipAdmin(_ReadOnly[Friendship]):
     """One direction of each friendship (two rows per pair)."""
 
     list_display = ("user", "friend", "created_at")
@@ -27,7 +33,7 @@ class FriendshipAdmin(_ReadOnly):
 
 
 @admin.register(FriendRequest)
-class FriendRequestAdmin(_ReadOnly):
+class FriendRequestAdmin(_ReadOnly[FriendRequest]):
     """Friend requests and what became of them (``silent``: to a blocker)."""
 
     list_display = ("from_user", "to_user", "status", "silent", "created_at", "answered_at")
@@ -37,7 +43,7 @@ class FriendRequestAdmin(_ReadOnly):
 
 
 @admin.register(Block)
-class BlockAdmin(_ReadOnly):
+class BlockAdmin(_ReadOnly[Block]):
     """Who blocks whom (the blocked person never sees it)."""
 
     list_display = ("blocker", "blocked", "created_at")

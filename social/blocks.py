@@ -12,6 +12,7 @@ start's separation come with the rest of the table integration.)
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,7 +28,7 @@ from yuanzi_site.refusals import Refused
 BLOCK_LIMIT = 500
 
 
-def block(user, other) -> bool:
+def block(user: User, other: User) -> bool:
     """``user`` blocks ``other``; blocking someone already blocked changes nothing.
 
     :returns: ``True``.
@@ -72,7 +73,7 @@ def _stand_up_at_tables_of(owner_id: int, blocked_id: int) -> None:
                 tables.stand_up(table, [blocked_id], e.reason, str(e))
 
 
-def seat_policy(table: Table, user, moment: str) -> None:
+def seat_policy(table: Table, user: User | None, moment: str) -> None:
     """A seat policy (``social.plugin``): someone the table's owner
     blocks may not sit there (moment ``sit``; RULES.md §12 "Friends and
     blocks").
@@ -83,7 +84,7 @@ def seat_policy(table: Table, user, moment: str) -> None:
         raise _not_here()
 
 
-def unblock(user, other) -> bool:
+def unblock(user: User, other: User) -> bool:
     """``user`` stops blocking ``other`` (nothing changes if they did not).
     Requests made while blocked stay undelivered.
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -40,7 +41,7 @@ def lock_pair(a_id: int, b_id: int) -> None:
          .order_by("user_id").values_list("pk", flat=True))
 
 
-def _not_self(user, other) -> None:
+def _not_self(user: User, other: User) -> None:
     if user.pk == other.pk:
         raise Refused("friend_self", _("That is you."))
 
@@ -60,7 +61,7 @@ def _befriend(a_id: int, b_id: int) -> None:
     ).update(status=FriendRequest.ACCEPTED, answered_at=timezone.now())
 
 
-def request(user, other) -> str:
+def request(user: User, other: User) -> str:
     """``user`` asks ``other`` to be friends.
 
     Already asked: nothing changes (``"outgoing"``). ``other`` already asked
@@ -97,14 +98,14 @@ def request(user, other) -> str:
     return relations.OUTGOING
 
 
-def _incoming(user, other) -> FriendRequest:
+def _incoming(user: User, other: User) -> FriendRequest:
     req = relations.pending(other.pk, user.pk)
     if req is None or req.silent:
         raise Refused("no_request", _("There is no friend request from this player."))
     return req
 
 
-def accept(user, other) -> str:
+def accept(user: User, other: User) -> str:
     """``user`` accepts ``other``'s request: they are friends.
 
     :returns: ``"friends"``.
@@ -122,7 +123,7 @@ def accept(user, other) -> str:
     return relations.FRIENDS
 
 
-def decline(user, other) -> str:
+def decline(user: User, other: User) -> str:
     """``user`` declines ``other``'s request.
 
     :returns: ``"none"``.
@@ -137,7 +138,7 @@ def decline(user, other) -> str:
     return relations.NONE
 
 
-def cancel(user, other) -> str:
+def cancel(user: User, other: User) -> str:
     """``user`` withdraws their request to ``other``.
 
     :returns: ``"none"``.
@@ -154,7 +155,7 @@ def cancel(user, other) -> str:
     return relations.NONE
 
 
-def remove(user, other) -> str:
+def remove(user: User, other: User) -> str:
     """``user`` ends the friendship with ``other`` (both sides).
 
     :returns: ``"none"``.
@@ -169,7 +170,7 @@ def remove(user, other) -> str:
     return relations.NONE
 
 
-def unfriend(a_id: int, b_id: int) -> tuple[int, dict]:
+def unfriend(a_id: int, b_id: int) -> tuple[int, dict[str, int]]:
     """Delete the friendship's two rows (inside the caller's transaction and
     locks); returns ``QuerySet.delete()``'s answer."""
     return Friendship.objects.filter(user_id__in=(a_id, b_id), friend_id__in=(a_id, b_id)).delete()

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.contrib.auth.models import User
+from django.db.models import Count, Q, QuerySet
 
 from accounts.models import Profile
 from games import access, presence
@@ -43,13 +44,14 @@ def page_number(raw: Any) -> int:
     return n if 1 <= n <= 100_000 else 1
 
 
-def _page(qs, number: int) -> Page:
+def _page(qs: QuerySet[Any, Any], number: int) -> Page:
     start = (number - 1) * PAGE_SIZE
     rows = list(qs[start:start + PAGE_SIZE + 1])  # one more: is there a next page?
     return Page(rows[:PAGE_SIZE], number, len(rows) > PAGE_SIZE)
 
 
-def whereabouts(viewer, user_ids: list[int], invites: dict[str, str]) -> dict[int, dict]:
+def whereabouts(viewer: User, user_ids: list[int],
+                invites: dict[str, str]) -> dict[int, dict[str, Any]]:
     """Where each of ``user_ids`` is, as ``viewer`` may see it.
 
     :param invites: the viewer's session invites (``{"<table id>": token}``,
@@ -83,10 +85,11 @@ def whereabouts(viewer, user_ids: list[int], invites: dict[str, str]) -> dict[in
     if any(t.private for t in tables.values()):
         insider = set(Seat.objects.filter(user=viewer).values_list("table_id", flat=True))
         moderator = access.is_moderator(viewer)
-    out: dict[int, dict] = {}
+    out: dict[int, dict[str, Any]] = {}
     for uid in user_ids:
-        t = tables.get(at[uid])
-        table = None
+        at_id = at[uid]
+        t = tables.get(at_id) if at_id is not None else None
+        table: dict[str, Any] | None = None
         if t is not None:
             if t.private and not _may_open(t, viewer, insider, moderator, invites):
                 table = {"id": None, "name": None, "private": True}
@@ -98,7 +101,7 @@ def whereabouts(viewer, user_ids: list[int], invites: dict[str, str]) -> dict[in
     return out
 
 
-def _may_open(table: Table, viewer, insider: set[int], moderator: bool,
+def _may_open(table: Table, viewer: User, insider: set[int], moderator: bool,
               invites: dict[str, str]) -> bool:
     # games.access.may_open, with the viewer's seats and role read once for the page
     if table.owner_id == viewer.pk or table.pk in insider or moderator:
@@ -108,7 +111,7 @@ def _may_open(table: Table, viewer, insider: set[int], moderator: bool,
         str(token), table.invite_token)
 
 
-def friends(viewer, number: int, invites: dict[str, str]) -> Page:
+def friends(viewer: User, number: int, invites: dict[str, str]) -> Page:
     """Page ``number`` of ``viewer``'s friends by name: rows ``{"username",
     "level", "title", "online", "table"}`` (:func:`whereabouts`)."""
     # the page's ids and names first, their profiles after: one join fewer in
@@ -134,7 +137,7 @@ def _standing(rating_points: int | None) -> dict[str, Any]:
     return {"level": profile.level, "title": profile.title}
 
 
-def incoming(viewer, number: int) -> Page:
+def incoming(viewer: User, number: int) -> Page:
     """Page ``number`` of the requests waiting for ``viewer``, newest first
     (usernames; never a silent one)."""
     page = _page(FriendRequest.objects.filter(
@@ -143,7 +146,7 @@ def incoming(viewer, number: int) -> Page:
     return page
 
 
-def outgoing(viewer, number: int) -> Page:
+def outgoing(viewer: User, number: int) -> Page:
     """Page ``number`` of ``viewer``'s own pending requests, newest first
     (usernames; silent ones too: to their sender they look like any other)."""
     return _page(FriendRequest.objects.filter(from_user=viewer, status=FriendRequest.PENDING)
@@ -151,13 +154,13 @@ def outgoing(viewer, number: int) -> Page:
                  number)
 
 
-def blocked(viewer, number: int) -> Page:
+def blocked(viewer: User, number: int) -> Page:
     """Page ``number`` of the people ``viewer`` blocks, by name (usernames)."""
     return _page(Block.objects.filter(blocker=viewer).order_by("blocked__username", "blocked_id")
                  .values_list("blocked__username", flat=True), number)
 
 
-def search(viewer, text: str, number: int) -> Page:
+def search(viewer: User, text: str, number: int) -> Page:
     """Page ``number`` of the players whose name contains ``text`` (any case),
     by name, ``viewer`` left out: rows ``{"username", "level", "title",
     "state", "blocked"}`` (``state`` as :func:`social.relations.state`,
@@ -188,7 +191,7 @@ def search(viewer, text: str, number: int) -> Page:
     return Page(rows, page.number, page.has_next)
 
 
-def public_card(user) -> dict[str, Any]:
+def public_card(user: User) -> dict[str, Any]:
     """``GET /api/users/<username>``: what anyone may know of a player — never
     coins. ``avatar`` and ``finish_rate`` are ``None`` until avatars and
     reputation land."""

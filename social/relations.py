@@ -40,10 +40,9 @@ def state(me_id: int, other_id: int) -> str:
     waits; never a silent one) or ``"none"``."""
     if are_friends(me_id, other_id):
         return FRIENDS
-    waiting = FriendRequest.objects.filter(status=FriendRequest.PENDING).filter(
+    waiting = set(FriendRequest.objects.filter(status=FriendRequest.PENDING).filter(
         from_user_id__in=(me_id, other_id), to_user_id__in=(me_id, other_id)).exclude(
-        from_user_id=other_id, silent=True).values_list("from_user_id", flat=True)
-    waiting = set(waiting)
+        from_user_id=other_id, silent=True).values_list("from_user_id", flat=True))
     if me_id in waiting:
         return OUTGOING
     return INCOMING if other_id in waiting else NONE

@@ -12,9 +12,13 @@ answered with a redirect back to ``/friends/`` and a message instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +27,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from social import blocks, friends, lists, ui
+from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
+
+#: what a friend or block action returns (a state, or whether blocked)
+R = TypeVar("R")
 
 #: the friend actions of ``POST /api/friends/<username>/<action>``
 FRIEND_ACTIONS = {"request": friends.request, "accept": friends.accept,
@@ -40,7 +48,7 @@ def _unauthorized() -> JsonResponse:
                          "message": _("Log in first.")}, status=401)
 
 
-def _user(username: str):
+def _user(username: str) -> User | None:
     return get_user_model().objects.filter(username=username, is_active=True).first()
 
 
@@ -57,7 +65,8 @@ def _back(request: HttpRequest) -> HttpResponse:
     return redirect("friends")
 
 
-def _write(request: HttpRequest, username: str, act, data, said) -> HttpResponse:
+def _write(request: HttpRequest, username: str, act: Callable[[User, User], R],
+           data: Callable[[R], dict[str, Any]], said: Callable[[R], str]) -> HttpResponse:
     """Run ``act(user, other)``; answer ``data(result)`` and the message
     ``said(result)`` as JSON (or redirect the page's form with the message)."""
     if not request.user.is_authenticated:
@@ -169,7 +178,7 @@ def api_user(request: HttpRequest, username: str) -> JsonResponse:
 
 
 @login_required
-def friends_page(request: HttpRequest) -> HttpResponse:
+def friends_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/friends/?page=&q=``: your friends (online, where), requests both
     ways with their buttons, your blocks, and the name search."""
     n = lists.page_number(request.GET.get("page"))

@@ -16,12 +16,14 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from games.adapters import drain  # noqa: E402
 from games.adapters.routing import websocket_urlpatterns  # noqa: E402
 from yuanzi_site import logs, proxy  # noqa: E402
 from yuanzi_site.origins import SiteOriginValidator  # noqa: E402
 
 proxy.install()  # Daphne's --proxy-headers: forwarded addresses only from TRUSTED_PROXIES
 logs.install()  # the access log's request field shortened
+drain.install()  # SIGTERM drains: in-flight actions finish, sockets close with 1012
 
 # Everything made while starting (Django, the apps, the engine's tables: ~120,000
 # objects) is moved out of the cyclic collector's sight: a full collection walked

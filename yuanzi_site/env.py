@@ -10,6 +10,7 @@ silently falling back to a default.
 from __future__ import annotations
 
 import os
+from typing import overload
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -24,6 +25,12 @@ def _raw(name: str) -> str | None:
     if value is None or value.strip() == "":
         return None
     return value.strip()
+
+
+@overload
+def env_str(name: str, default: str) -> str: ...
+@overload
+def env_str(name: str, default: None = None) -> str | None: ...
 
 
 def env_str(name: str, default: str | None = None) -> str | None:

@@ -3,7 +3,7 @@
 
 - ``/healthz``: the process answers; checks nothing else (a liveness probe).
 - ``/readyz``: the process can serve players: the database answers, Redis
-  answers (production stack only: ``REDIS_URL`` set) and the scheduler's
+  answers (production stack only: ``REDIS_URL`` or ``REDIS_SENTINELS`` set) and the scheduler's
   heartbeat is fresh (Celery beat's sweep, or the embedded ticker; skipped when
   ``GAMES_SCHEDULER`` is ``none``). 200 ``{"ready": true, "checks": {...}}``,
   or 503 with each failing part named in ``checks`` (a readiness probe: a
@@ -32,7 +32,9 @@ from prometheus_client.core import Metric
 from prometheus_client.registry import Collector
 
 from games import clock
+from games.adapters import drain
 from games.metrics import SiteCollector
+from yuanzi_site import redis_config
 
 OK = "ok"
 
@@ -52,9 +54,11 @@ def _database() -> str:
 
 
 def _redis() -> str:
-    import redis  # the production stack only: the embedded default has no Redis
-
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+    target = redis_config.configured_target()
+    if not target:  # readiness() checks Redis only when it is configured
+        raise RuntimeError("neither REDIS_URL nor REDIS_SENTINELS is set")
+    # through Sentinel: the sentinels answer who the master is, and it answers PING
+    client = redis_config.client(target, socket_timeout=1, socket_connect_timeout=1)
     try:
         client.ping()
     finally:
@@ -73,14 +77,17 @@ def _scheduler() -> str:
 
 def readiness() -> dict[str, str]:
     """Each part's state: ``"ok"`` or a short reason (an exception's class and
-    message). Parts: ``database`` always, ``redis`` with ``REDIS_URL``,
-    ``scheduler`` unless ``GAMES_SCHEDULER == "none"``."""
+    message). ``process`` is ``"draining"`` while a SIGTERM drains this
+    process (absent otherwise). Parts: ``database`` always, ``redis`` with
+    ``REDIS_URL`` or Sentinel, ``scheduler`` unless ``GAMES_SCHEDULER == "none"``."""
     checks = {"database": _database}
-    if settings.REDIS_URL:
+    if redis_config.configured_target():
         checks["redis"] = _redis
     if settings.GAMES_SCHEDULER != "none":
         checks["scheduler"] = _scheduler
     result: dict[str, str] = {}
+    if drain.draining():  # SIGTERM: this process is stopping (games.adapters.drain)
+        result["process"] = "draining"
     for name, check in checks.items():
         try:
             result[name] = check()
@@ -118,7 +125,8 @@ def metrics(request: HttpRequest) -> HttpResponse:
         raise Http404
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        multiprocess.MultiProcessCollector(registry)
+        # prometheus_client leaves this constructor unannotated
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry.register(_ThisProcess())
     registry.register(SiteCollector())

@@ -34,9 +34,17 @@ its handshake failed (HTTP 500) — for ~10 s after a Redis restart, until
 every dead pooled connection had failed once. Here each command is
 retried once on a fresh connection before it fails.
 
+Through Redis Sentinel the pool is :class:`BlockingSentinelConnectionPool`,
+the same bounded, waiting pool whose connections ask the sentinels for the
+master's address when they (re)connect: after a failover a command on a
+connection to the old master fails (closed, or ``READONLY`` once it is a
+replica), is retried on a new connection, which goes to the new master.
+
 Configured by :func:`yuanzi_site.settings_layers.redis_channel_layer`; host
-entries take ``address`` plus any pool keyword (``max_connections``,
-``timeout``, ``socket_timeout``).
+entries take ``address`` — or channels_redis's Sentinel keys ``sentinels``
+(``[(host, port), …]``), ``master_name`` and ``sentinel_kwargs`` — plus any
+pool keyword (``max_connections``, ``timeout``, ``socket_timeout``, ``db``,
+``password``).
 """
 
 from __future__ import annotations
@@ -44,15 +52,17 @@ from __future__ import annotations
 import asyncio
 import time
 from copy import deepcopy
+from typing import Any
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from redis import asyncio as aioredis
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import NoBackoff
 
 
-class FastInMemoryChannelLayer(InMemoryChannelLayer):
+class FastInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]  # channels ships no types
     """``InMemoryChannelLayer`` with expiry swept at most once a second and
     group sends without a task per member (same semantics otherwise)."""
 
@@ -65,7 +75,7 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):
             self._cleaned_at = now
             super()._clean_expired()
 
-    async def group_send(self, group: str, message: dict) -> None:
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every channel in ``group``; a full channel loses
         this message only (as the base class does)."""
         assert isinstance(message, dict), "Message is not a dict"
@@ -83,14 +93,31 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):
                 pass  # ChannelFull for a group member is ignored by the base class too
 
 
-class PooledRedisChannelLayer(RedisChannelLayer):
+class BlockingSentinelConnectionPool(SentinelConnectionPool, aioredis.BlockingConnectionPool):
+    """redis-py's ``SentinelConnectionPool`` (connections to the master the
+    sentinels name) with ``BlockingConnectionPool``'s bound and wait:
+    ``BlockingSentinelConnectionPool(master_name, Sentinel(...),
+    max_connections=…, timeout=…, **connection_kwargs)``."""
+
+
+class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis ships no types
     """A ``RedisChannelLayer`` whose per-loop pools block instead of failing
     and retry a command once on a fresh connection."""
 
     def create_pool(self, index: int) -> aioredis.ConnectionPool:
         host = dict(self.hosts[index])
-        address = host.pop("address")
         host.setdefault("retry", Retry(NoBackoff(), 1))
+        if "master_name" in host:
+            master = host.pop("master_name")
+            # redis-py ships no annotations for its sentinel module
+            to_sentinels = dict(host.pop("sentinel_kwargs", None) or {})
+            # the asyncio form of the settings' no-retry (the sentinels are asked in turn)
+            to_sentinels["retry"] = Retry(NoBackoff(), 0)
+            sentinel = Sentinel(  # type: ignore[no-untyped-call]
+                host.pop("sentinels"), sentinel_kwargs=to_sentinels)
+            return BlockingSentinelConnectionPool(  # type: ignore[no-untyped-call]
+                master, sentinel, **host)
+        address = host.pop("address")
         return aioredis.BlockingConnectionPool.from_url(address, **host)
 
     async def group_add(self, group: str, channel: str) -> None:

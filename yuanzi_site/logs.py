@@ -13,6 +13,7 @@ their tracebacks.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 #: the most characters of one request path or argument a log line carries
 MAX_FIELD = 200
@@ -45,8 +46,10 @@ def install() -> None:
         return
     write_entry = AccessLogGenerator.write_entry
 
-    def short_entry(self, host, date, request, *args, **kwargs):
-        return write_entry(self, host, date, shorten(request), *args, **kwargs)
+    def short_entry(self: AccessLogGenerator, host: str, date: Any, request: str,
+                    *args: Any, **kwargs: Any) -> None:
+        write_entry(self, host, date, shorten(request), *args, **kwargs)
 
-    short_entry.shortened = True
+    # the marker install() looks for (a function's attributes live in its __dict__)
+    short_entry.__dict__["shortened"] = True
     AccessLogGenerator.write_entry = short_entry

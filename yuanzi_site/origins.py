@@ -12,21 +12,30 @@ at all, is refused at the handshake (Daphne answers HTTP 403).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+#: an ASGI connection's scope, receive and send (asgiref's TypedDicts are
+#: narrower than what Channels hands over)
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+    for key, value in headers:
         if key == name:
             return value.decode("latin1")
     return None
 
 
-def origin_allowed(scope: dict[str, Any]) -> bool:
+def origin_allowed(scope: Scope) -> bool:
     """Whether the handshake in ``scope`` comes from one of the site's origins."""
     origin = _header(scope, b"origin")
     if not origin:
@@ -48,10 +57,11 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
 class SiteOriginValidator:
     """ASGI middleware: refuse a websocket whose Origin is not the site's."""
 
-    def __init__(self, application) -> None:
+    def __init__(self, application: ASGIApp) -> None:
         self.application = application
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and not origin_allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
-        return await self.application(scope, receive, send)
+            await WebsocketDenier()(scope, receive, send)
+            return
+        await self.application(scope, receive, send)

@@ -22,8 +22,9 @@ from django.conf import settings
 def forwarded_address(headers: Any, address_header_name: str = "X-Forwarded-For",
                       port_header_name: str = "X-Forwarded-Port",
                       proto_header_name: str = "X-Forwarded-Proto",
-                      original_addr: list | None = None,
-                      original_scheme: str | None = None) -> tuple[list | None, str | None]:
+                      original_addr: list[str | int] | None = None,
+                      original_scheme: str | None = None
+                      ) -> tuple[list[str | int] | None, str | None]:
     """Daphne's ``parse_x_forwarded_for`` contract (same arguments, returns
     ``([host, port], scheme)``), trusting the headers only from a trusted proxy."""
     from daphne import utils
@@ -39,8 +40,10 @@ def forwarded_address(headers: Any, address_header_name: str = "X-Forwarded-For"
         # the rightmost entry is the one the trusted proxy added
         last = utils.header_value(headers, name).split(",")[-1].strip()
         headers[name] = [last.encode()]
-    return utils.parse_x_forwarded_for(headers, address_header_name, port_header_name,
-                                       proto_header_name, original_addr, original_scheme)
+    parsed: tuple[list[str | int] | None, str | None] = utils.parse_x_forwarded_for(
+        headers, address_header_name, port_header_name, proto_header_name,
+        original_addr, original_scheme)
+    return parsed
 
 
 def install() -> None:

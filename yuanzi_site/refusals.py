@@ -10,6 +10,8 @@ translated message; nothing has changed when it is raised.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: every reason code → what it means (for docs and tests; users get the message)
 REASONS: dict[str, str] = {}
 
@@ -34,7 +36,7 @@ class Refused(ValueError):
         code cannot reach a client undocumented.
     """
 
-    def __init__(self, reason: str, message: str, params: dict | None = None) -> None:
+    def __init__(self, reason: str, message: str, params: dict[str, Any] | None = None) -> None:
         if reason not in REASONS:
             raise ValueError(f"unregistered reason code {reason!r}")
         super().__init__(message)

@@ -7,7 +7,8 @@ Two ways to run (DESIGN.md "Two ways to run"):
   DEBUG off (the site's own 404 / 500 pages; ``DEBUG=1`` for Django's), cookies
   usable over plain http;
 * production stack: ``DATABASE_URL`` selects PostgreSQL (psycopg 3),
-  ``REDIS_URL`` selects the Redis channel layer, Redis cache and Celery on
+  ``REDIS_URL`` (or ``REDIS_SENTINELS`` + ``REDIS_SENTINEL_MASTER``: Redis
+  through Sentinel) selects the Redis channel layer, Redis cache and Celery on
   Redis; ``YUANZI_PRODUCTION=1`` turns DEBUG off by default, requires
   ``SECRET_KEY`` and ``ALLOWED_HOSTS`` and uses whitenoise's manifest storage.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -33,7 +35,12 @@ from yuanzi_site.env import (
     env_str,
 )
 from yuanzi_site.jobs import PERIODIC_JOBS
-from yuanzi_site.settings_layers import memory_channel_layer, redis_channel_layer
+from yuanzi_site.redis_config import redis_settings, sentinel_from_env
+from yuanzi_site.settings_layers import memory_channel_layer
+
+# generic classes of Django usable with type arguments at run time
+# (``admin.ModelAdmin[Profile]``, ``QuerySet[Game]``) as django-stubs declares them
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -129,6 +136,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.me",  # the header figures
+                "moderation.notices.page_notice",  # the site notice (维护公告) banner
             ],
         },
     },
@@ -176,27 +184,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: cache, channel layer, Celery -----------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+# or the master of a Redis Sentinel group (REDIS_SENTINELS, REDIS_SENTINEL_MASTER…;
+# docs/deploy.md "Redis with Sentinel"); None without those variables
+REDIS_SENTINEL = sentinel_from_env()
 # prefix of every Redis key the site writes (cache, channel layer, presence)
 REDIS_PREFIX = env_str("REDIS_PREFIX", "yuanzi")
 
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": REDIS_PREFIX,
-        }
-    }
-    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=REDIS_PREFIX)}
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+_redis_target = REDIS_SENTINEL or REDIS_URL
+if _redis_target:
+    # CACHES, CHANNEL_LAYERS, Celery's broker and results, redbeat's Redis
+    globals().update(redis_settings(_redis_target, prefix=REDIS_PREFIX))
     CELERY_TASK_ALWAYS_EAGER = False
     # Beat may run on two hosts: celery-redbeat keeps the schedule in Redis and
     # only the holder of a lock sends; the other waits and takes over within
     # CELERY_REDBEAT_LOCK_TIMEOUT seconds of the holder's death (docs/deploy.md).
     CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
-    CELERY_REDBEAT_REDIS_URL = REDIS_URL
-    CELERY_REDBEAT_KEY_PREFIX = f"{REDIS_PREFIX}:redbeat"
     CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CELERY_REDBEAT_LOCK_TIMEOUT", 10, minimum=2)
     # the lock is extended at every tick: tick at least every second (the sweep's pace)
     CELERY_BEAT_MAX_LOOP_INTERVAL = 1
@@ -206,7 +208,7 @@ else:
     # (silently; the default 100 lost frames at a table of 400 spectators)
     CHANNEL_LAYERS = {"default": memory_channel_layer()}
     CELERY_BROKER_URL = "memory://"
-    CELERY_RESULT_BACKEND = None
+    CELERY_RESULT_BACKEND: str | None = None
     # Embedded default: tasks run in the calling process (countdowns are ignored;
     # DESIGN.md "Time, bots, departures" explains the in-process ticker).
     CELERY_TASK_ALWAYS_EAGER = True
@@ -338,13 +340,16 @@ GAMES_SNAPSHOT_DEBOUNCE_SECONDS = float(env_str("GAMES_SNAPSHOT_DEBOUNCE_SECONDS
 # the scheduler's heartbeat older than this: the site counts as down and turn
 # clocks pause (RULES.md §12); the ticker beats 5×/s, Celery beat every second
 GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
+# on SIGTERM a Daphne lets its in-flight actions finish for at most this long,
+# then closes every websocket with 1012 (games/adapters/drain.py)
+GAMES_DRAIN_SECONDS = float(env_str("GAMES_DRAIN_SECONDS", "10"))
 # the expert bot's endgame search budget per move, milliseconds (at most 50)
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 # celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py
 # runsite`; none: nothing acts on due turns (tests and benchmarks that drive the
 # clock themselves). See games/adapters/scheduler.py.
 GAMES_SCHEDULER = env_choice(
-    "GAMES_SCHEDULER", "celery" if REDIS_URL else "ticker", ("celery", "ticker", "none")
+    "GAMES_SCHEDULER", "celery" if _redis_target else "ticker", ("celery", "ticker", "none")
 )
 # Rate limits as (hits, window in seconds), per user.
 GAMES_ACTION_RATE = (env_int("GAMES_ACTION_RATE", 20, minimum=1), 5)
@@ -364,6 +369,8 @@ GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
 MODERATION_KICK_BAN_MINUTES = env_int("MODERATION_KICK_BAN_MINUTES", 30, minimum=1)
 # Reports one player may make in an hour.
 MODERATION_REPORTS_PER_HOUR = 5
+# Seconds a process keeps the site notice (维护公告) it read; every save drops it.
+MODERATION_NOTICE_CACHE_SECONDS = 30
 # --- Shop (RULES.md §8–§9, §12) -------------------------------------------------
 
 # Coin sources: the daily check-in's 7-day cycle (a day is a calendar day in

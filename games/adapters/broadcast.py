@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
 from games import events
 from games.adapters import sends
 
+if TYPE_CHECKING:
+    from games.snapshots import TableSnapshot
+
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+SITE_GROUP = "site"  # every open socket: tables, the lobby, /ws/me/ (the site notice)
 
 
 def table_group(table_id: int) -> str:
@@ -82,7 +86,7 @@ async def _flush(loop: asyncio.AbstractEventLoop) -> None:
             log.exception("table snapshot broadcast failed")
 
 
-def table_changed(table_id: int) -> dict[str, Any] | None:
+def table_changed(table_id: int) -> TableSnapshot | None:
     """Send the table's new snapshot to its clients and its lobby row to the lobby.
 
     :returns: the snapshot sent, or ``None`` if the table is gone or closed.
@@ -119,7 +123,7 @@ def game_changed(event: events.GameChanged) -> None:
         event.game_id, event.table_id, event.state, event.players, event.due_at)
     views = {
         p["user_id"]: build_view(game_id, state, players, due_at, i)
-        for i, p in enumerate(players) if not p["bot"]
+        for i, p in enumerate(players) if not p["bot"] and p["user_id"] is not None
     }
     spectator = build_view(game_id, state, players, due_at, None)
     messages = [
@@ -146,6 +150,11 @@ def user_frame(user_id: int, frame: dict[str, Any]) -> None:
     sends.send(person_group(user_id), {"type": "user.frame", "frame": frame})
 
 
+def site_notice(notice: dict[str, Any] | None) -> None:
+    """Send the site-wide notice shown now (or ``None``: none) to every open socket."""
+    sends.send(SITE_GROUP, {"type": "site.notice", "notice": notice})
+
+
 def subscribe() -> None:
     """Subscribe this transport to the write side's events (``GamesConfig.ready``)."""
     events.subscribe(events.TableChanged, lambda e: table_changed(e.table_id))
@@ -155,3 +164,4 @@ def subscribe() -> None:
     events.subscribe(events.Notice, lambda e: notice(e.user_id, e.notice))
     events.subscribe(events.UserFrame, lambda e: user_frame(e.user_id, e.frame))
     events.subscribe(events.CloseSockets, lambda e: close_sockets(e.user_id, e.notice))
+    events.subscribe(events.SiteNoticeChanged, lambda e: site_notice(e.notice))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
@@ -23,11 +24,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import access, metrics, plugins, presence, queries, snapshots, wire
-from games.adapters import broadcast, ratelimit
+from games.adapters import broadcast, drain, ratelimit
 from games.adapters.dbcalls import db
 from games.plugins import SocketContext
-from games.seatview import current_view
+from games.seatview import current_view, game_view
 from yuanzi_site.refusals import Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +39,8 @@ logger = logging.getLogger(__name__)
 MAX_FRAME = 8192
 
 
-def _connect(channel_name: str, table_id: int, user, token: str | None = None,
+def _connect(channel_name: str, table_id: int, user: User | AnonymousUser,
+             token: str | None = None,
              address: str | None = None) -> dict[str, Any] | None:
     # a private table without its invite is refused as if it did not exist
     row = access.open_table(table_id, user, token)
@@ -53,18 +58,18 @@ def _connect(channel_name: str, table_id: int, user, token: str | None = None,
     return {
         "table": table,
         "moderator": moderator,
-        "view": None if barred else current_view(table_id, user, table["game_id"]),
+        "view": None if barred else game_view(table["game_id"], user),
         "chat": queries.chat_history(table_id),
     }
 
 
-def _moderator_here(table: dict[str, Any], user) -> bool:
+def _moderator_here(table: snapshots.TableSnapshot, user: User | AnonymousUser) -> bool:
     """:func:`games.access.is_moderator`, answered by the snapshot when it can:
     its ``moderators`` (moderation's contribution) lists every moderator seated
     at the table, so a seated player needs no query."""
-    listed = table.get("moderators")
-    seated = getattr(user, "is_authenticated", False) and any(
-        s["player"] and s["player"]["id"] == user.pk for s in table["seats"])
+    listed: list[dict[str, Any]] | None = cast(dict[str, Any], table).get("moderators")
+    seated = user.is_authenticated and any(
+        s["player"] is not None and s["player"]["id"] == user.pk for s in table["seats"])
     if listed is None or not seated:
         return access.is_moderator(user)
     return any(m["id"] == user.pk for m in listed)
@@ -85,8 +90,8 @@ _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many 
           "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
 
 
-def _handle(channel_name: str, table_id: int, user, msg: dict[str, Any],
-            game_id: int | None = None) -> dict | None:
+def _handle(channel_name: str, table_id: int, user: User | AnonymousUser,
+            msg: dict[str, Any], game_id: int | None = None) -> dict[str, Any] | None:
     """Carry out one client message; returns a direct reply or ``None``.
 
     :param game_id: the connection's hint of the table's current game
@@ -130,7 +135,7 @@ def frame_budget() -> tuple[float, int]:
     return rate, act_hits + chat_hits + settings.GAMES_PING_BURST
 
 
-class _JsonSocket(AsyncJsonWebsocketConsumer):
+class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     """JSON frames in and out. Every frame first takes a token from the
     connection's ``frames`` bucket (set by the subclass's ``connect``): without
     one it is dropped before anything is done with it — not parsed, no
@@ -144,22 +149,33 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
     _counted = False  # in metrics.OPEN_SOCKETS since accept()
     frames: TokenBucket | None = None
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: dict[str, Any],
+                       receive: Callable[[], Awaitable[dict[str, Any]]],
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
+            drain.closed(self)
             if self._counted:
                 metrics.OPEN_SOCKETS.labels(type(self).__name__).dec()
             await asyncio.shield(self.cleanup())
 
-    async def accept(self, subprotocol: str | None = None, headers=None) -> None:
+    async def accept(self, subprotocol: str | None = None,
+                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
         await super().accept(subprotocol, headers)
         if not self._counted:
             self._counted = True
             metrics.OPEN_SOCKETS.labels(type(self).__name__).inc()
+        drain.opened(self)
+        if drain.draining():  # this process is stopping: the page reconnects elsewhere
+            await self.close(code=drain.RESTART_CODE)
 
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
+
+    async def site_notice(self, event: dict[str, Any]) -> None:
+        # the site-wide notice (维护公告) changed: every open page shows it at once
+        await self.send_json({"type": "site_notice", "notice": event["notice"]})
 
     async def disconnect(self, code: int) -> None:
         await self.cleanup()
@@ -183,8 +199,8 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):
             return  # a flood: dropped before any work
         # the base class raises ValueError on a binary or empty frame, which
         # would kill the consumer and drop the connection
-        ok = text_data and len(text_data) <= MAX_FRAME
-        content = await self.decode_json(text_data) if ok else None
+        content = (await self.decode_json(text_data)
+                   if text_data and len(text_data) <= MAX_FRAME else None)
         await self.receive_json(content, **kwargs)
 
     @classmethod
@@ -231,10 +247,11 @@ class TableConsumer(_JsonSocket):
     """
 
     async def connect(self) -> None:
-        self.table_id = wire.whole(self.scope["url_route"]["kwargs"]["table_id"])
-        if self.table_id is None:  # /ws/table/-1/, 8,000 digits …: like an unknown table
+        table_id = wire.whole(self.scope["url_route"]["kwargs"]["table_id"])
+        if table_id is None:  # /ws/table/-1/, 8,000 digits …: like an unknown table
             await _refuse_route(self)
             return
+        self.table_id = table_id
         self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = TokenBucket(*frame_budget())
@@ -244,7 +261,7 @@ class TableConsumer(_JsonSocket):
         # no move between reading the greeting and joining goes unseen
         self.watching = True
         self.groups_joined = [broadcast.table_group(self.table_id),
-                              broadcast.watch_group(self.table_id)]
+                              broadcast.watch_group(self.table_id), broadcast.SITE_GROUP]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.user_group(self.table_id, self.user.pk))
             self.groups_joined.append(broadcast.person_group(self.user.pk))
@@ -331,9 +348,10 @@ class TableConsumer(_JsonSocket):
                 await self.send_json({"type": "game", "view": view})
             return
         try:
-            reply = await db(_handle)(
-                self.channel_name, self.table_id, self.user, content, self.game_id
-            )
+            async with drain.action():  # a drain lets it finish before closing
+                reply = await db(_handle)(
+                    self.channel_name, self.table_id, self.user, content, self.game_id
+                )
         except Refused as e:
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": _ref(content)}
@@ -400,7 +418,7 @@ async def _refuse_route(consumer: AsyncJsonWebsocketConsumer) -> None:
     await consumer.close(code=4404)
 
 
-class NoSuchRoute(AsyncJsonWebsocketConsumer):
+class NoSuchRoute(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     """Any websocket path that is no route: accepted and closed with 4404."""
 
     async def connect(self) -> None:
@@ -422,7 +440,7 @@ class _PersonalSocket(_JsonSocket):
         self.user = self.scope["user"]
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = self.bucket  # every frame is a ping here: dropped unread
-        self.groups_joined = list(groups)
+        self.groups_joined = [*groups, broadcast.SITE_GROUP]
         if self.user.is_authenticated:
             self.groups_joined.append(broadcast.person_group(self.user.pk))
             await sync_to_async(presence.touch_person, thread_sensitive=False)(

@@ -13,23 +13,28 @@ the one thread stays: SQLite serialises writers anyway.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import ParamSpec, TypeVar, cast
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 _pool: ThreadPoolExecutor | None = None
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def db(func: Callable[..., Any]) -> Callable[..., Any]:
+
+def db(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``func`` as an awaitable run with a database connection (closing stale
     ones first, as ``database_sync_to_async`` does), in the pool when
     ``GAMES_DB_THREADS`` > 0, else in Channels' database thread."""
     global _pool
+    # channels ships no types: its wrapper is Callable[P, Awaitable[R]]
     if not settings.GAMES_DB_THREADS:
-        return database_sync_to_async(func)
+        return cast(Callable[P, Awaitable[R]], database_sync_to_async(func))
     if _pool is None:
         _pool = ThreadPoolExecutor(settings.GAMES_DB_THREADS, thread_name_prefix="db")
-    return database_sync_to_async(func, thread_sensitive=False, executor=_pool)
+    return cast(Callable[P, Awaitable[R]],
+                database_sync_to_async(func, thread_sensitive=False, executor=_pool))

@@ -39,15 +39,15 @@ def running_game(table_id: int) -> int:
     return game_id
 
 
-def _sit(ctx: SocketContext, msg: dict) -> None:
+def _sit(ctx: SocketContext, msg: dict[str, Any]) -> None:
     tables.sit(ctx.table_id, ctx.user, msg.get("seat"))
 
 
-def _stand(ctx: SocketContext, msg: dict) -> None:
+def _stand(ctx: SocketContext, msg: dict[str, Any]) -> None:
     tables.stand(ctx.table_id, ctx.user)
 
 
-def _ready(ctx: SocketContext, msg: dict) -> None:
+def _ready(ctx: SocketContext, msg: dict[str, Any]) -> None:
     try:
         seed = fairness.clean_seed(msg.get("seed"))
     except ValueError:
@@ -56,15 +56,15 @@ def _ready(ctx: SocketContext, msg: dict) -> None:
     tables.set_ready(ctx.table_id, ctx.user, flag(msg, "ready"), seed=seed)
 
 
-def _add_bot(ctx: SocketContext, msg: dict) -> None:
+def _add_bot(ctx: SocketContext, msg: dict[str, Any]) -> None:
     tables.add_bot(ctx.table_id, ctx.user, msg.get("seat"), msg.get("bot", "normal"))
 
 
-def _remove_bot(ctx: SocketContext, msg: dict) -> None:
+def _remove_bot(ctx: SocketContext, msg: dict[str, Any]) -> None:
     tables.remove_bot(ctx.table_id, ctx.user, msg.get("seat"))
 
 
-def _chat(ctx: SocketContext, msg: dict) -> None:
+def _chat(ctx: SocketContext, msg: dict[str, Any]) -> None:
     text = msg.get("text")
     chat.chat(ctx.table_id, ctx.user, text if isinstance(text, str) else "")
 
@@ -73,7 +73,7 @@ def _chat(ctx: SocketContext, msg: dict) -> None:
 MAX_CARDS = 41
 
 
-def _move(ctx: SocketContext, msg: dict) -> None:
+def _move(ctx: SocketContext, msg: dict[str, Any]) -> None:
     action: dict[str, Any] = {"type": msg["type"]}
     if msg["type"] == "play":
         cards = msg.get("cards")
@@ -89,20 +89,20 @@ def _move(ctx: SocketContext, msg: dict) -> None:
             play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
 
 
-def _escape(ctx: SocketContext, msg: dict) -> None:
+def _escape(ctx: SocketContext, msg: dict[str, Any]) -> None:
     play.escape(running_game(ctx.table_id), ctx.user)
 
 
-def _auto_play(ctx: SocketContext, msg: dict) -> None:
+def _auto_play(ctx: SocketContext, msg: dict[str, Any]) -> None:
     on = flag(msg, "on")  # a malformed message first, whatever the table's state
     play.set_auto_play(running_game(ctx.table_id), ctx.user, on)
 
 
-def _phrase(ctx: SocketContext, msg: dict) -> None:
+def _phrase(ctx: SocketContext, msg: dict[str, Any]) -> None:
     phrases.say(ctx.table_id, ctx.user, msg.get("index"))
 
 
-def _spectators(ctx: SocketContext, msg: dict) -> None:
+def _spectators(ctx: SocketContext, msg: dict[str, Any]) -> None:
     tables.set_spectators(ctx.table_id, ctx.user, flag(msg, "allowed"))
 
 

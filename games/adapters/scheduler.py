@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
+from datetime import datetime
 
 from django.conf import settings
 
@@ -25,7 +27,7 @@ from games import events
 log = logging.getLogger(__name__)
 
 
-def schedule_due(game_id: int, seq: int, due_at) -> None:
+def schedule_due(game_id: int, seq: int, due_at: datetime) -> None:
     """Arrange for ``run_due(game_id, seq)`` at ``due_at`` (an aware datetime):
     a countdown task if it is within the horizon, else the beat sweep's."""
     if settings.GAMES_SCHEDULER == "celery":
@@ -73,8 +75,9 @@ class Ticker:
         from yuanzi_site.jobs import PERIODIC_JOBS, SWEEP_JOB
 
         self.interval = interval
-        self.task: asyncio.Task | None = None
-        self.jobs = []
+        self.task: asyncio.Task[None] | None = None
+        # (name, the job: a Celery task, called directly, or a function; seconds)
+        self.jobs: list[tuple[str, Callable[[], object], float]] = []
         for name, dotted, every in PERIODIC_JOBS:
             module, _, attr = dotted.rpartition(".")
             every = (intervals or {}).get(name, 0.0 if name == SWEEP_JOB else every)

@@ -30,16 +30,19 @@ def send(group: str, message: dict[str, Any]) -> None:
     send_all([(group, message)])
 
 
-async def _send_batch(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
+async def _send_batch(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
     # distinct groups at once: with Redis each send is a network round trip
     await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
-_queues: dict[asyncio.AbstractEventLoop, asyncio.Queue] = {}
-_drains: set[asyncio.Task] = set()  # the loop keeps only weak references to its tasks
+#: a queued batch: the channel layer (channels ships no types) and its messages
+_Batch = tuple[Any, list[tuple[str, dict[str, Any]]]]
+
+_queues: dict[asyncio.AbstractEventLoop, asyncio.Queue[_Batch]] = {}
+_drains: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to its tasks
 
 
-def _enqueue(layer, messages) -> None:
+def _enqueue(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
     """On the serving loop: queue a batch; one drain task per loop sends in order."""
     loop = asyncio.get_running_loop()
     queue = _queues.get(loop)
@@ -51,7 +54,7 @@ def _enqueue(layer, messages) -> None:
     queue.put_nowait((layer, messages))
 
 
-async def _drain(queue: asyncio.Queue) -> None:
+async def _drain(queue: asyncio.Queue[_Batch]) -> None:
     while True:
         layer, messages = await queue.get()
         try:

@@ -221,6 +221,15 @@ class View(TypedDict):
     seed: NotRequired[str]
 
 
+class PreviousTrick(TypedDict):
+    """The half's last completed trick (上一轮, :func:`~games.engine.tricks.previous_trick`):
+    every play and pass in it as ``[seat, cards]`` (``[]`` a pass), and the seat
+    whose play took it."""
+
+    plays: list[SeatCards]
+    winner: Seat | None
+
+
 class BotView(View):
     """What a bot in one seat may know: :func:`~games.engine.bot_view` (RULES.md §12).
 

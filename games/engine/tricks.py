@@ -10,10 +10,10 @@ from the current hands plus what each seat played since the half began.
 
 from __future__ import annotations
 
-from typing import Any
+from .shapes import PreviousTrick, SeatCards, State, seat_cards
 
 
-def previous_trick(state: dict[str, Any]) -> dict[str, Any] | None:
+def previous_trick(state: State) -> PreviousTrick | None:
     """The last completed trick of the current half, or ``None`` (none yet).
 
     :returns: ``{"plays": [[seat, cards], …] (cards ``[]`` for a pass),
@@ -27,11 +27,12 @@ def previous_trick(state: dict[str, Any]) -> dict[str, Any] | None:
     counts = [len(h) for h in state["hands"]]
     for seat, cards in actions:
         counts[seat] += len(cards)
-    last: dict[str, Any] | None = None
-    plays: list[list[Any]] = []
-    winner, passes = None, 0
+    last: PreviousTrick | None = None
+    plays: list[SeatCards] = []
+    winner: int | None = None
+    passes = 0
     for seat, cards in done:
-        plays.append([seat, cards])
+        plays.append(seat_cards(seat, cards))
         if cards:
             counts[seat] -= len(cards)
             winner, passes = seat, 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
@@ -16,7 +17,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("shop/_panel.html", takes_context=True)
-def shop_panel(context: dict[str, Any], user) -> dict[str, Any]:
+def shop_panel(context: dict[str, Any], user: User) -> dict[str, Any]:
     """The panel for ``user`` (the signed-in one: it has forms and buttons)."""
     profile = Profile.objects.get(user=user)
     slots = inventory.slots_of(user.pk)

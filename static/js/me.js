@@ -7,7 +7,7 @@
  * personalFrame(); any other page opens /ws/me/ for it (personal.js). Other
  * modules hear of new figures through the "yuanzi:me" event on document
  * (detail: the `me` frame). Hooks for tests: #me-figures[data-coins]
- * [data-held][data-level], #me-toasts .toast[data-code]. */
+ * [data-held][data-level], #me-toasts .toast[data-code], #site-notice[data-id]. */
 
 import {$, el} from "./dom.js";
 import {T, fmt, useStrings} from "./i18n.js";
@@ -65,10 +65,26 @@ export function toastNotice(msg) {
   return t;
 }
 
+/* The site notice (维护公告, a `site_notice` frame on any socket): shown in
+   #site-notice in this page's language, or hidden when `notice` is null. */
+export function showSiteNotice(notice) {
+  const box = $("site-notice");
+  if (!box) return;
+  box.hidden = !notice;
+  box.dataset.id = notice ? notice.id : "";
+  const zh = (document.documentElement.lang || "zh").startsWith("zh");
+  box.textContent = notice ? (zh ? notice.text : notice.text_en) : "";
+}
+
 /* One frame of the per-user channel: a `me` frame updates the header; a
    `notice` is shown as a toast unless `notices` is false (the page shows it
-   itself). Returns true when the frame was the channel's. */
+   itself); a `site_notice` fills the banner. Returns true when the frame was
+   the channel's. */
 export function personalFrame(msg, {notices = true} = {}) {
+  if (msg.type === "site_notice") {
+    showSiteNotice(msg.notice);
+    return true;
+  }
   if (msg.type === "me") {
     renderMe(msg);
     return true;

@@ -23,6 +23,9 @@
 const FINAL_CLOSE_CODES = [4404];
 // the server signed this account out (a suspension: docs/protocol.md): no retry
 const SIGNED_OUT_CODE = 4403;
+// the server process is restarting (a drain, docs/protocol.md): reconnect after a
+// random 0.5–5 s, so a whole process's pages do not come back at one instant
+const RESTART_CODE = 1012;
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 15000;
 
@@ -78,14 +81,19 @@ export function openSocket(path, {
         onState("signed_out");
         return;
       }
+      if (ev.code === RESTART_CODE) {
+        backoff = FIRST_BACKOFF_MS;
+        retry(500 + Math.floor(Math.random() * 4500));
+        return;
+      }
       retry();
     };
     ws.onerror = nothing; // onclose follows
   }
 
-  function retry() {
-    const wait = backoff + Math.floor(Math.random() * 500);
-    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+  function retry(after) {
+    const wait = after !== undefined ? after : backoff + Math.floor(Math.random() * 500);
+    if (after === undefined) backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, wait);
     onState("closed", performance.now() + wait);

@@ -145,6 +145,7 @@ function onMessage(msg) {
       showNotice(msg);
       break;
     case "me": // the per-user channel: my coins and level changed (the header)
+    case "site_notice": // 维护公告: the banner above every page
       personalFrame(msg);
       break;
     default: // pong

@@ -15,9 +15,11 @@ Daphne directly, see ``docs/deploy.md``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.adapters.scheduler import Ticker
 
@@ -57,7 +59,7 @@ def serve(host: str, port: int, verbosity: int = 1, ticker: Ticker | None = None
 class Command(BaseCommand):
     help = "Migrate, start the turn ticker and serve the site with Daphne (make run)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
         parser.add_argument("--port", type=int, default=8000, help="port to bind (8000)")
         parser.add_argument(
@@ -65,7 +67,7 @@ class Command(BaseCommand):
             help="do not start the in-process turn ticker (Celery beat sweeps instead)",
         )
 
-    def handle(self, *args, host: str, port: int, no_ticker: bool, **options) -> None:
+    def handle(self, *args: Any, host: str, port: int, no_ticker: bool, **options: Any) -> None:
         if not 0 < port < 65536:
             raise CommandError(f"--port {port} is not a TCP port")
         verbosity = options.get("verbosity", 1)

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -12,11 +15,11 @@ from moderation import roles
 class Command(BaseCommand):
     help = "Add or remove a moderator, or list the moderators."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("verb", choices=["add", "remove", "list"])
         parser.add_argument("username", nargs="?")
 
-    def handle(self, *args, verb: str, username: str | None, **options) -> None:
+    def handle(self, *args: Any, verb: str, username: str | None, **options: Any) -> None:
         group = roles.group()
         if verb == "list":
             for name in group.user_set.order_by("username").values_list("username", flat=True):
