@@ -117,9 +117,9 @@ def view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     """Keys for one seat's view: ``armed_timer`` (the player's own timer is
     armed), ``card_counter`` (``{card: count}`` the other three hold, while the
     player's 算牌器 is on for this half; only in their view), and once the game
-    is over ``drops`` (``[{user_id, item, cause, lost}]``, public). Two queries
-    per game position, shared by its views (cached for half a second, and
-    dropped by the shop's own writes)."""
+    is over ``drops`` (``[{user_id, item, cause, lost}]``, public). While the
+    game runs, no query once the shared cache holds its item state
+    (:mod:`shop.itemstate`, dropped by the shop's own writes)."""
     out: dict[str, Any] = {}
     if state["status"] == engine.OVER:
         out["drops"] = [
