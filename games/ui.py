@@ -96,6 +96,7 @@ def lobby_strings() -> dict[str, Any]:
         "conn_connecting": _("Connecting…"),
         "conn_open": _("Live"),
         "conn_closed": _("Disconnected, reconnecting…"),
+        "conn_busy": _("Server busy, trying again soon…"),
         "conn_signed_out": _("You have been signed out."),
     }
 
@@ -204,6 +205,8 @@ def table_strings() -> dict[str, Any]:
         "conn_connecting": _("Connecting…"),
         "conn_open": _("Connected"),
         "conn_closed": _("Disconnected, reconnecting…"),
+        "conn_busy": _("Server busy"),
+        "conn_busy_retry_in": _("The server is busy: trying again in %(s)s s…"),
         "conn_gone": _("This table is closed."),
         "conn_signed_out": _("You have been signed out."),
         "moderator_badge": _("Moderator"),

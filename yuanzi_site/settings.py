@@ -343,6 +343,13 @@ GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
 # on SIGTERM a Daphne lets its in-flight actions finish for at most this long,
 # then closes every websocket with 1012 (games/adapters/drain.py)
 GAMES_DRAIN_SECONDS = float(env_str("GAMES_DRAIN_SECONDS", "10"))
+# saturation (games/adapters/overload.py): the event loop lagging more than
+# GAMES_SATURATION_LAG_MS for GAMES_SATURATION_SECONDS, or more than
+# GAMES_MAX_SOCKETS websockets in one process; new connections other than a
+# running game's players are then closed with 4503
+GAMES_SATURATION_LAG_MS = env_int("GAMES_SATURATION_LAG_MS", 200, minimum=1)
+GAMES_SATURATION_SECONDS = float(env_str("GAMES_SATURATION_SECONDS", "2"))
+GAMES_MAX_SOCKETS = env_int("GAMES_MAX_SOCKETS", 5000, minimum=1)
 # the expert bot's endgame search budget per move, milliseconds (at most 50)
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 # celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py
