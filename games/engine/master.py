@@ -46,7 +46,8 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -54,7 +55,7 @@ from .bots import heuristic_policy, options
 from .combos import ATOM, BOMB, HYDROGEN, classify
 from .deal import team_of
 from .endgame import half_value, state_from_view
-from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, expert_policy, rules
+from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, expert_policy, rules
 from .match import OVER, apply
 from .shapes import Action, BotView, PassAction, State, View
 from .view import bot_view
@@ -75,6 +76,10 @@ SEARCH_CARDS = 40
 endgame search: 30). Searching from the start of the half with play-outs by a
 fast policy lost to the expert (docs/bench.md): early play-outs judge badly."""
 PASS: PassAction = {"type": "pass"}
+MASTER_WEIGHTS: Weights = WEIGHTS
+"""The rules' worths the master plays with."""
+MASTER_WILLING: tuple[float, float, float] = WILLING
+"""How readily the master takes an opponent to beat a play (as :data:`WILLING`)."""
 
 # inference factors: how much less likely a rank becomes in a seat's hand
 PASS_FACTOR = {1: 0.25, 2: 0.55, 3: 0.8}
@@ -174,9 +179,11 @@ class InferredThreats(Threats):
     """
 
     def __init__(self, unseen: Counter[str], dao: str,
-                 holders: Sequence[tuple[int, list[float], float]]) -> None:
+                 holders: Sequence[tuple[int, list[float], float]],
+                 willing: Sequence[float] = WILLING) -> None:
         super().__init__(unseen, dao, [c for c, _p, _j in holders])
         self.holders = [h for h in holders if h[0] > 0]
+        self.willing = tuple(willing)
         self._inferred: dict[int, tuple[list[list[float]], float, float, float]] = {}
 
     def q(self, kind: str, strength: int, size: int, is_dao: bool) -> float:
@@ -187,10 +194,11 @@ class InferredThreats(Threats):
             return got
         v = 1.0
         if self.beatable(kind, strength, size, is_dao) and self.total:
+            wl = self.willing
             for j in range(len(self.holders)):
                 same, bomb, atom = self._chances_of(kind, strength, size, is_dao, j)
-                v *= 1.0 - WILLING[0] * same
-                v *= (1.0 - WILLING[1] * bomb) * (1.0 - WILLING[2] * atom)
+                v *= 1.0 - wl[0] * same
+                v *= (1.0 - wl[1] * bomb) * (1.0 - wl[2] * atom)
         self._q[key] = v
         return v
 
@@ -260,8 +268,9 @@ class InferredSituation(Situation):
     """The expert's :class:`~games.engine.expert.Situation` with
     :class:`InferredThreats` from ``weights`` (:func:`infer`)."""
 
-    def __init__(self, view: View, weights: Sequence[dict[str, float]]) -> None:
-        super().__init__(view, WEIGHTS)
+    def __init__(self, view: View, weights: Sequence[dict[str, float]],
+                 w: Weights = WEIGHTS, willing: Sequence[float] = WILLING) -> None:
+        super().__init__(view, w)
         others = [x for x in range(4) if x != self.seat and self.counts[x] > 0]
         ranks = _strength_ranks(self.dao)
         holders: list[tuple[int, list[float], float]] = []
@@ -272,7 +281,7 @@ class InferredSituation(Situation):
                 den = sum(self.counts[x] * weights[x].get(key, 1.0) for x in others)
                 ps.append(c * weights[o].get(key, 1.0) / den if key and den > 0 else 0.0)
             holders.append((c, ps[:14], ps[14]))
-        self.threats = InferredThreats(self.unseen, self.dao, holders)
+        self.threats = InferredThreats(self.unseen, self.dao, holders, willing)
         self._shapes = {}
         self.cost_now = self.cost(self.counter)
 
@@ -351,6 +360,7 @@ def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
 
 def _candidates(
     view: View, width: int = WIDTH, search_cards: int = SEARCH_CARDS, inference: bool = True,
+    w: Weights = WEIGHTS, willing: Sequence[float] = WILLING, lead_cards: int | None = None,
 ) -> tuple[Situation | None, list[Action], list[dict[str, float]]]:
     """``(situation, candidates, weights)``: the actions worth searching, best by
     the rules (with the inference's threats) first, a single one when the rules
@@ -364,19 +374,30 @@ def _candidates(
     history: Any = cast(dict[str, Any], view).get("history")
     if history is not None and inference:
         weights = infer(cast(BotView, view))
-        sit: Situation = InferredSituation(view, weights)
+        sit: Situation = InferredSituation(view, weights, w, willing)
     else:
         weights = uniform
-        sit = Situation(view, WEIGHTS)
+        sit = Situation(view, w)
     scored = rules(sit, plays)
     best = scored[0][0]
-    if history is None or best >= 50.0 or sum(sit.counts) > search_cards:
+    limit = search_cards
+    if lead_cards is not None and sit.table is None and search_cards >= 0:
+        limit = lead_cards
+    if history is None or best >= 50.0 or sum(sit.counts) > limit:
         return sit, [scored[0][1]], weights
     cands: list[Action] = []
     for score, action in scored:
         if score >= best - MARGIN and action not in cands:
             cands.append(action)
     return sit, cands[:width], weights
+
+
+def _tuned(tune: Mapping[str, Any] | None) -> tuple[Weights, Sequence[float]]:
+    if not tune:
+        return MASTER_WEIGHTS, MASTER_WILLING
+    tune = dict(tune)
+    willing = tuple(tune.pop("willing", MASTER_WILLING))
+    return replace(MASTER_WEIGHTS, **tune), willing
 
 
 def candidates_for(view: View) -> list[Action]:
@@ -388,6 +409,7 @@ def candidates_for(view: View) -> list[Action]:
 def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = "normal",
+    tune: Mapping[str, Any] | None = None, lead_cards: int | None = None,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -401,11 +423,17 @@ def master_policy(
         (else the expert's uniform card counting and uniform deals).
     :param search_cards: search only once the four hands hold at most this many.
     :param playout: the play-outs' policy: ``"normal"`` (fast) or ``"expert"``.
+    :param lead_cards: if given, leads are searched from this many cards in the
+        four hands (follows from ``search_cards``).
+    :param tune: overrides of the rules' worths, for tuning: fields of
+        :class:`~games.engine.expert.Weights` and ``willing`` (see
+        :data:`~games.engine.expert.WILLING`).
     :returns: a legal ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
     :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
+    w, willing = _tuned(tune)
     sit, cands, weights = _candidates(view, width, search_cards if samples > 0 else -1,
-                                      inference)
+                                      inference, w, willing, lead_cards)
     if len(cands) < 2:
         return cands[0]
     assert sit is not None
