@@ -28,3 +28,13 @@ def housekeeping() -> None:
 
     presence.expire_presence()
     tables.close_idle_tables()
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def run_review(review_id: int) -> bool:
+    """复盘: make review ``review_id`` if it is still queued (``games.reviews.run``).
+    Routed to the ``review`` queue (``CELERY_TASK_ROUTES``), which only the
+    review worker consumes (``celery -A yuanzi_site worker -Q review``)."""
+    from games import reviews
+
+    return reviews.run(review_id)
