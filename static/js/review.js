@@ -70,7 +70,8 @@ function stepper(root) {
   function draw() {
     const s = steps[at];
     $("review-step").textContent = fmt(T.review_step, {n: at + 1, total: steps.length});
-    $("review-half").textContent = fmt(T.review_half, {n: s.half, dao: s.dao === "T" ? "10" : s.dao});
+    $("review-half").textContent = T["review_half_" + s.half] + " · " +
+      fmt(T.review_dao, {rank: s.dao === "T" ? "10" : s.dao});
     const seats = $("review-seats");
     clear(seats);
     s.counts.forEach((n, seat) => {
