@@ -198,7 +198,7 @@ def requeue_running() -> int:
 
 
 def _cards(action: engine.Action) -> list[str]:
-    return list(action.get("cards") or [])  # type: ignore[union-attr]
+    return list(action["cards"]) if action["type"] == "play" else []
 
 
 def _judgement(j: Judgement) -> dict[str, Any]:
@@ -242,7 +242,8 @@ def status_for(game: Game, user: Any) -> str | None:
     seat = seat_of(game, user)
     if seat is None:
         return None
-    return progress_of(GameReview.objects.filter(game=game, seat=seat).first())["status"]
+    status: str = progress_of(GameReview.objects.filter(game=game, seat=seat).first())["status"]
+    return status
 
 
 def progress_of(row: GameReview | None) -> dict[str, Any]:

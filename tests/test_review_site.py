@@ -139,7 +139,7 @@ def test_only_the_games_players_each_their_own_seat(finished, players, outsider,
 
     # each player gets their own seat's review, never another's
     seats = []
-    for seat, user in enumerate(players):
+    for user in players:
         client.force_login(user)
         assert 'id="review-btn"' in client.get(
             reverse("game_result", args=[finished.pk])).content.decode()

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import time
+from argparse import ArgumentParser
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -26,7 +28,7 @@ from django.core.management.base import BaseCommand
 class Command(BaseCommand):
     help = "Make queued game reviews (复盘) one at a time at nice 19 (runsite starts it)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--poll", type=float, default=1.0,
                             help="seconds between looks at an empty queue (1.0)")
         parser.add_argument("--parent", type=int, default=None,
@@ -34,7 +36,8 @@ class Command(BaseCommand):
         parser.add_argument("--once", action="store_true",
                             help="make the queued reviews, then exit")
 
-    def handle(self, *args, poll: float, parent: int | None, once: bool, **options) -> None:
+    def handle(self, *args: Any, poll: float, parent: int | None, once: bool,
+               **options: Any) -> None:
         from games import reviews
 
         try:

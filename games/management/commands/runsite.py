@@ -66,7 +66,7 @@ class ReviewWorker:
     lowers its own priority and exits when this process is gone)."""
 
     def __init__(self) -> None:
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         """Start the child (same interpreter, settings and environment)."""
