@@ -44,6 +44,8 @@ from yuanzi_site.refusals import Refused
 log = logging.getLogger(__name__)
 
 ACTIVE = (GameReview.QUEUED, GameReview.RUNNING)
+#: asked again after this long queued, a review is sent to its worker again
+RESEND = timedelta(seconds=60)
 
 
 def thresholds() -> Thresholds:
@@ -91,6 +93,9 @@ def request_review(game_id: int, user: Any) -> GameReview:
         _reap_stale()
         row = GameReview.objects.filter(game=game, seat=seat).first()
         if row is not None and row.status != GameReview.FAILED:
+            if row.status == GameReview.QUEUED and row.created_at < timezone.now() - RESEND:
+                pk = row.pk  # long queued: its task may be lost; a second one is harmless
+                transaction.on_commit(lambda: dispatch(pk))
             return row
         if GameReview.objects.filter(user=user, status__in=ACTIVE).exists():
             raise Refused("review_pending", _(

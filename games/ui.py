@@ -327,7 +327,7 @@ def review_strings() -> dict[str, Any]:
         "review_points": _("%(points)s expected points"),
         "review_loss": _("%(loss)s points lost"),
         "review_no_better": _("No play was clearly better."),
-        "review_queued": _("Waiting: %(n)s in the queue before it."),
+        "review_queued": _("Queued: number %(n)s in line."),
         "review_running": _("Judging your decisions: %(done)s of %(total)s."),
         "review_starting": _("Starting…"),
         "review_offline": _("No answer from the site; trying again…"),

@@ -167,7 +167,7 @@ def test_one_active_review_per_player_and_a_bounded_queue(finished, players, set
     second = _play_out(helpers.start_game(players))
     first = reviews.request_review(finished.pk, players[0])
     e = helpers.refused("review_pending", reviews.request_review, second.pk, players[0])
-    assert "another game" in str(e)
+    assert "另一局" in str(e)  # the message says why, in the default language
     # running counts as active too
     GameReview.objects.filter(pk=first.pk).update(status=GameReview.RUNNING,
                                                   beat_at=timezone.now())
@@ -216,6 +216,40 @@ def test_the_celery_task_runs_on_the_review_queue(finished, owner, settings):
     assert tasks.run_review.apply(args=[row.pk]).get() is True  # the real task, eagerly
     assert GameReview.objects.get().status == GameReview.DONE
     assert tasks.run_review.apply(args=[row.pk]).get() is False  # done: nothing to do
+
+
+def test_asking_sends_the_task_which_also_makes_what_else_is_queued(
+        finished, players, settings, django_capture_on_commit_callbacks):
+    from yuanzi_site.celery import app
+
+    lost = reviews.request_review(finished.pk, players[1])  # runner none: nothing sent
+    settings.GAMES_REVIEW_RUNNER = "celery"
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True  # the real task, run where it is sent
+    try:
+        with django_capture_on_commit_callbacks(execute=True) as sent:
+            reviews.request_review(finished.pk, players[0])
+    finally:
+        app.conf.task_always_eager = eager
+    assert len(sent) == 1
+    assert set(GameReview.objects.values_list("status", flat=True)) == {"done"}
+    assert GameReview.objects.get(pk=lost.pk).result is not None
+
+
+def test_a_long_queued_review_asked_again_is_sent_again(finished, owner, settings,
+                                                         django_capture_on_commit_callbacks):
+    settings.GAMES_REVIEW_RUNNER = "celery"
+    with django_capture_on_commit_callbacks() as sent:
+        row = reviews.request_review(finished.pk, owner)
+    assert len(sent) == 1
+    with django_capture_on_commit_callbacks() as sent:
+        reviews.request_review(finished.pk, owner)
+    assert sent == []  # just asked: its task is on its way
+    GameReview.objects.filter(pk=row.pk).update(
+        created_at=timezone.now() - reviews.RESEND - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks() as sent:
+        assert reviews.request_review(finished.pk, owner).pk == row.pk
+    assert len(sent) == 1 and GameReview.objects.count() == 1
 
 
 def test_the_embedded_worker_command_makes_what_is_queued(finished, players):
@@ -284,6 +318,17 @@ def test_the_page_shows_the_summary_and_only_the_players_own_hand(finished, play
     client.force_login(players[2])
     assert 'id="review-summary"' not in client.get(
         reverse("game_review", args=[finished.pk])).content.decode()
+
+
+def test_the_page_speaks_english_too(finished, owner, client):
+    reviews.request_review(finished.pk, owner)
+    assert reviews.run_next()
+    client.force_login(owner)
+    html = client.get(reverse("game_review", args=[finished.pk]),
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "accuracy" in html and "Step through the game" in html
+    zh = client.get(reverse("game_review", args=[finished.pk])).content.decode()
+    assert "准确率" in zh and "逐手回看" in zh
 
 
 def test_the_profile_offers_a_review_of_each_recent_game(finished, owner, outsider, client):
