@@ -109,10 +109,18 @@ class PresenceExpired:
     user_ids: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class ReviewQueued:
+    """A review (复盘, ``games.reviews``) was queued, or asked for again after
+    waiting long: it is sent to the review worker (``games.adapters.scheduler``)."""
+
+    review_id: int
+
+
 Event = (TableChanged | TableClosed | GameChanged | ChatPosted | Notice | UserFrame
-         | MeChanged | CloseSockets | PresenceExpired)
+         | MeChanged | CloseSockets | PresenceExpired | ReviewQueued)
 E = TypeVar("E", TableChanged, TableClosed, GameChanged, ChatPosted, Notice, UserFrame,
-            MeChanged, CloseSockets, PresenceExpired)
+            MeChanged, CloseSockets, PresenceExpired, ReviewQueued)
 
 _SUBSCRIBERS: dict[type[Any], list[Callable[[Any], None]]] = {}
 

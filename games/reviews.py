@@ -34,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, events
 from games.engine.record import record_actions
 from games.engine.review import LABELS, Judgement, Review, Thresholds, review_game
 from games.models import Game, GameEvent, GameReview
@@ -74,8 +74,8 @@ def _reap_stale() -> None:
 
 def request_review(game_id: int, user: Any) -> GameReview:
     """Ask for the review of ``user``'s own seat in game ``game_id``; returns its row
-    (the stored one if there is one, else a new ``queued`` row, sent to the
-    worker after commit).
+    (the stored one if there is one, else a new ``queued`` row, announced after
+    commit as :class:`games.events.ReviewQueued` for the review worker).
 
     :raises Refused: ``no_game``; ``not_seated`` (not a player of this game);
         ``game_running`` (not before the game is over); ``review_pending`` (the
@@ -94,8 +94,8 @@ def request_review(game_id: int, user: Any) -> GameReview:
         row = GameReview.objects.filter(game=game, seat=seat).first()
         if row is not None and row.status != GameReview.FAILED:
             if row.status == GameReview.QUEUED and row.created_at < timezone.now() - RESEND:
-                pk = row.pk  # long queued: its task may be lost; a second one is harmless
-                transaction.on_commit(lambda: dispatch(pk))
+                # long queued: its task may be lost; a second one is harmless
+                events.publish(events.ReviewQueued(row.pk))
             return row
         if GameReview.objects.filter(user=user, status__in=ACTIVE).exists():
             raise Refused("review_pending", _(
@@ -112,19 +112,10 @@ def request_review(game_id: int, user: Any) -> GameReview:
             row.result = row.started_at = row.beat_at = row.finished_at = None
             row.created_at = timezone.now()
             row.save()
-        pk = row.pk
-        transaction.on_commit(lambda: dispatch(pk))
+        # after commit the scheduler sends it to the review queue's worker
+        # (GAMES_REVIEW_RUNNER=celery); the embedded worker polls the table
+        events.publish(events.ReviewQueued(row.pk))
     return row
-
-
-def dispatch(review_id: int) -> None:
-    """Hand a queued review to its worker: with ``GAMES_REVIEW_RUNNER=celery`` the
-    ``games.tasks.run_review`` task on the ``review`` queue; ``process`` (the
-    embedded ``reviewworker``) and ``none`` find it in the table themselves."""
-    if settings.GAMES_REVIEW_RUNNER == "celery":
-        from games.tasks import run_review
-
-        run_review.delay(review_id)
 
 
 def excluded(game: Game, record: engine.Record) -> set[int]:
