@@ -338,3 +338,30 @@ def test_the_profile_offers_a_review_of_each_recent_game(finished, owner, outsid
     client.force_login(outsider)
     other = client.get(reverse("profile", args=[owner.username])).content.decode()
     assert "review-btn" not in other
+
+
+def test_the_review_queue_has_its_own_worker(celery_worker, players, settings):
+    """Production: a real worker on the default queue (turn clocks, bots) and the
+    review worker of docs/deploy.md (``-Q review --concurrency 1``); the review
+    is made by the review worker only."""
+    from tests.celery_fixtures import CeleryProcess, _env, _live
+
+    game = _play_out(helpers.start_game(players))
+    reviewer = CeleryProcess(
+        "worker", "-Q", "review", "--concurrency", "1", "-l", "info",
+        "-n", f"review-test-{game.pk}@%h", "--without-gossip", "--without-mingle",
+        "--without-heartbeat", ready=" ready.",
+        env=_env(GAMES_REVIEW_SAMPLES="1", GAMES_REVIEW_WIDTH="1",
+                 GAMES_REVIEW_PLAYOUT="normal", GAMES_REVIEW_RUNNER="celery"))
+    reviewer.start()
+    try:
+        settings.GAMES_REVIEW_RUNNER = "celery"
+        row = reviews.request_review(game.pk, players[0])
+        helpers.wait_for(lambda: GameReview.objects.get(pk=row.pk).status == GameReview.DONE,
+                         timeout=60)
+        # (both list every task at start; a task run is logged with its id)
+        assert "Task games.tasks.run_review[" in reviewer.log()
+        assert "games.tasks.run_review[" not in celery_worker.log()
+    finally:
+        reviewer.stop()
+        _live.remove(reviewer)
