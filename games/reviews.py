@@ -270,11 +270,11 @@ def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
 
     ``steps``: one per action of the game, the position before it as ``seat``
     saw it — ``half``, ``dao``, ``counts`` (cards per seat), ``trick`` (the
-    current trick's ``[seat, cards]`` plays), ``captured`` (points per seat this
-    half), ``hand`` (``seat``'s own cards, weakest first; only on a step where
-    it changed, the page keeps the last) — then the action: ``seat`` (who),
-    ``cards`` (``[]`` a pass), ``escape``, ``by`` (player/bot/auto/clock) and,
-    for a judged decision of ``seat``, ``judgement`` (:func:`result_of`'s, with
+    current trick's ``[seat, cards]`` plays), ``points`` (points captured this
+    half: ``[the seat's team, the other]``), ``hand`` (``seat``'s own cards,
+    weakest first; only on a step where it changed, the page keeps the last) —
+    then the action: ``seat`` (who), ``cards`` (``[]`` a pass), ``escape``,
+    ``by`` (player/bot/auto/clock) and, for a judged decision of ``seat``, ``judgement`` (:func:`result_of`'s, with
     ``made_kind`` / ``best_kind``). Built from :func:`engine.view` of each
     running state for ``seat``: no other hand is ever in it (RULES.md §12).
     """
@@ -285,13 +285,16 @@ def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
     by = dict(GameEvent.objects.filter(game=game).values_list("seq", "by"))
     steps: list[dict[str, Any]] = []
     last_hand: list[str] | None = None
+    ours = engine.team_of(seat)
     for i, (who, action) in enumerate(actions):
         v = engine.view(states[i], seat)
         hand = v["hand"] or []
         step: dict[str, Any] = {
             "i": i, "half": v["half"], "dao": v["dao"], "counts": v["counts"],
             "trick": [[s, list(c)] for s, c in v["trick"]["plays"]],
-            "captured": v["captured"], "seat": who, "cards": _cards(action),
+            "points": [sum(p for s, p in enumerate(v["captured"])
+                           if (engine.team_of(s) == ours) == mine) for mine in (True, False)],
+            "seat": who, "cards": _cards(action),
             "escape": action["type"] == "escape", "by": by.get(i + 1, "player"),
         }
         if hand != last_hand:

@@ -321,6 +321,7 @@ def review_strings() -> dict[str, Any]:
         "review_on_table": _("On the table"),
         "review_empty_table": _("Nothing on the table: a lead."),
         "review_cards_left": _("%(n)s cards"),
+        "review_team_points": _("Points this half: your team %(us)s · theirs %(them)s"),
         "review_made": _("You played"),
         "review_best": _("Better"),
         "review_pass": _("Pass"),

@@ -296,7 +296,7 @@ def test_the_page_shows_the_summary_and_only_the_players_own_hand(finished, play
     hand = None
     judged = {j["index"] for j in row.result["judged"]}
     for i, step in enumerate(steps):
-        assert set(step) <= {"i", "half", "dao", "counts", "trick", "captured", "seat", "cards",
+        assert set(step) <= {"i", "half", "dao", "counts", "trick", "points", "seat", "cards",
                              "escape", "by", "hand", "judgement"}
         hand = step.get("hand", hand)
         assert hand == states[i]["hands"][seat]  # the player's own hand, as it was

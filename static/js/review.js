@@ -81,6 +81,8 @@ function stepper(root) {
       li.appendChild(el("span", "review-seat-count", fmt(T.review_cards_left, {n})));
       seats.appendChild(li);
     });
+    $("review-points").textContent = fmt(T.review_team_points,
+      {us: s.points[0], them: s.points[1]});
     const trick = $("review-trick");
     clear(trick);
     if (!s.trick.length) trick.appendChild(el("li", "review-lead", T.review_empty_table));
