@@ -274,9 +274,10 @@ def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
     half: ``[the seat's team, the other]``), ``hand`` (``seat``'s own cards,
     weakest first; only on a step where it changed, the page keeps the last) —
     then the action: ``seat`` (who), ``cards`` (``[]`` a pass), ``escape``,
-    ``by`` (player/bot/auto/clock) and, for a judged decision of ``seat``, ``judgement`` (:func:`result_of`'s, with
-    ``made_kind`` / ``best_kind``). Built from :func:`engine.view` of each
-    running state for ``seat``: no other hand is ever in it (RULES.md §12).
+    ``by`` (player/bot/auto/clock) and, for a judged decision of ``seat``,
+    ``judgement`` (:func:`result_of`'s, with ``made_kind`` / ``best_kind``).
+    Built from :func:`engine.view` of each running state for ``seat``: no
+    other hand is ever in it (RULES.md §12).
     """
     record = _record(game)
     states = engine.from_record(record)
