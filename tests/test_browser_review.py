@@ -6,7 +6,7 @@ it, then the summary (accuracy, labels, the thresholds) and a step-through of
 the game with the player's own hand, without scrolling sideways.
 
 One site process (``manage.py runsite``, SQLite file of its own) with a cheap
-review budget (one sampled deal, one alternative, the normal bot's
+review budget (two sampled deals, two alternatives, the normal bot's
 play-outs); the practice game is played to its end in the site's own process
 (``tests.page_states.finished_practice``). Playwright's sync API is driven
 directly (NOTES.md).
@@ -34,7 +34,7 @@ NO_SIDEWAYS_JS = "() => document.documentElement.scrollWidth <= innerWidth"
 def site():
     from tests.servers import Site
 
-    site = Site(env={"GAMES_REVIEW_SAMPLES": "1", "GAMES_REVIEW_WIDTH": "1",
+    site = Site(env={"GAMES_REVIEW_SAMPLES": "2", "GAMES_REVIEW_WIDTH": "2",
                      "GAMES_REVIEW_PLAYOUT": "normal", "GAMES_REVIEW_RUNNER": "process"})
     try:
         yield site.wait_listening()

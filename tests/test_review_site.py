@@ -4,8 +4,8 @@ worker's step (directly, through the real Celery task, through the embedded
 worker command), the cache, the page (only the player's own hand) and the
 progress JSON. The review's judging itself is tests/test_review.py's.
 
-The review is made cheap here (one sampled deal, one alternative, the normal
-bot's play-outs): what is tested is the site around it, not its figures.
+The review is made cheap here (two sampled deals, two alternatives, the
+normal bot's play-outs): what is tested is the site around it, not its figures.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _cheap_reviews(settings):
-    settings.GAMES_REVIEW_SAMPLES = 1
-    settings.GAMES_REVIEW_WIDTH = 1
+    settings.GAMES_REVIEW_SAMPLES = 2
+    settings.GAMES_REVIEW_WIDTH = 2
     settings.GAMES_REVIEW_PLAYOUT = "normal"
     settings.GAMES_REVIEW_RUNNER = "none"  # the tests run the worker's step themselves
     settings.GAMES_REVIEW_QUEUE_MAX = 20

@@ -65,7 +65,9 @@ function stepper(root) {
   const mine = steps.map((s, i) => (s.judgement ? i : -1)).filter((i) => i >= 0);
   let at = mine.length ? mine[0] : 0;
 
-  const who = (seat) => seatNames[seat] + " " + names[seat];
+  // "North shot1"; a bot's name already says its seat ("Bot (East)")
+  const who = (seat) => (names[seat].includes(seatNames[seat]) ? names[seat]
+    : seatNames[seat] + " " + names[seat]);
 
   function draw() {
     const s = steps[at];
