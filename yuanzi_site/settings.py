@@ -220,6 +220,9 @@ CELERY_BEAT_SCHEDULE = {
     name: {"task": task, "schedule": interval} for name, task, interval in PERIODIC_JOBS
 }
 # A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
+# Reviews (复盘) have their own queue and worker (`-Q review`, docs/deploy.md):
+# they never wait behind, nor hold up, turn clocks and bot moves.
+CELERY_TASK_ROUTES = {"games.tasks.run_review": {"queue": "review"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
@@ -369,6 +372,23 @@ GAMES_REACTIONS = ["👍", "😄", "😮", "😭", "🎉"]
 # this many minutes with nobody seated or watching.
 GAMES_MAX_IDLE_TABLES = env_int("GAMES_MAX_IDLE_TABLES", 3, minimum=1)
 GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
+# 复盘 (games/reviews.py): expected team points lost (per half) at which a decision
+# is 不精确, 失误, 大错; the sampled deals per decision, the alternatives judged
+# beside the play made and who plays the play-outs (games/engine/review.py);
+# the reviews queued site-wide before more are refused; who runs them: celery (the
+# `review` queue's own worker, the default with REDIS_URL), process (the
+# `manage.py reviewworker` child of runsite, at nice 19), none (nothing: tests).
+GAMES_REVIEW_THRESHOLDS = (10.0, 25.0, 50.0)
+GAMES_REVIEW_SAMPLES = env_int("GAMES_REVIEW_SAMPLES", 12, minimum=1)
+GAMES_REVIEW_WIDTH = env_int("GAMES_REVIEW_WIDTH", 3, minimum=1)
+GAMES_REVIEW_PLAYOUT = env_choice("GAMES_REVIEW_PLAYOUT", "expert", ("expert", "normal"))
+GAMES_REVIEW_QUEUE_MAX = env_int("GAMES_REVIEW_QUEUE_MAX", 20, minimum=1)
+GAMES_REVIEW_RUNNER = env_choice(
+    "GAMES_REVIEW_RUNNER", "celery" if REDIS_URL else "process", ("celery", "process", "none")
+)
+# a running review with no progress for this long counts as failed (its worker
+# died): its player may ask again
+GAMES_REVIEW_STALE_SECONDS = 300
 
 # --- Moderation ----------------------------------------------------------------
 
