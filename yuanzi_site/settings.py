@@ -107,6 +107,8 @@ GAME_PLUGINS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # one JSON line per request (after the static files: those are not logged)
+    "yuanzi_site.logs.RequestLines",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # the visitor's choice (language cookie), else Accept-Language, else zh-hans
     "django.middleware.locale.LocaleMiddleware",
@@ -313,12 +315,21 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Expected refusals (403, 404, 400) log one short line, no traceback;
-# Django's own logging otherwise unchanged.
+# Django's own logging otherwise unchanged. One JSON line per request and per
+# websocket message at LOG_LINES (INFO; WARNING silences them).
+LOG_LINES = env_choice("LOG_LINES", "INFO", ("INFO", "WARNING"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"one_line_refusals": {"()": "yuanzi_site.logs.OneLineRefusals"}},
-    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
+    # the structured lines (yuanzi_site/logs.py): JSON objects, one a line, on stderr
+    "formatters": {"line": {"format": "%(message)s"}},
+    "handlers": {"lines": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "loggers": {
+        "django.request": {"filters": ["one_line_refusals"]},
+        "yuanzi.requests": {"handlers": ["lines"], "level": LOG_LINES, "propagate": False},
+        "yuanzi.messages": {"handlers": ["lines"], "level": LOG_LINES, "propagate": False},
+    },
 }
 
 # --- Games -------------------------------------------------------------------

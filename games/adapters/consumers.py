@@ -28,6 +28,7 @@ from games.adapters import broadcast, drain, overload, ratelimit
 from games.adapters.dbcalls import db
 from games.plugins import SocketContext
 from games.seatview import current_view
+from yuanzi_site import logs
 from yuanzi_site.refusals import Refused
 
 if TYPE_CHECKING:
@@ -343,16 +344,22 @@ class TableConsumer(_JsonSocket):
                 view = await db(current_view)(self.table_id, self.user)
                 await self.send_json({"type": "game", "view": view})
             return
+        start, outcome = time.perf_counter(), "error"  # "error": it raised (a bug)
         try:
             async with drain.action():  # a drain lets it finish before closing
                 reply = await db(_handle)(
                     self.channel_name, self.table_id, self.user, content
                 )
+            outcome = "ok"
         except Refused as e:
+            outcome = e.reason
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": _ref(content)}
             if e.params:
                 reply["params"] = e.params
+        finally:  # one line per message, whatever came of it
+            logs.socket_message(kind, outcome, self.user.pk, self.table_id, self.channel_name,
+                                (time.perf_counter() - start) * 1000)
         if reply is not None:
             await self.send_json(reply)
 
