@@ -147,16 +147,30 @@ TEMPLATES = [
 # --- Database --------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL")
+# PostgreSQL through Django's native connection pool (psycopg_pool), at most this
+# many connections a process; 0: persistent connections (DATABASE_CONN_MAX_AGE)
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0, minimum=0)
+# DATABASE_URL points at pgbouncer in transaction mode: no prepared statements,
+# no server-side cursors, no persistent connections (pgbouncer pools)
+DATABASE_PGBOUNCER = env_bool("DATABASE_PGBOUNCER", False)
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(
             # kept open between requests and messages (a new connection per move cost
-            # more than the move), checked before reuse
+            # more than the move), checked before reuse; with the pool, the pool
+            # keeps them (Django refuses a pool with a non-zero CONN_MAX_AGE)
             DATABASE_URL,
-            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
-            conn_health_checks=True,
+            conn_max_age=0 if DATABASE_POOL_SIZE or DATABASE_PGBOUNCER else env_int(
+                "DATABASE_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=not DATABASE_POOL_SIZE,
         )
     }
+    if DATABASE_PGBOUNCER:
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+    if DATABASE_POOL_SIZE:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 20}
 else:
     DATABASES = {
         "default": {
