@@ -13,6 +13,13 @@ Run from the repository root::
 ``--a-kw samples=0``). The deals, seeds and random sources are exactly those of
 ``manage.py botmatch --a A --b B --seed S`` (:func:`games.engine.botmatch.play_deal`),
 so a finished log's summary equals that command's figures (timings aside).
+
+``--summary --paired OTHER.jsonl`` adds what A's variant in ``--out`` gained over
+the one in ``OTHER`` on the deals both logs played (same seed): the mean of the
+per-deal score differences and of the per-deal point differences, with their
+95 % intervals (the "what each ingredient bought" figures)::
+
+    python bench/botmatch_log.py --out /tmp/variant.jsonl --summary --paired /tmp/base.jsonl
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from games.engine import POLICIES  # noqa: E402
-from games.engine.botmatch import DealResult, MatchResult, play_deal  # noqa: E402
+from games.engine.botmatch import DealResult, MatchResult, mean_ci, play_deal  # noqa: E402
 
 
 def _kw(items: list[str]) -> dict[str, Any]:
@@ -39,6 +46,26 @@ def _kw(items: list[str]) -> dict[str, Any]:
         key, _, value = item.partition("=")
         out[key] = ast.literal_eval(value)
     return out
+
+
+def _deal_points(d: dict[str, Any]) -> float:
+    return sum(d["point_diffs"]) / len(d["point_diffs"])
+
+
+def paired(done: list[dict[str, Any]], other: Path) -> dict[str, Any]:
+    """This log's A minus ``other``'s A, deal by deal on the deals both played:
+    ``{"deals", "other", "score_gain", "score_gain_ci", "points_gain",
+    "points_gain_ci"}`` (scores as fractions, points per half)."""
+    theirs = [json.loads(line) for line in other.read_text().splitlines()]
+    if theirs and done and theirs[0]["seed"] != done[0]["seed"]:
+        raise SystemExit("--paired needs a log of the same seed (the same deals)")
+    by_i = {d["i"]: d for d in theirs}
+    both = [(d, by_i[d["i"]]) for d in done if d["i"] in by_i]
+    s, slo, shi = mean_ci([(a["wins"] - b["wins"]) / 2 for a, b in both])
+    p, plo, phi = mean_ci([_deal_points(a) - _deal_points(b) for a, b in both])
+    return {"deals": len(both), "other": theirs[0].get("a_kw", []) if theirs else [],
+            "score_gain": s, "score_gain_ci": [slo, shi],
+            "points_gain": p, "points_gain_ci": [plo, phi]}
 
 
 def main() -> None:
@@ -50,6 +77,8 @@ def main() -> None:
     ap.add_argument("--a-kw", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--out", required=True, help="the JSONL file of deal results")
     ap.add_argument("--summary", action="store_true", help="print the figures so far")
+    ap.add_argument("--paired", default=None, metavar="OTHER.jsonl",
+                    help="with --summary: the gain over OTHER's A on the deals both played")
     args = ap.parse_args()
     out = Path(args.out)
     lines = out.read_text().splitlines() if out.exists() else []
@@ -62,6 +91,8 @@ def main() -> None:
                                       DealResult.__dataclass_fields__}) for d in done]
         summary = result.summary()
         summary["a_kw"] = head.get("a_kw", [])
+        if args.paired:
+            summary["paired"] = paired(done, Path(args.paired))
         print(json.dumps(summary, ensure_ascii=False, indent=1))
         return
     kw = _kw(head["a_kw"])

@@ -11,8 +11,11 @@ the user's turn to follow a play, with the first hint selected, saves
 then puts a finished two-half game in place (``tests/page_states.py``) for
 ``docs/img/result-sentence.png`` (the result saying why), and opens a 好友房
 for ``docs/img/private-invite.png`` (its room code and invite link, phone).
-Last, ``docs/img/friends-phone.png``: a new player's friends page on the phone
+Then ``docs/img/friends-phone.png``: a new player's friends page on the phone
 (a friend at a table, a request each way, a block; :func:`friends_shots`).
+Last, ``docs/img/review-phone.png``: 复盘 of a finished practice game on the
+phone, made by the site's own review worker at the default budget
+(:func:`review_shots`).
 
 Needs Debian's chromium (``/usr/bin/chromium``) and ``fonts-noto-cjk`` (else
 the Chinese shows as boxes). Usage::
@@ -36,7 +39,8 @@ from tests.servers import Site  # noqa: E402
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 SHOTS = ("table-midgame.png", "table-midgame-phone.png", "result-sentence.png",
-         "private-invite.png", "replay.png", "shop.png", "inventory.png", "friends-phone.png")
+         "private-invite.png", "replay.png", "shop.png", "inventory.png", "friends-phone.png",
+         "review-phone.png")
 # what the shop shots' user buys after the grant: (item code, quantity)
 PURCHASES = (("recorder", 2), ("card_counter", 3), ("timer", 1), ("sign", 1),
              ("tablecloth", 1))
@@ -137,6 +141,28 @@ def friends_shots(site, browser, out: Path) -> None:
         p.assert_clean()
 
 
+def review_shots(site, browser, out: Path) -> None:
+    """``review-phone.png``: 小红's review of a practice game against three 高手
+    (played out in the site's process, ``tests.page_states.finished_practice``),
+    asked for from the result page, at its costliest moment when it has one."""
+    me = Player.open(browser, "小红", viewport=PHONE, is_mobile=True, has_touch=True)
+    me.sign_up(site.base_url)
+    out_text = site.manage("shell", "-c", "from tests.page_states import finished_practice; "
+                                          "print(finished_practice('小红', 'expert'))")
+    game_id = int(out_text.strip().splitlines()[-1])
+    page = me.page
+    page.goto(f"{site.base_url}/games/{game_id}/")
+    page.locator("#review-btn").click()
+    page.locator("#review-summary").wait_for(timeout=300_000)
+    goto = page.locator(".review-goto")
+    if goto.count():
+        goto.first.click()
+    time.sleep(0.5)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(out / "review-phone.png"), full_page=True)
+    me.assert_clean()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=8, help="own moves before the shots (8)")
@@ -204,6 +230,7 @@ def main() -> int:
             page.screenshot(path=str(args.out / "private-invite.png"))
             shop_shots(site, me, args.out, args.turns)
             friends_shots(site, browser, args.out)
+            review_shots(site, browser, args.out)
             me.assert_clean()
             browser.close()
     finally:

@@ -122,10 +122,18 @@ class SiteNoticeChanged:
     notice: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class ReviewQueued:
+    """A review (复盘, ``games.reviews``) was queued, or asked for again after
+    waiting long: it is sent to the review worker (``games.adapters.scheduler``)."""
+
+    review_id: int
+
+
 Event = (TableChanged | TableClosed | GameChanged | ChatPosted | Notice | UserFrame
-         | MeChanged | CloseSockets | PresenceExpired | SiteNoticeChanged)
+         | MeChanged | CloseSockets | PresenceExpired | SiteNoticeChanged | ReviewQueued)
 E = TypeVar("E", TableChanged, TableClosed, GameChanged, ChatPosted, Notice, UserFrame,
-            MeChanged, CloseSockets, PresenceExpired, SiteNoticeChanged)
+            MeChanged, CloseSockets, PresenceExpired, SiteNoticeChanged, ReviewQueued)
 
 _SUBSCRIBERS: dict[type[Any], list[Callable[[Any], object]]] = {}
 

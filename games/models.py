@@ -256,3 +256,44 @@ class TutorialProgress(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "lesson"],
                                                name="tutorial_progress_once")]
+
+
+class GameReview(models.Model):
+    """复盘: the review of one seat's decisions in a finished game, asked for by
+    the player of that seat (``games.reviews``), and kept: asking again shows
+    this row. One per game and seat.
+
+    ``status``: ``queued`` → ``running`` → ``done`` (or ``failed``); ``done`` /
+    ``total``: decisions judged so far / to judge (``total`` 0 until the worker
+    counts them); ``result``: the stored review (``games.reviews.result_of``),
+    ``None`` until done; ``error``: why it failed; ``beat_at``: the worker's last
+    sign of life (a running row that stops beating is taken as failed).
+    """
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUS_CHOICES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED)]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="game_reviews")
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED,
+                              db_index=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    beat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="games_review_once_per_seat"),
+            models.CheckConstraint(condition=models.Q(seat__lte=3), name="games_review_seat_0_3"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id} seat {self.seat} ({self.status})"

@@ -34,6 +34,9 @@ CODES = {
     "must_lead": "the leader passed (RULES.md §4)",
     "game_over": "the game is over",
     "bad_card": "a card that is not a card",
+    # 复盘 (games.reviews)
+    "review_pending": "a review asked for while your review of another game is queued or running",
+    "review_queue_full": "a review asked for while GAMES_REVIEW_QUEUE_MAX reviews are queued",
     # chat
     "empty": "an empty chat line",
     "too_long": "a chat line over 200 characters",

@@ -28,3 +28,17 @@ def housekeeping() -> None:
 
     presence.expire_presence()
     tables.close_idle_tables()
+
+
+@shared_task(ignore_result=True, acks_late=True)  # type: ignore[untyped-decorator]  # celery ships no types
+def run_review(review_id: int) -> bool:
+    """复盘: make review ``review_id`` if it is still queued (``games.reviews.run``),
+    then any other queued one (a task lost with Redis must not strand its row).
+    Routed to the ``review`` queue (``CELERY_TASK_ROUTES``), which only the
+    review worker consumes (``celery -A yuanzi_site worker -Q review``)."""
+    from games import reviews
+
+    ran = reviews.run(review_id)
+    while reviews.run_next():
+        pass
+    return ran

@@ -11,6 +11,7 @@ fill them in.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.templatetags.static import static
@@ -96,6 +97,7 @@ def lobby_strings() -> dict[str, Any]:
         "conn_connecting": _("Connecting…"),
         "conn_open": _("Live"),
         "conn_closed": _("Disconnected, reconnecting…"),
+        "conn_busy": _("Server busy, trying again soon…"),
         "conn_signed_out": _("You have been signed out."),
     }
 
@@ -204,6 +206,8 @@ def table_strings() -> dict[str, Any]:
         "conn_connecting": _("Connecting…"),
         "conn_open": _("Connected"),
         "conn_closed": _("Disconnected, reconnecting…"),
+        "conn_busy": _("Server busy"),
+        "conn_busy_retry_in": _("The server is busy: trying again in %(s)s s…"),
         "conn_gone": _("This table is closed."),
         "conn_signed_out": _("You have been signed out."),
         "moderator_badge": _("Moderator"),
@@ -290,4 +294,46 @@ def tutorial_strings() -> dict[str, Any]:
         "saved_account": _("Saved to your account."),
         "saved_browser": _("Saved in this browser. Log in to keep your progress."),
         "error": _("Something went wrong. Try again."),
+    }
+
+
+def player_names(players: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each seat's name as pages show it: the username, or "Bot (North)"."""
+    return [_("Bot (%(seat)s)") % {"seat": seat_names()[i]} if p["bot"] else p["username"]
+            for i, p in enumerate(players)]
+
+
+def review_strings() -> dict[str, Any]:
+    """Words static/js/review.js needs (复盘): the table's card and play names,
+    the labels and the step-through's own."""
+    return {
+        **table_strings(),
+        "label_good": _("Good"),
+        "label_inexact": _("Inexact"),
+        "label_mistake": _("Mistake"),
+        "label_blunder": _("Blunder"),
+        "review_step": _("Move %(n)s of %(total)s"),
+        "review_half_1": _("First half"),
+        "review_half_2": _("Second half"),
+        "review_dao": _("dao %(rank)s"),
+        "review_plays": _("%(name)s plays"),
+        "review_passes": _("%(name)s passes"),
+        "review_escapes": _("%(name)s leaves the game"),
+        "review_by_clock": _("(the clock, not you)"),
+        "review_by_auto": _("(auto-play, not you)"),
+        "review_your_hand": _("Your hand"),
+        "review_on_table": _("On the table"),
+        "review_empty_table": _("Nothing on the table: a lead."),
+        "review_cards_left": _("%(n)s cards"),
+        "review_team_points": _("Points this half: your team %(us)s · theirs %(them)s"),
+        "review_made": _("You played"),
+        "review_best": _("Better"),
+        "review_pass": _("Pass"),
+        "review_points": _("%(points)s expected points"),
+        "review_loss": _("%(loss)s points lost"),
+        "review_no_better": _("No play was clearly better."),
+        "review_queued": _("Queued: number %(n)s in line."),
+        "review_running": _("Judging your decisions: %(done)s of %(total)s."),
+        "review_starting": _("Starting…"),
+        "review_offline": _("No answer from the site; trying again…"),
     }

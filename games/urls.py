@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import tutorial_views, views
+from games import review_views, tutorial_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("tables/join/", views.join_by_code, name="join_by_code"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.game_result, name="game_result"),
+    path("games/<int:game_id>/review/", review_views.review_page, name="game_review"),
+    path("api/games/<int:game_id>/review", review_views.review_api, name="game_review_api"),
     path("fairness/", views.fairness_doc, name="fairness_doc"),
     path("tutorial/", tutorial_views.index, name="tutorial"),
     path("tutorial/<int:n>/", tutorial_views.page, name="tutorial_lesson"),

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import levels
 from accounts.models import Profile
-from games import access, fairness, phrases, plugins, results, snapshots, tables, ui
+from games import access, fairness, phrases, plugins, results, reviews, snapshots, tables, ui
 from games.adapters import ratelimit
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
@@ -227,6 +227,7 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         "games/result.html",
         {"game": game, "running": False, "summary": results.result_summary(view), "fair": fair,
+         "review": reviews.status_for(game, request.user),
          "table_open": Table.objects.filter(pk=game.table_id, closed=False).exists()},
     )
 

@@ -72,3 +72,29 @@ def saved_replay(prefix: str, played_as: str, renamed_to: str) -> str:
     token = secrets.token_urlsafe(32)
     Replay.objects.create(user=users[2], game=game, token=token)
     return token
+
+
+def finished_practice(username: str, policy: str = "normal") -> int:
+    """A practice game of ``username`` (an account signed up in the browser) with
+    three ``policy`` bots, played to its end through the services: the person
+    plays the heuristic move, the bots move when due (the site's own ticker may
+    beat this loop to a bot's move: acting is idempotent; a person's turn is
+    long, so it never acts for them). Returns the game's id
+    (tests/test_browser_review.py)."""
+    from django.contrib.auth import get_user_model
+
+    from games import play, tables
+    from games.models import Game
+    from tests import helpers
+
+    user = get_user_model().objects.get(username=username)
+    game = Game.objects.get(pk=tables.practice(user, policy).current_game_id)
+    while helpers.fresh(game).status != Game.OVER:
+        game = helpers.fresh(game)
+        seat = game.state["turn"]
+        if seat == 0:
+            helpers.play_human_turn(game)  # the ticker never acts for a person here
+        else:
+            helpers.force_due(game)
+            play.run_due(game.pk)
+    return game.pk

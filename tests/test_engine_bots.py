@@ -567,3 +567,16 @@ def test_master_threats_are_the_experts_when_inference_says_nothing():
             assert same.q_play(p) == pytest.approx(plain.q_play(p), abs=2e-3)
             changed += abs(inferred.q_play(p) - plain.q_play(p)) > 0.02
     assert changed > 0
+
+
+def test_master_pick_keeps_the_rules_choice_unless_the_deals_show_better():
+    """The search's choice from play-out values on the same deals: the best mean
+    (the rules' order breaking near-ties); with a significance gate, another
+    candidate replaces the rules' first only when it wins clearly."""
+    from games.engine.master import pick
+
+    noisy = [[0.5, 0.5, 0.5, 0.5], [0.9, 0.1, 0.95, 0.2]]  # mean 0.54, paired diff noisy
+    clear = [[0.5, 0.4, 0.5, 0.45], [0.7, 0.62, 0.71, 0.66]]  # better on every deal
+    assert pick(noisy) == 1 and pick(noisy, sure=1.0) == 0
+    assert pick(clear) == 1 and pick(clear, sure=1.0) == 1
+    assert pick([[0.5, 0.5], [0.5, 0.5]]) == 0  # a tie goes the rules' way

@@ -25,11 +25,29 @@ class FakeTicker:
         self.stopped = True
 
 
+class FakeWorker:
+    """runsite's review worker child, not started (the real one: test_review_site)."""
+
+    made: list[FakeWorker] = []
+
+    def __init__(self) -> None:
+        self.started = self.stopped = False
+        FakeWorker.made.append(self)
+
+    def start(self) -> None:
+        self.started = True
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
 @pytest.fixture
 def fakes(monkeypatch):
     calls: list[tuple] = []
     FakeTicker.made = []
+    FakeWorker.made = []
     monkeypatch.setattr(runsite, "Ticker", FakeTicker)
+    monkeypatch.setattr(runsite, "ReviewWorker", FakeWorker)
 
     def serve(host, port, verbosity=1, ticker=None):
         # the ticker is handed to Daphne, to start on its loop, and not yet stopped
@@ -44,7 +62,8 @@ def fakes(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_runsite_migrates_prints_ticks_and_serves(fakes):
+def test_runsite_migrates_prints_ticks_and_serves(fakes, settings):
+    settings.GAMES_REVIEW_RUNNER = "process"
     calls, migrations = fakes
     out = io.StringIO()
     call_command("runsite", "--port", "8123", stdout=out)
@@ -53,6 +72,10 @@ def test_runsite_migrates_prints_ticks_and_serves(fakes):
     assert calls == [("127.0.0.1", 8123, True)]
     (ticker,) = FakeTicker.made
     assert ticker.stopped  # stopped when Daphne returns
+    # the embedded default: the review worker is a child process, stopped with the site
+    (worker,) = FakeWorker.made
+    assert worker.started and worker.stopped
+    assert "review worker" in out.getvalue()
 
 
 @pytest.mark.django_db

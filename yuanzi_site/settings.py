@@ -107,6 +107,8 @@ GAME_PLUGINS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # one JSON line per request (after the static files: those are not logged)
+    "yuanzi_site.logs.RequestLines",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # the visitor's choice (language cookie), else Accept-Language, else zh-hans
     "django.middleware.locale.LocaleMiddleware",
@@ -145,16 +147,30 @@ TEMPLATES = [
 # --- Database --------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL")
+# PostgreSQL through Django's native connection pool (psycopg_pool), at most this
+# many connections a process; 0: persistent connections (DATABASE_CONN_MAX_AGE)
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0, minimum=0)
+# DATABASE_URL points at pgbouncer in transaction mode: no prepared statements,
+# no server-side cursors, no persistent connections (pgbouncer pools)
+DATABASE_PGBOUNCER = env_bool("DATABASE_PGBOUNCER", False)
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(
             # kept open between requests and messages (a new connection per move cost
-            # more than the move), checked before reuse
+            # more than the move), checked before reuse; with the pool, the pool
+            # keeps them (Django refuses a pool with a non-zero CONN_MAX_AGE)
             DATABASE_URL,
-            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
-            conn_health_checks=True,
+            conn_max_age=0 if DATABASE_POOL_SIZE or DATABASE_PGBOUNCER else env_int(
+                "DATABASE_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=not DATABASE_POOL_SIZE,
         )
     }
+    if DATABASE_PGBOUNCER:
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+    if DATABASE_POOL_SIZE:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 20}
 else:
     DATABASES = {
         "default": {
@@ -220,6 +236,9 @@ CELERY_BEAT_SCHEDULE = {
     name: {"task": task, "schedule": interval} for name, task, interval in PERIODIC_JOBS
 }
 # A due turn's task must not run after its turn is long gone; run_due checks seq anyway.
+# Reviews (复盘) have their own queue and worker (`-Q review`, docs/deploy.md):
+# they never wait behind, nor hold up, turn clocks and bot moves.
+CELERY_TASK_ROUTES = {"games.tasks.run_review": {"queue": "review"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
@@ -310,12 +329,21 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Expected refusals (403, 404, 400) log one short line, no traceback;
-# Django's own logging otherwise unchanged.
+# Django's own logging otherwise unchanged. One JSON line per request and per
+# websocket message at LOG_LINES (INFO; WARNING silences them).
+LOG_LINES = env_choice("LOG_LINES", "INFO", ("INFO", "WARNING"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"one_line_refusals": {"()": "yuanzi_site.logs.OneLineRefusals"}},
-    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
+    # the structured lines (yuanzi_site/logs.py): JSON objects, one a line, on stderr
+    "formatters": {"line": {"format": "%(message)s"}},
+    "handlers": {"lines": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "loggers": {
+        "django.request": {"filters": ["one_line_refusals"]},
+        "yuanzi.requests": {"handlers": ["lines"], "level": LOG_LINES, "propagate": False},
+        "yuanzi.messages": {"handlers": ["lines"], "level": LOG_LINES, "propagate": False},
+    },
 }
 
 # --- Games -------------------------------------------------------------------
@@ -343,6 +371,13 @@ GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
 # on SIGTERM a Daphne lets its in-flight actions finish for at most this long,
 # then closes every websocket with 1012 (games/adapters/drain.py)
 GAMES_DRAIN_SECONDS = float(env_str("GAMES_DRAIN_SECONDS", "10"))
+# saturation (games/adapters/overload.py): the event loop lagging more than
+# GAMES_SATURATION_LAG_MS for GAMES_SATURATION_SECONDS, or more than
+# GAMES_MAX_SOCKETS websockets in one process; new connections other than a
+# running game's players are then closed with 4503
+GAMES_SATURATION_LAG_MS = env_int("GAMES_SATURATION_LAG_MS", 200, minimum=1)
+GAMES_SATURATION_SECONDS = float(env_str("GAMES_SATURATION_SECONDS", "2"))
+GAMES_MAX_SOCKETS = env_int("GAMES_MAX_SOCKETS", 5000, minimum=1)
 # the expert bot's endgame search budget per move, milliseconds (at most 50)
 GAMES_BOT_BUDGET_MS = env_int("GAMES_BOT_BUDGET_MS", 50, minimum=0)
 # celery: countdown tasks + beat sweep; ticker: the in-process ticker of `manage.py
@@ -362,6 +397,23 @@ GAMES_REACTIONS = ["👍", "😄", "😮", "😭", "🎉"]
 # this many minutes with nobody seated or watching.
 GAMES_MAX_IDLE_TABLES = env_int("GAMES_MAX_IDLE_TABLES", 3, minimum=1)
 GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
+# 复盘 (games/reviews.py): expected team points lost (per half) at which a decision
+# is 不精确, 失误, 大错; the sampled deals per decision, the alternatives judged
+# beside the play made and who plays the play-outs (games/engine/review.py);
+# the reviews queued site-wide before more are refused; who runs them: celery (the
+# `review` queue's own worker, the default with REDIS_URL), process (the
+# `manage.py reviewworker` child of runsite, at nice 19), none (nothing: tests).
+GAMES_REVIEW_THRESHOLDS = (10.0, 25.0, 50.0)
+GAMES_REVIEW_SAMPLES = env_int("GAMES_REVIEW_SAMPLES", 12, minimum=1)
+GAMES_REVIEW_WIDTH = env_int("GAMES_REVIEW_WIDTH", 3, minimum=1)
+GAMES_REVIEW_PLAYOUT = env_choice("GAMES_REVIEW_PLAYOUT", "expert", ("expert", "normal"))
+GAMES_REVIEW_QUEUE_MAX = env_int("GAMES_REVIEW_QUEUE_MAX", 20, minimum=1)
+GAMES_REVIEW_RUNNER = env_choice(
+    "GAMES_REVIEW_RUNNER", "celery" if REDIS_URL else "process", ("celery", "process", "none")
+)
+# a running review with no progress for this long counts as failed (its worker
+# died): its player may ask again
+GAMES_REVIEW_STALE_SECONDS = 300
 
 # --- Moderation ----------------------------------------------------------------
 

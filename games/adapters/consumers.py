@@ -24,10 +24,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import access, metrics, plugins, presence, queries, snapshots, wire
-from games.adapters import broadcast, drain, ratelimit
+from games.adapters import broadcast, drain, overload, ratelimit
 from games.adapters.dbcalls import db
 from games.plugins import SocketContext
 from games.seatview import current_view, game_view
+from yuanzi_site import logs
 from yuanzi_site.refusals import Refused
 
 if TYPE_CHECKING:
@@ -211,6 +212,19 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
             return None
 
 
+async def _refuse_busy(socket: AsyncJsonWebsocketConsumer) -> None:
+    """Saturated (games.adapters.overload): accept, then close with 4503 (a close
+    before accepting would be a handshake failure the page cannot tell apart)."""
+    await socket.accept()
+    await socket.close(code=overload.BUSY_CODE)
+
+
+def _plays_there(table: Any, user: Any) -> bool:
+    """Is ``user`` seated at ``table`` (a snapshot) while its game runs?"""
+    return bool(table["status"] == "playing" and user.is_authenticated and any(
+        s["player"] and s["player"]["id"] == user.pk for s in table["seats"]))
+
+
 class TokenBucket:
     """``rate`` tokens a second, at most ``burst`` saved: :meth:`take` is
     ``False`` when none is left (per connection, in its consumer; no I/O)."""
@@ -247,9 +261,13 @@ class TableConsumer(_JsonSocket):
     """
 
     async def connect(self) -> None:
+        overload.watch()
         table_id = wire.whole(self.scope["url_route"]["kwargs"]["table_id"])
         if table_id is None:  # /ws/table/-1/, 8,000 digits …: like an unknown table
             await _refuse_route(self)
+            return
+        if overload.saturated() and not self.scope["user"].is_authenticated:
+            await _refuse_busy(self)  # a visitor is nobody's seated player
             return
         self.table_id = table_id
         self.user = self.scope["user"]
@@ -278,6 +296,11 @@ class TableConsumer(_JsonSocket):
         if hello is None:
             await self._leave_groups()
             await self.close(code=4404)
+            return
+        if overload.saturated() and not _plays_there(hello["table"], self.user):
+            await self._leave_groups()  # saturated: only a running game's players come in
+            await db(presence.drop_presence)(self.channel_name, self.table_id, self.user)
+            await self.close(code=overload.BUSY_CODE)
             return
         self.touched = time.monotonic()
         self.moderator = hello["moderator"]
@@ -347,16 +370,22 @@ class TableConsumer(_JsonSocket):
                 view = await db(current_view)(self.table_id, self.user)
                 await self.send_json({"type": "game", "view": view})
             return
+        start, outcome = time.perf_counter(), "error"  # "error": it raised (a bug)
         try:
             async with drain.action():  # a drain lets it finish before closing
                 reply = await db(_handle)(
                     self.channel_name, self.table_id, self.user, content, self.game_id
                 )
+            outcome = "ok"
         except Refused as e:
+            outcome = e.reason
             reply = {"type": "error", "reason": e.reason, "message": str(e),
                      "ref": _ref(content)}
             if e.params:
                 reply["params"] = e.params
+        finally:  # one line per message, whatever came of it
+            logs.socket_message(kind, outcome, self.user.pk, self.table_id, self.channel_name,
+                                (time.perf_counter() - start) * 1000)
         if reply is not None:
             await self.send_json(reply)
 
@@ -483,9 +512,13 @@ class PersonConsumer(_PersonalSocket):
     accepted and closed with 4403 (signed out: the page does not retry)."""
 
     async def connect(self) -> None:
+        overload.watch()
         await self.accept()
         if not self.scope["user"].is_authenticated:
             await self.close(code=4403)
+            return
+        if overload.saturated():
+            await self.close(code=overload.BUSY_CODE)
             return
         await self.join([])
 
@@ -498,6 +531,10 @@ class LobbyConsumer(_PersonalSocket):
     socket only, and a suspension closes it like the table sockets."""
 
     async def connect(self) -> None:
+        overload.watch()
+        if overload.saturated():
+            await _refuse_busy(self)
+            return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.filters = plugins.lobby_filters({k: v[-1] for k, v in query.items()})
         self.shown: set[int] = set()

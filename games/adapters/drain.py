@@ -53,6 +53,11 @@ def draining() -> bool:
     return _draining
 
 
+def open_sockets() -> int:
+    """How many websockets this process holds now."""
+    return len(_open)
+
+
 def opened(socket: _Closable) -> None:
     """A websocket of this process was accepted (closed with 1012 on a drain)."""
     _open.add(socket)

@@ -10,6 +10,9 @@ stack's CPU under load; the sweep acts on it at most a second late.
 Embedded default (``"ticker"``): an in-process task on Daphne's event loop
 sweeping a few times a second, started by ``manage.py runsite`` (never under
 tests or migrations), since eager Celery ignores countdowns.
+
+It also sends each queued review (复盘, ``events.ReviewQueued``) to the
+``review`` queue's own worker when ``GAMES_REVIEW_RUNNER = "celery"``.
 """
 
 from __future__ import annotations
@@ -45,9 +48,20 @@ def game_changed(event: events.GameChanged) -> None:
         schedule_due(event.game_id, event.state["seq"], event.due_at)
 
 
+def review_queued(event: events.ReviewQueued) -> None:
+    """复盘: with ``GAMES_REVIEW_RUNNER=celery`` the review goes to the ``review``
+    queue (``games.tasks.run_review``), whose own worker makes it; the embedded
+    worker (``manage.py reviewworker``) polls the table instead."""
+    if settings.GAMES_REVIEW_RUNNER == "celery":
+        from games import tasks
+
+        tasks.run_review.delay(event.review_id)
+
+
 def subscribe() -> None:
     """Subscribe the scheduler to the write side's events (``GamesConfig.ready``)."""
     events.subscribe(events.GameChanged, game_changed)
+    events.subscribe(events.ReviewQueued, review_queued)
 
 
 class Ticker:

@@ -15,7 +15,7 @@ Public contract (RULES.md §10) and the rest of the engine's API::
     upgrade(state) / upgrade_record(record)      # stored data at the current version
     replay / to_record / from_record             # §11 game records (docs/record.md)
     POLICIES[name](bot_view, rng) -> Action      # random, beginner, normal, expert, master
-    expert_policy(bot_view, rng, budget_ms=40) -> Action   # 高手, search budget in ms
+    expert_policy(bot_view, rng, budget_ms=40) -> Action   # 高手, budget: counted play-outs
     master_policy(bot_view, rng, samples=...) -> Action    # 大师, inference + counted search
     botmatch.run_match / run_ladder / run        # bot-vs-bot games (games.engine.botmatch)
 

@@ -10,16 +10,14 @@ by what the half's end means for the game (§6): a double clamp won or lost, the
 game decided in the second half, or, after a first half, first_out and points.
 The candidate with the best mean wins; ties keep the rules' order.
 
-The budget is counted in play-out actions (:data:`ACTIONS_PER_MS` per
-millisecond), so the same view and random source give the same choice on any
-machine; a stop at twice the budget of this process's CPU time guards
-against a much slower machine.
+The budget is a count of play-out actions (:data:`ACTIONS_PER_MS` per
+millisecond of the nominal budget), never a clock, so the same view and random
+source give the same choice on any machine and under any load.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -32,8 +30,9 @@ from .view import bot_view
 Policy = Callable[[View, random.Random], Action]
 
 ACTIONS_PER_MS = 6.0
-"""Play-out actions the budget buys per millisecond of CPU time (measured with
-``bench/bots.py``: about 0.13 ms each, so a search uses about 80 % of its budget)."""
+"""Play-out actions a nominal millisecond of budget buys (measured with
+``bench/bots.py``: about 0.13 ms of CPU each, so a search takes about 80 % of
+its nominal budget). The budget is this count, not a time."""
 MAX_SAMPLES = 24
 """No more samples than this, however large the budget."""
 
@@ -118,7 +117,6 @@ def search(
     if len(pool) < need or len(candidates) < 2:
         return None
     nodes = int(budget_ms * ACTIONS_PER_MS)
-    stop = time.process_time() + 2e-3 * budget_ms
     team = team_of(seat)
     totals = [0.0] * len(candidates)
     samples = 0
@@ -133,7 +131,7 @@ def search(
         start = state_from_view(view, hands)
         values: list[float] = []
         for action in candidates:
-            got = _play_out(start, seat, action, team, view, policy, rng, nodes, stop)
+            got = _play_out(start, seat, action, team, view, policy, rng, nodes)
             if got is None:
                 break
             value, used = got
@@ -151,16 +149,16 @@ def search(
 
 def _play_out(
     start: State, seat: int, action: Action, team: int, view: BotView, policy: Policy,
-    rng: random.Random, nodes: int, stop: float,
+    rng: random.Random, nodes: int,
 ) -> tuple[float, int] | None:
     """Play ``action`` then the rest of the half; ``(value, actions used)``, or
-    ``None`` when the action budget or the wall-clock stop runs out first."""
+    ``None`` when the action budget (a count) runs out first."""
     half = start["half"]
     state, _ = apply(start, seat, action)
     used = 1
     while state["status"] != OVER and state["half"] == half:
         s = state["turn"]
-        if s is None or used >= nodes or time.process_time() > stop:
+        if s is None or used >= nodes:
             return None
         state, _ = apply(state, s, policy(bot_view(state, s), rng))
         used += 1

@@ -31,7 +31,7 @@ IllegalReason = Literal[
 
 ArgumentReason = Literal[
     "bad_level", "bad_bot", "bad_seats", "bad_dao", "bad_half", "needs_first_out", "bad_seat",
-    "dao_mismatch", "bad_count",
+    "dao_mismatch", "bad_count", "bad_thresholds",
 ]
 """A function's argument outside its domain (a level, a bot policy, a dao …)."""
 
@@ -98,7 +98,8 @@ class ArgumentError(EngineError):
     ``needs_first_out`` (a second half dealt without the first's first_out, §2),
     ``bad_seat`` (a view for a seat outside 0–3), ``dao_mismatch`` (plays compared
     under different daos, §3), ``bad_count`` (a number of deals or processes out of
-    range). :data:`ArgumentReason`.
+    range), ``bad_thresholds`` (a review's label thresholds not rising from above
+    0). :data:`ArgumentReason`.
     """
 
     reason: ArgumentReason

@@ -65,7 +65,10 @@ from .errors import ArgumentError
 from .shapes import Action, BotView, PassAction, PlayAction, View
 
 DEFAULT_BUDGET_MS = 40.0
-"""The endgame search's default time budget per decision (the server allows ≤ 50 ms)."""
+"""The endgame search's default budget per decision, in nominal milliseconds: a
+count of play-out actions (:data:`games.engine.endgame.ACTIONS_PER_MS` each, so
+240), never a clock, so a decision is reproducible from its seed (about 30 ms of
+one core at most; the server allows ≤ 50 ms)."""
 SEARCH_CARDS = 30
 """The endgame search runs once the four hands hold at most this many cards."""
 SEARCH_MARGIN = 1.5
@@ -682,8 +685,9 @@ def expert_policy(
 
     :param view: a :func:`~games.engine.view.bot_view` (a plain view also works).
     :param rng: the random source of the endgame search's samples.
-    :param budget_ms: time the endgame search may take (milliseconds; 0 turns
-        it off). The rules part takes a few milliseconds on its own.
+    :param budget_ms: the endgame search's budget in nominal milliseconds, a
+        count of play-out actions (:data:`DEFAULT_BUDGET_MS`; 0 turns it off),
+        never a clock. The rules part takes a few milliseconds on its own.
     :param weights: the rules' worths (default :data:`WEIGHTS`).
     :returns: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``, always
         legal for the view's position.

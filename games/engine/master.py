@@ -45,8 +45,10 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -54,7 +56,7 @@ from .bots import heuristic_policy, options
 from .combos import ATOM, BOMB, HYDROGEN, classify
 from .deal import team_of
 from .endgame import half_value, state_from_view
-from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, expert_policy, rules
+from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, expert_policy, rules
 from .match import OVER, apply
 from .shapes import Action, BotView, PassAction, State, View
 from .view import bot_view
@@ -65,6 +67,9 @@ WIDTH = 3
 """At most this many candidate actions are searched."""
 MARGIN = 1.5
 """Candidates: actions the expert's rules score within this of the best."""
+SURE = 0.0
+"""How many standard errors a searched candidate must win by to replace the
+rules' first choice (0: the best mean with :data:`PRIOR`; see :func:`pick`)."""
 PRIOR = 0.02
 """A candidate's bonus per place above the last in the rules' order (ties and
 noise of few samples go the rules' way)."""
@@ -75,6 +80,10 @@ SEARCH_CARDS = 40
 endgame search: 30). Searching from the start of the half with play-outs by a
 fast policy lost to the expert (docs/bench.md): early play-outs judge badly."""
 PASS: PassAction = {"type": "pass"}
+MASTER_WEIGHTS: Weights = WEIGHTS
+"""The rules' worths the master plays with."""
+MASTER_WILLING: tuple[float, float, float] = WILLING
+"""How readily the master takes an opponent to beat a play (as :data:`WILLING`)."""
 
 # inference factors: how much less likely a rank becomes in a seat's hand
 PASS_FACTOR = {1: 0.25, 2: 0.55, 3: 0.8}
@@ -91,7 +100,8 @@ def _key(card: str) -> str:
     return "J" if card[1] == "J" else card[0]
 
 
-def infer(view: BotView) -> list[dict[str, float]]:
+def infer(view: BotView, shed: float | None = None,
+          pass_factor: Mapping[int, float] | None = None) -> list[dict[str, float]]:
     """Per seat, a weight per rank key (``"3"``…``"2"``, ``"J"`` for jokers): how
     likely, relative to 1.0, each unseen card of that rank is in that seat's hand,
     from this half's plays and passes (see the module docstring, RULES.md §12).
@@ -102,6 +112,8 @@ def infer(view: BotView) -> list[dict[str, float]]:
     """
     seat = view["seat"]
     dao = view["dao"]
+    shed = SHED_FACTOR if shed is None else shed
+    pass_factor = PASS_FACTOR if pass_factor is None else pass_factor
     weights: list[dict[str, float]] = [{} for _ in range(4)]
     counts = list(view["counts"])
     history = view["history"]
@@ -116,7 +128,7 @@ def infer(view: BotView) -> list[dict[str, float]]:
             counts[s] -= len(cards)
             if play is not None and play.kind not in (BOMB, ATOM, HYDROGEN) and not play.jokers:
                 w = weights[s]
-                w[play.rank] = max(FLOOR, w.get(play.rank, 1.0) * SHED_FACTOR)
+                w[play.rank] = max(FLOOR, w.get(play.rank, 1.0) * shed)
             last_seat, last, passes = s, play, 0
             continue
         passes += 1
@@ -124,7 +136,7 @@ def infer(view: BotView) -> list[dict[str, float]]:
                 and team_of(s) != team_of(last_seat) and last.size <= 3
                 and last.kind not in (BOMB, ATOM, HYDROGEN)):
             w = weights[s]
-            f = PASS_FACTOR[last.size]
+            f = pass_factor[last.size]
             for r in _higher_ranks(last.rank, last.is_dao, dao):
                 w[r] = max(FLOOR, w.get(r, 1.0) * f)
         others = sum(1 for x in range(4) if x != last_seat and counts[x] > 0)
@@ -174,9 +186,11 @@ class InferredThreats(Threats):
     """
 
     def __init__(self, unseen: Counter[str], dao: str,
-                 holders: Sequence[tuple[int, list[float], float]]) -> None:
+                 holders: Sequence[tuple[int, list[float], float]],
+                 willing: Sequence[float] = WILLING) -> None:
         super().__init__(unseen, dao, [c for c, _p, _j in holders])
         self.holders = [h for h in holders if h[0] > 0]
+        self.willing = tuple(willing)
         self._inferred: dict[int, tuple[list[list[float]], float, float, float]] = {}
 
     def q(self, kind: str, strength: int, size: int, is_dao: bool) -> float:
@@ -187,10 +201,11 @@ class InferredThreats(Threats):
             return got
         v = 1.0
         if self.beatable(kind, strength, size, is_dao) and self.total:
+            wl = self.willing
             for j in range(len(self.holders)):
                 same, bomb, atom = self._chances_of(kind, strength, size, is_dao, j)
-                v *= 1.0 - WILLING[0] * same
-                v *= (1.0 - WILLING[1] * bomb) * (1.0 - WILLING[2] * atom)
+                v *= 1.0 - wl[0] * same
+                v *= (1.0 - wl[1] * bomb) * (1.0 - wl[2] * atom)
         self._q[key] = v
         return v
 
@@ -260,8 +275,9 @@ class InferredSituation(Situation):
     """The expert's :class:`~games.engine.expert.Situation` with
     :class:`InferredThreats` from ``weights`` (:func:`infer`)."""
 
-    def __init__(self, view: View, weights: Sequence[dict[str, float]]) -> None:
-        super().__init__(view, WEIGHTS)
+    def __init__(self, view: View, weights: Sequence[dict[str, float]],
+                 w: Weights = WEIGHTS, willing: Sequence[float] = WILLING) -> None:
+        super().__init__(view, w)
         others = [x for x in range(4) if x != self.seat and self.counts[x] > 0]
         ranks = _strength_ranks(self.dao)
         holders: list[tuple[int, list[float], float]] = []
@@ -272,7 +288,7 @@ class InferredSituation(Situation):
                 den = sum(self.counts[x] * weights[x].get(key, 1.0) for x in others)
                 ps.append(c * weights[o].get(key, 1.0) / den if key and den > 0 else 0.0)
             holders.append((c, ps[:14], ps[14]))
-        self.threats = InferredThreats(self.unseen, self.dao, holders)
+        self.threats = InferredThreats(self.unseen, self.dao, holders, willing)
         self._shapes = {}
         self.cost_now = self.cost(self.counter)
 
@@ -351,6 +367,8 @@ def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
 
 def _candidates(
     view: View, width: int = WIDTH, search_cards: int = SEARCH_CARDS, inference: bool = True,
+    w: Weights = WEIGHTS, willing: Sequence[float] = WILLING, lead_cards: int | None = None,
+    factors: Mapping[str, Any] | None = None,
 ) -> tuple[Situation | None, list[Action], list[dict[str, float]]]:
     """``(situation, candidates, weights)``: the actions worth searching, best by
     the rules (with the inference's threats) first, a single one when the rules
@@ -363,20 +381,34 @@ def _candidates(
         return None, [PASS], uniform
     history: Any = cast(dict[str, Any], view).get("history")
     if history is not None and inference:
-        weights = infer(cast(BotView, view))
-        sit: Situation = InferredSituation(view, weights)
+        weights = infer(cast(BotView, view), **(factors or {}))
+        sit: Situation = InferredSituation(view, weights, w, willing)
     else:
         weights = uniform
-        sit = Situation(view, WEIGHTS)
+        sit = Situation(view, w)
     scored = rules(sit, plays)
     best = scored[0][0]
-    if history is None or best >= 50.0 or sum(sit.counts) > search_cards:
+    limit = search_cards
+    if lead_cards is not None and sit.table is None and search_cards >= 0:
+        limit = lead_cards
+    if history is None or best >= 50.0 or sum(sit.counts) > limit:
         return sit, [scored[0][1]], weights
     cands: list[Action] = []
     for score, action in scored:
         if score >= best - MARGIN and action not in cands:
             cands.append(action)
     return sit, cands[:width], weights
+
+
+def _tuned(
+    tune: Mapping[str, Any] | None,
+) -> tuple[Weights, Sequence[float], dict[str, Any] | None]:
+    if not tune:
+        return MASTER_WEIGHTS, MASTER_WILLING, None
+    tune = dict(tune)
+    willing: Sequence[float] = tuple(tune.pop("willing", MASTER_WILLING))
+    factors: dict[str, Any] = {k: tune.pop(k) for k in ("shed", "pass_factor") if k in tune}
+    return replace(MASTER_WEIGHTS, **tune), willing, factors or None
 
 
 def candidates_for(view: View) -> list[Action]:
@@ -388,6 +420,7 @@ def candidates_for(view: View) -> list[Action]:
 def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = "normal",
+    tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -401,23 +434,55 @@ def master_policy(
         (else the expert's uniform card counting and uniform deals).
     :param search_cards: search only once the four hands hold at most this many.
     :param playout: the play-outs' policy: ``"normal"`` (fast) or ``"expert"``.
+    :param sure: keep the rules' first choice unless the search shows another
+        better by this many standard errors (0: the best mean; see :func:`pick`).
+    :param lead_cards: if given, leads are searched from this many cards in the
+        four hands (follows from ``search_cards``).
+    :param tune: overrides of the rules' worths, for tuning: fields of
+        :class:`~games.engine.expert.Weights`, ``willing`` (see
+        :data:`~games.engine.expert.WILLING`), and the inference's ``shed`` and
+        ``pass_factor`` (:data:`SHED_FACTOR`, :data:`PASS_FACTOR`).
     :returns: a legal ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
     :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """
+    w, willing, factors = _tuned(tune)
     sit, cands, weights = _candidates(view, width, search_cards if samples > 0 else -1,
-                                      inference)
+                                      inference, w, willing, lead_cards, factors)
     if len(cands) < 2:
         return cands[0]
     assert sit is not None
     bv = cast(BotView, view)
     seat = sit.seat
     team = team_of(seat)
-    totals = [PRIOR * (len(cands) - i) * samples for i in range(len(cands))]
+    values: list[list[float]] = [[] for _ in cands]
     for _ in range(samples):
         hands = sample_hands(bv, sit.unseen, weights, rng)
         start = state_from_view(bv, hands)
         if playout != "expert":
             start["actions"] = []  # the normal bot needs no history; copying it costs
         for i, action in enumerate(cands):
-            totals[i] += rollout(start, seat, action, team, bv, rng, playout)
-    return cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
+            values[i].append(rollout(start, seat, action, team, bv, rng, playout))
+    return cands[pick(values, sure)]
+
+
+def pick(values: Sequence[Sequence[float]], sure: float = 0.0) -> int:
+    """The candidate to play from each candidate's play-out values on the same
+    sampled deals, the rules' first choice first.
+
+    With ``sure == 0``: the best mean, plus :data:`PRIOR` per place above the
+    last in the rules' order. With ``sure > 0``: the best mean, but the rules'
+    first choice is kept unless that candidate beats it by more than ``sure``
+    standard errors of their paired differences (few samples are noisy early in
+    a half; a change the deals do not show clearly is not made).
+    """
+    n = len(values)
+    if sure <= 0:
+        totals = [sum(v) + PRIOR * (n - i) * len(v) for i, v in enumerate(values)]
+        return max(range(n), key=lambda i: (totals[i], -i))
+    means = [statistics.fmean(v) for v in values]
+    best = max(range(n), key=lambda i: (means[i], -i))
+    if best == 0:
+        return 0
+    d = [a - b for a, b in zip(values[best], values[0], strict=True)]
+    se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) >= 2 else math.inf
+    return best if statistics.fmean(d) > sure * se else 0

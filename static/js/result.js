@@ -67,6 +67,12 @@ export function renderResult(s = state) {
   if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", T.stood_up));
 
   $("result-link").href = "/games/" + view.game_id + "/";
+  // 复盘: a player of the finished game may ask for a review of their own decisions
+  const review = $("review-link");
+  if (review) {
+    review.href = "/games/" + view.game_id + "/review/";
+    review.hidden = typeof view.seat !== "number";
+  }
   const rr = $("result-ready");
   const mine = mySnapshotSeat(s);
   show(rr, tableWaiting(s) && mine !== null);

@@ -8,7 +8,8 @@
  *   sock.wake()      the tab is back: reconnect at once if closed (backoff reset)
  *   sock.isOpen()
  *
- * onState(state, retryAt) gets "connecting", "open", "closed" (a retry is
+ * onState(state, retryAt) gets "connecting", "open", "busy" (the server is
+ * saturated: 4503; a retry is scheduled), "closed" (a retry is
  * scheduled at performance.now() time `retryAt`) or "gone": the server closed
  * with a final code (4404, the table does not exist or is closed:
  * docs/protocol.md), after which nothing reconnects; "signed_out" likewise
@@ -26,6 +27,9 @@ const SIGNED_OUT_CODE = 4403;
 // the server process is restarting (a drain, docs/protocol.md): reconnect after a
 // random 0.5–5 s, so a whole process's pages do not come back at one instant
 const RESTART_CODE = 1012;
+// the server is saturated (docs/protocol.md 4503): "server busy", then try again
+// after a jittered, growing wait
+const BUSY_CODE = 4503;
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 15000;
 
@@ -81,6 +85,12 @@ export function openSocket(path, {
         onState("signed_out");
         return;
       }
+      if (ev.code === BUSY_CODE) {
+        const wait = 2000 + Math.floor(Math.random() * (backoff + 3000));
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        retry(wait, "busy");
+        return;
+      }
       if (ev.code === RESTART_CODE) {
         backoff = FIRST_BACKOFF_MS;
         retry(500 + Math.floor(Math.random() * 4500));
@@ -91,12 +101,12 @@ export function openSocket(path, {
     ws.onerror = nothing; // onclose follows
   }
 
-  function retry(after) {
+  function retry(after, state = "closed") {
     const wait = after !== undefined ? after : backoff + Math.floor(Math.random() * 500);
     if (after === undefined) backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, wait);
-    onState("closed", performance.now() + wait);
+    onState(state, performance.now() + wait);
   }
 
   function ping() {

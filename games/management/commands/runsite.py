@@ -10,11 +10,17 @@ Applies migrations, prints the address, starts the in-process
 lifespan hook, so the ticker is started here and nowhere else — never under
 tests or migrations), then serves HTTP and websockets with Daphne until
 interrupted. ``--no-ticker`` leaves the clock to Celery beat (production runs
-Daphne directly, see ``docs/deploy.md``).
+Daphne directly, see ``docs/deploy.md``). With ``GAMES_REVIEW_RUNNER=process``
+(the embedded default) it also starts the 复盘 worker, ``manage.py
+reviewworker``, as a child process at nice 19 (:class:`ReviewWorker`), so a
+review never runs on Daphne's event loop or the ticker; ``--no-reviews`` does not.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -56,6 +62,30 @@ def serve(host: str, port: int, verbosity: int = 1, ticker: Ticker | None = None
     )
 
 
+class ReviewWorker:
+    """``manage.py reviewworker --parent <this pid>`` as a child process (it
+    lowers its own priority and exits when this process is gone)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the child (same interpreter, settings and environment)."""
+        manage = str(settings.BASE_DIR / "manage.py")
+        self.proc = subprocess.Popen([sys.executable, manage, "reviewworker",
+                                      "--parent", str(os.getpid())])
+
+    def stop(self) -> None:
+        """Stop the child (terminate, then kill after 5 s)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
 class Command(BaseCommand):
     help = "Migrate, start the turn ticker and serve the site with Daphne (make run)."
 
@@ -66,8 +96,13 @@ class Command(BaseCommand):
             "--no-ticker", action="store_true",
             help="do not start the in-process turn ticker (Celery beat sweeps instead)",
         )
+        parser.add_argument(
+            "--no-reviews", action="store_true",
+            help="do not start the review worker (GAMES_REVIEW_RUNNER=process)",
+        )
 
-    def handle(self, *args: Any, host: str, port: int, no_ticker: bool, **options: Any) -> None:
+    def handle(self, *args: Any, host: str, port: int, no_ticker: bool,
+               no_reviews: bool = False, **options: Any) -> None:
         if not 0 < port < 65536:
             raise CommandError(f"--port {port} is not a TCP port")
         verbosity = options.get("verbosity", 1)
@@ -79,9 +114,16 @@ class Command(BaseCommand):
             ticker = Ticker()
             self.stdout.write(f"turn ticker: every {ticker.interval} s "
                               f"(GAMES_SCHEDULER={settings.GAMES_SCHEDULER})")
+        worker = None
+        if settings.GAMES_REVIEW_RUNNER == "process" and not no_reviews:
+            worker = ReviewWorker()
+            worker.start()
+            self.stdout.write("review worker: manage.py reviewworker (nice 19)")
         self.stdout.flush()
         try:
             serve(host, port, verbosity, ticker)
         finally:
             if ticker is not None:
                 ticker.stop()
+            if worker is not None:
+                worker.stop()

@@ -1,0 +1,316 @@
+"""复盘 on the site: a player asks for the review of their own decisions in a
+finished game, a worker runs it off the request, the page reads it back
+(RULES.md §11, §12; the judging is :mod:`games.engine.review`).
+
+* :func:`request_review` — the game's own player, their own seat, once the game
+  is over (practice games too: their bots are the opponents, only the human's
+  own decisions are judged). A stored review is returned as it is (the cache:
+  one :class:`~games.models.GameReview` per game and seat); a failed one is
+  queued again. At most one queued or running review per player and
+  ``GAMES_REVIEW_QUEUE_MAX`` queued on the site.
+* :func:`run` / :func:`run_next` — the worker's one step: claim a queued row,
+  judge, store. Never on a request, Daphne's event loop or the turn ticker:
+  the ``review`` Celery queue's own worker (``games.tasks.run_review``) or, in
+  the embedded site, ``manage.py reviewworker`` (runsite's child at nice 19,
+  polling this table), as ``GAMES_REVIEW_RUNNER`` says.
+* :func:`progress_of`, :func:`page_data` — the read side: the progress JSON and
+  the page's summary and step-through, built from the record for that seat
+  only (its own hand, the others' counts, the public plays: never another
+  hand, RULES.md §12).
+
+Errors: :class:`~yuanzi_site.refusals.Refused` (``no_game``, ``not_seated``,
+``game_running``, ``review_pending``, ``review_queue_full``).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine, events
+from games.engine.record import record_actions
+from games.engine.review import LABELS, Judgement, Review, Thresholds, review_game
+from games.models import Game, GameEvent, GameReview
+from games.seatview import PlayKind, play_kind, seat_of
+from yuanzi_site.refusals import Refused
+
+log = logging.getLogger(__name__)
+
+ACTIVE = (GameReview.QUEUED, GameReview.RUNNING)
+#: asked again after this long queued, a review is sent to its worker again
+RESEND = timedelta(seconds=60)
+
+
+def thresholds() -> Thresholds:
+    """The labels' thresholds from ``GAMES_REVIEW_THRESHOLDS`` (inexact,
+    mistake, blunder: expected team points lost per half)."""
+    return Thresholds(*(float(x) for x in settings.GAMES_REVIEW_THRESHOLDS))
+
+
+def _game_and_seat(game_id: int, user: Any) -> tuple[Game, int]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refused("no_game", _("There is no such game."))
+    seat = seat_of(game, user)
+    if seat is None:
+        raise Refused("not_seated", _("Only the game's own players may review it."))
+    return game, seat
+
+
+def _reap_stale() -> None:
+    """Running rows whose worker stopped beating are failed (it died): their
+    players may ask again."""
+    cutoff = timezone.now() - timedelta(seconds=settings.GAMES_REVIEW_STALE_SECONDS)
+    GameReview.objects.filter(status=GameReview.RUNNING, beat_at__lt=cutoff).update(
+        status=GameReview.FAILED, error="the worker stopped")
+
+
+def request_review(game_id: int, user: Any) -> GameReview:
+    """Ask for the review of ``user``'s own seat in game ``game_id``; returns its row
+    (the stored one if there is one, else a new ``queued`` row, announced after
+    commit as :class:`games.events.ReviewQueued` for the review worker).
+
+    :raises Refused: ``no_game``; ``not_seated`` (not a player of this game);
+        ``game_running`` (not before the game is over); ``review_pending`` (the
+        player has another review queued or running); ``review_queue_full``
+        (``GAMES_REVIEW_QUEUE_MAX`` reviews queued on the site).
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise Refused("not_seated", _("Only the game's own players may review it."))
+    with transaction.atomic():
+        # the player's row lock orders their own requests (one active review each)
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        game, seat = _game_and_seat(game_id, user)
+        if game.status != Game.OVER:
+            raise Refused("game_running", _("A game is reviewed once it is over."))
+        _reap_stale()
+        row = GameReview.objects.filter(game=game, seat=seat).first()
+        if row is not None and row.status != GameReview.FAILED:
+            if row.status == GameReview.QUEUED and row.created_at < timezone.now() - RESEND:
+                # long queued: its task may be lost; a second one is harmless
+                events.publish(events.ReviewQueued(row.pk))
+            return row
+        if GameReview.objects.filter(user=user, status__in=ACTIVE).exists():
+            raise Refused("review_pending", _(
+                "Your review of another game is still being made. Ask again when it is done."))
+        if GameReview.objects.filter(status=GameReview.QUEUED).count() >= \
+                settings.GAMES_REVIEW_QUEUE_MAX:
+            raise Refused("review_queue_full", _(
+                "Too many reviews are waiting to be made. Try again in a few minutes."),
+                {"limit": settings.GAMES_REVIEW_QUEUE_MAX})
+        if row is None:
+            row = GameReview.objects.create(game=game, seat=seat, user=user)
+        else:  # failed before: queued again from the start
+            row.status, row.done, row.total, row.error = GameReview.QUEUED, 0, 0, ""
+            row.result = row.started_at = row.beat_at = row.finished_at = None
+            row.created_at = timezone.now()
+            row.save()
+        # after commit the scheduler sends it to the review queue's worker
+        # (GAMES_REVIEW_RUNNER=celery); the embedded worker polls the table
+        events.publish(events.ReviewQueued(row.pk))
+    return row
+
+
+def excluded(game: Game, record: engine.Record) -> set[int]:
+    """The indices of the record's action log (:func:`record_actions` order) that
+    the player did not choose: the clock's and 托管's (and bots') actions, from the
+    ``GameEvent.by`` of the move with seq ``index + 1``."""
+    steps = record_actions(record)
+    out = set()
+    for seq, seat, by in GameEvent.objects.filter(game=game).values_list("seq", "seat", "by"):
+        i = seq - 1
+        if by != "player" and 0 <= i < len(steps) and steps[i][0] == seat:
+            out.add(i)
+    return out
+
+
+def _record(game: Game) -> engine.Record:
+    return game.record or engine.to_record(game.state)
+
+
+def _claim(review_id: int) -> bool:
+    now = timezone.now()
+    return bool(GameReview.objects.filter(pk=review_id, status=GameReview.QUEUED).update(
+        status=GameReview.RUNNING, started_at=now, beat_at=now, done=0, total=0))
+
+
+def run(review_id: int) -> bool:
+    """The worker's step: if review ``review_id`` is still queued, claim it (one
+    worker wins a race), judge the seat's decisions with the settings' budget
+    (``GAMES_REVIEW_SAMPLES``, ``_WIDTH``, ``_PLAYOUT``), updating ``done`` /
+    ``total`` after each, and store the result (``done``) or the error
+    (``failed``). Returns ``True`` if it ran the review."""
+    if not _claim(review_id):
+        return False
+    row = GameReview.objects.select_related("game").get(pk=review_id)
+
+    def progress(done: int, total: int) -> None:
+        GameReview.objects.filter(pk=review_id).update(
+            done=done, total=total, beat_at=timezone.now())
+
+    try:
+        record = _record(row.game)
+        limits = thresholds()
+        review = review_game(
+            record, row.seat, limits, samples=settings.GAMES_REVIEW_SAMPLES,
+            width=settings.GAMES_REVIEW_WIDTH, playout=settings.GAMES_REVIEW_PLAYOUT,
+            exclude=excluded(row.game, record), progress=progress)
+        result = result_of(review, limits)
+    except Exception as e:  # a record that does not replay: say so, keep the worker alive
+        log.exception("review %s failed", review_id)
+        GameReview.objects.filter(pk=review_id).update(
+            status=GameReview.FAILED, error=repr(e)[:200], finished_at=timezone.now())
+        return True
+    n = len(review.judgements)
+    GameReview.objects.filter(pk=review_id).update(
+        status=GameReview.DONE, result=result, done=n, total=n, finished_at=timezone.now())
+    return True
+
+
+def run_next() -> bool:
+    """Run the oldest queued review (the embedded worker's poll); ``False`` if none."""
+    for pk in GameReview.objects.filter(status=GameReview.QUEUED).order_by(
+            "created_at", "pk").values_list("pk", flat=True)[:5]:
+        if run(pk):
+            return True
+    return False
+
+
+def requeue_running() -> int:
+    """Put ``running`` rows back in the queue (the embedded worker at its start:
+    it is the only one, so a running row is one it was killed in); how many."""
+    return GameReview.objects.filter(status=GameReview.RUNNING).update(
+        status=GameReview.QUEUED, done=0, total=0)
+
+
+# --- the stored result and the read side --------------------------------------
+
+
+def _cards(action: engine.Action) -> list[str]:
+    return list(action["cards"]) if action["type"] == "play" else []
+
+
+def _judgement(j: Judgement) -> dict[str, Any]:
+    return {"index": j.index, "half": j.half, "choices": j.choices, "label": j.label,
+            "made": _cards(j.made), "best": _cards(j.best),
+            "made_points": round(j.made_points, 1), "best_points": round(j.best_points, 1),
+            "loss": round(j.loss, 1),
+            "alternatives": [[_cards(a), round(p, 1)] for a, p in j.alternatives]}
+
+
+def result_of(review: Review, limits: Thresholds) -> dict[str, Any]:
+    """The stored form of a review (``GameReview.result``): ``seat``, ``accuracy``
+    (0–1), ``counts`` per label, ``thresholds`` ``[inexact, mistake, blunder]``,
+    ``judged`` (per decision ``index``, ``half``, ``choices``, ``label``,
+    ``made`` / ``best`` cards (``[]`` a pass), ``made_points`` / ``best_points``
+    / ``loss`` in expected team points, ``alternatives`` ``[[cards, points], …]``)
+    and ``costliest`` (their indices, at most three, costliest first)."""
+    counts = {label: 0 for label in LABELS}
+    for j in review.judgements:
+        counts[j.label] += 1
+    return {"seat": review.seat, "accuracy": review.accuracy, "counts": counts,
+            "thresholds": [limits.inexact, limits.mistake, limits.blunder],
+            "judged": [_judgement(j) for j in review.judgements],
+            "costliest": [j.index for j in review.costliest]}
+
+
+def review_for(game_id: int, user: Any) -> tuple[Game, int, GameReview | None]:
+    """The game, ``user``'s seat in it and their stored review (or ``None``).
+
+    :raises Refused: ``no_game``, ``not_seated`` (the views answer 404).
+    """
+    game, seat = _game_and_seat(game_id, user)
+    return game, seat, GameReview.objects.filter(game=game, seat=seat).first()
+
+
+def status_for(game: Game, user: Any) -> str | None:
+    """What the result page shows of 复盘 for ``user``: ``None`` for anyone but a
+    player of the finished game, else their review's status (``none`` until asked)."""
+    if game.status != Game.OVER:
+        return None
+    seat = seat_of(game, user)
+    if seat is None:
+        return None
+    status: str = progress_of(GameReview.objects.filter(game=game, seat=seat).first())["status"]
+    return status
+
+
+def progress_of(row: GameReview | None) -> dict[str, Any]:
+    """The progress JSON: ``{"status": none|queued|running|done|failed, "done",
+    "total", "position"}``; ``position`` is the row's place in the site's queue
+    (1 = next) while queued, else ``None``."""
+    if row is None:
+        return {"status": "none", "done": 0, "total": 0, "position": None}
+    if row.status == GameReview.RUNNING and row.beat_at is not None and \
+            row.beat_at < timezone.now() - timedelta(seconds=settings.GAMES_REVIEW_STALE_SECONDS):
+        status = GameReview.FAILED  # its worker died; asking again queues it anew
+    else:
+        status = row.status
+    position = None
+    if status == GameReview.QUEUED:
+        position = 1 + GameReview.objects.filter(
+            status=GameReview.QUEUED, created_at__lt=row.created_at).count()
+    return {"status": status, "done": row.done, "total": row.total, "position": position}
+
+
+def _kind(cards: list[str], dao: str) -> PlayKind | None:
+    play = engine.classify(cards, dao) if cards else None
+    return play_kind(play) if play is not None else None
+
+
+def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
+    """The review page's data for ``seat``: the summary and the step-through.
+
+    ``steps``: one per action of the game, the position before it as ``seat``
+    saw it — ``half``, ``dao``, ``counts`` (cards per seat), ``trick`` (the
+    current trick's ``[seat, cards]`` plays), ``points`` (points captured this
+    half: ``[the seat's team, the other]``), ``hand`` (``seat``'s own cards,
+    weakest first; only on a step where it changed, the page keeps the last) —
+    then the action: ``seat`` (who), ``cards`` (``[]`` a pass), ``escape``,
+    ``by`` (player/bot/auto/clock) and, for a judged decision of ``seat``,
+    ``judgement`` (:func:`result_of`'s, with ``made_kind`` / ``best_kind``).
+    Built from :func:`engine.view` of each running state for ``seat``: no
+    other hand is ever in it (RULES.md §12).
+    """
+    record = _record(game)
+    states = engine.from_record(record)
+    actions = record_actions(record)
+    judged = {j["index"]: j for j in result["judged"]}
+    by = dict(GameEvent.objects.filter(game=game).values_list("seq", "by"))
+    steps: list[dict[str, Any]] = []
+    last_hand: list[str] | None = None
+    ours = engine.team_of(seat)
+    for i, (who, action) in enumerate(actions):
+        v = engine.view(states[i], seat)
+        hand = v["hand"] or []
+        step: dict[str, Any] = {
+            "i": i, "half": v["half"], "dao": v["dao"], "counts": v["counts"],
+            "trick": [[s, list(c)] for s, c in v["trick"]["plays"]],
+            "points": [sum(p for s, p in enumerate(v["captured"])
+                           if (engine.team_of(s) == ours) == mine) for mine in (True, False)],
+            "seat": who, "cards": _cards(action),
+            "escape": action["type"] == "escape", "by": by.get(i + 1, "player"),
+        }
+        if hand != last_hand:
+            step["hand"] = last_hand = hand
+        j = judged.get(i)
+        if j is not None:
+            step["judgement"] = {**j, "made_kind": _kind(j["made"], v["dao"]),
+                                 "best_kind": _kind(j["best"], v["dao"])}
+        steps.append(step)
+    costliest = []
+    for index in result["costliest"]:
+        j = judged[index]
+        costliest.append({**j, "step": index,
+                          "made_kind": steps[index]["judgement"]["made_kind"],
+                          "best_kind": steps[index]["judgement"]["best_kind"]})
+    return {"seat": seat, "accuracy": round(100 * result["accuracy"]),
+            "counts": result["counts"], "thresholds": result["thresholds"],
+            "judged": len(result["judged"]), "costliest": costliest, "steps": steps}

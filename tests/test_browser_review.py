@@ -1,0 +1,105 @@
+"""复盘 in a real browser (Debian chromium through Playwright), on a desktop
+(1366×800) and a 360×740 touch phone: a finished practice game's result page
+offers the review; asked for, the page shows its progress while the embedded
+review worker (runsite's own child process, ``manage.py reviewworker``) makes
+it, then the summary (accuracy, labels, the thresholds) and a step-through of
+the game with the player's own hand, without scrolling sideways.
+
+One site process (``manage.py runsite``, SQLite file of its own) with a cheap
+review budget (two sampled deals, two alternatives, the normal bot's
+play-outs); the practice game is played to its end in the site's own process
+(``tests.page_states.finished_practice``). Playwright's sync API is driven
+directly (NOTES.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import Player, chromium_path
+
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="browser tests need Debian's chromium at /usr/bin/chromium",
+)
+
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+NO_SIDEWAYS_JS = "() => document.documentElement.scrollWidth <= innerWidth"
+
+
+@pytest.fixture(scope="module")
+def site():
+    from tests.servers import Site
+
+    site = Site(env={"GAMES_REVIEW_SAMPLES": "2", "GAMES_REVIEW_WIDTH": "2",
+                     "GAMES_REVIEW_PLAYOUT": "normal", "GAMES_REVIEW_RUNNER": "process"})
+    try:
+        yield site.wait_listening()
+    finally:
+        site.stop()
+
+
+_names = iter(range(10_000))
+
+
+@DEVICES
+def test_a_finished_practice_game_is_reviewed(site, browser, device):
+    me = Player.open(browser, f"rv{next(_names)}", **device)
+    me.sign_up(site.base_url)
+    out = site.manage("shell", "-c", "from tests.page_states import finished_practice; "
+                                     f"print(finished_practice({me.name!r}))")
+    game_id = int(out.strip().splitlines()[-1])
+    page = me.page
+    page.goto(f"{site.base_url}/games/{game_id}/")
+    button = page.locator("#review-btn")
+    assert button.inner_text() == "复盘我的决定"
+    button.click()
+    page.wait_for_url(f"**/games/{game_id}/review/")
+    # queued or running shows a progress bar; the worker's result replaces it
+    summary = page.locator("#review-summary")
+    summary.wait_for(timeout=60_000)
+    assert page.locator("#review").get_attribute("data-status") == "done"
+    accuracy = page.locator("#review-accuracy").inner_text()
+    assert accuracy.endswith("%") and 0 <= int(accuracy[:-1]) <= 100
+    assert "准确率" in summary.inner_text()
+    thresholds = page.locator(".review-thresholds").inner_text()
+    assert all(n in thresholds for n in ("10", "25", "50"))
+    labels = page.locator(".review-counts .review-label").all_inner_texts()
+    assert [t.split()[0] for t in labels] == ["好", "不精确", "失误", "大错"]
+
+    # the step-through starts at the player's first decision: their hand, judged
+    steps = page.locator("#review-steps")
+    steps.locator("#review-hand .pcard").first.wait_for()
+    assert page.locator("#review-judgement").is_visible()
+    assert page.locator("#review-judgement .review-label").inner_text() in (
+        "好", "不精确", "失误", "大错")
+    assert page.locator(".review-seat.is-me").count() == 1
+    first = page.locator("#review-step").inner_text()
+    page.locator("#review-forward").click()
+    assert page.locator("#review-step").inner_text() != first
+    page.locator("#review-next-mine").click()
+    assert page.locator("#review-judgement").is_visible()
+    # a costliest moment, if any, jumps there
+    goto = page.locator(".review-goto")
+    if goto.count():
+        goto.first.click()
+        step = int(goto.first.get_attribute("data-step"))
+        assert page.locator("#review").get_attribute("data-step") == str(step)
+    assert page.evaluate(NO_SIDEWAYS_JS)
+    assert not me.errors, me.errors
+
+    # asked again from the result page: the stored review, at once
+    page.goto(f"{site.base_url}/games/{game_id}/")
+    assert page.locator("#review-btn").inner_text() == "查看我的复盘"
+    page.locator("#review-btn").click()
+    page.locator("#review-summary").wait_for()
+
+    # and from the profile's recent games, which still fit the phone
+    page.goto(f"{site.base_url}/accounts/profile/")
+    assert page.evaluate(NO_SIDEWAYS_JS)
+    page.locator(f'.review-btn[data-game="{game_id}"]').click()
+    page.wait_for_url(f"**/games/{game_id}/review/")
+    page.locator("#review-summary").wait_for()
