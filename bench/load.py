@@ -315,7 +315,7 @@ class Client:
             self.ws = await connect(self.url, origin=ORIGIN, additional_headers=headers,
                                     open_timeout=60, max_size=2**22, ping_interval=None)
             return True
-        except Exception as e:  # noqa: BLE001 — counted by kind
+        except Exception as e:  # counted by kind
             status = getattr(getattr(e, "response", None), "status_code", None)
             kind = f"{type(e).__name__}{status or ''}"
             self.table.stats.connect_failures[kind] += 1
@@ -325,7 +325,7 @@ class Client:
     async def send(self, msg: dict) -> None:
         try:
             await self.ws.send(json.dumps(msg))
-        except Exception:  # noqa: BLE001 — a closed socket shows as lost moves
+        except Exception:  # a closed socket shows as lost moves
             pass
 
     def start(self) -> None:
@@ -370,7 +370,7 @@ class Client:
                     stats.pongs += 1
                     if self.seat is None and self.table.flooded:
                         stats.flood_pongs += 1
-        except Exception:  # noqa: BLE001 — the connection closed
+        except Exception:  # the connection closed
             pass
 
     async def flood(self, pings: int) -> None:
@@ -379,7 +379,7 @@ class Client:
         for _ in range(pings):
             try:
                 await self.ws.send(frame)
-            except Exception:  # noqa: BLE001 — closed
+            except Exception:  # closed
                 return
             self.table.stats.flood_sent += 1
 
@@ -435,7 +435,7 @@ class Client:
         if self.ws is not None:
             try:
                 await asyncio.wait_for(self.ws.close(), 5)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
 
 

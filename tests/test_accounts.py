@@ -123,7 +123,7 @@ def test_production_settings_limit_signup():
     from yuanzi_site import settings as project
 
     assert project.ACCOUNT_RATE_LIMITS["signup"] == "20/m/ip"
-    assert live.ACCOUNT_LOGIN_METHODS == {"username"}
+    assert {"username"} == live.ACCOUNT_LOGIN_METHODS
 
 
 def test_login_and_logout(client, owner):

@@ -127,7 +127,7 @@ def test_run_due_from_concurrent_connections_acts_once(celery_worker, settings, 
         try:
             barrier.wait()
             results.append(play.run_due(game.pk, 0))
-        except Exception as e:  # noqa: BLE001 - reported below
+        except Exception as e:  # reported below
             results.append(e)
         finally:
             connections.close_all()

@@ -470,7 +470,7 @@ def _race(table: Table, fourth, buyer, delay: float) -> dict[str, str]:
             purchase.buy(buyer, "card_counter", 3, 400)
             results["buy"] = "bought"
         except Exception as exc:
-            results["buy"] = getattr(exc, "reason", None) == "not_enough_coins" and "refused" \
+            results["buy"] = (getattr(exc, "reason", None) == "not_enough_coins" and "refused") \
                 or repr(exc)
         finally:
             connection.close()

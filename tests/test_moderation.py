@@ -470,7 +470,7 @@ def test_no_action_on_a_table_where_the_moderator_sits(mod, django_user_model):
 def test_a_refusal_through_the_console_shows_its_message(mod, outsider):
     r = _client(mod).post("/mod/users/outsider/mute/", {"amount": "5", "unit": "m",
                                                         "reason": ""}, follow=True)
-    assert r.status_code == 200 and "Give a reason" in r.content.decode() or \
+    assert (r.status_code == 200 and "Give a reason" in r.content.decode()) or \
         "请填写理由" in r.content.decode()
     assert not Sanction.objects.exists()
 

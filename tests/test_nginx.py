@@ -32,7 +32,7 @@ from django.conf import settings
 from tests.servers import ROOT, ServerProcess, free_port, test_database_url
 
 sys.path.insert(0, str(ROOT / "deploy"))
-import nginx_conf  # noqa: E402  (deploy/ is scripts, not a package)
+import nginx_conf  # deploy/ is scripts, not a package
 
 NEEDS = "needs DATABASE_URL (PostgreSQL), REDIS_URL (Redis) and nginx"
 pytestmark = [

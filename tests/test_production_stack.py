@@ -330,7 +330,7 @@ def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes
                 await p.connect(timeout=60)  # a storm queues; Daphne waits 30 s
                 await p.until(lambda m: m["type"] == "chat_history")
                 return None
-            except Exception as e:  # noqa: BLE001 — reported below
+            except Exception as e:  # reported below
                 return repr(e)
 
         async def alive(p: Player, error: str | None):
@@ -340,7 +340,7 @@ def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes
             try:
                 await p.send({"type": "ping"})
                 return (await p.until(lambda m: m["type"] == "pong"))["type"]
-            except Exception as e:  # noqa: BLE001 — reported below
+            except Exception as e:  # reported below
                 return repr(e)
         try:
             errors = await asyncio.gather(*(one(p) for p in clients))

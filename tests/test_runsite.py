@@ -71,7 +71,7 @@ def test_runsite_refuses_a_bad_port(fakes):
 
 def test_no_ticker_runs_under_tests():
     # importing the whole site (ASGI app, Celery app, scheduler) starts no thread or task
-    import yuanzi_site.asgi  # noqa: F401
+    import yuanzi_site.asgi
     import yuanzi_site.celery  # noqa: F401
 
     assert threading.active_count() == len(threading.enumerate())

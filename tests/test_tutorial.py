@@ -54,7 +54,7 @@ def test_there_are_eight_lessons_each_ending_with_a_check():
         for s in les.steps:
             if s.kind == "choice":
                 assert sum(o.why is None for o in s.options) == 1
-                assert all(o.why is None or "§" in o.why[0] and "§" in o.why[1]
+                assert all(o.why is None or ("§" in o.why[0] and "§" in o.why[1])
                            for o in s.options)
 
 

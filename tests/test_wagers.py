@@ -721,7 +721,7 @@ async def test_a_whole_wager_game_through_sockets(_site):
         for s in socks:
             try:
                 await s.comm.disconnect()
-            except BaseException:  # noqa: BLE001  (closed by the server, or cancelled)
+            except BaseException:  # closed by the server, or cancelled
                 pass
 
 

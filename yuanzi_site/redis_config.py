@@ -108,7 +108,7 @@ def parse_sentinels(value: str, name: str = "REDIS_SENTINELS") -> tuple[tuple[st
             host, sep, port_text = entry[1:].partition("]:")
         else:
             host, sep, port_text = entry.rpartition(":")
-        if not sep or not host or ":" in host and not entry.startswith("["):
+        if not sep or not host or (":" in host and not entry.startswith("[")):
             raise ImproperlyConfigured(
                 f"{name}: {entry!r} is not host:port (for example 10.0.0.1:26379; "
                 "an IPv6 address goes in brackets, [::1]:26379).")
