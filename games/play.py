@@ -374,7 +374,8 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
         if not _due(game, seq):
             return False
         seat, due_at = game.state["turn"], game.due_at
-        assert seat is not None and due_at is not None  # _due: it runs, a seat is due
+        assert seat is not None
+        assert due_at is not None
         row = seat_rows(game)[seat]
         if row.is_bot or row.auto_play:
             if decided is None or decided[0] != (game.seq, seat):

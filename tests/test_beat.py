@@ -76,7 +76,8 @@ def test_one_beat_sends_and_a_second_takes_over_when_it_dies():
         first.wait_for(SENT, 10)
         second = Beat(env)
         time.sleep(5)  # long enough to have sent the every-second sweep several times
-        assert LOCKED not in second.output() and SENT not in second.output()
+        assert LOCKED not in second.output()
+        assert SENT not in second.output()
         assert second.proc.poll() is None  # waiting, not failed
         first.proc.send_signal(signal.SIGKILL)
         first.proc.wait(10)

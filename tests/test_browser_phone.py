@@ -140,11 +140,13 @@ def test_landscape_fits_one_screen(site, browser, device):
     measured = page.evaluate(UNCOVERED_JS)
     assert measured["n"] in (40, 41) and measured["bad"] == [], measured
     # chat and items: closed, each opened by its button (one at a time)
-    assert page.locator(".chat").is_hidden() and page.locator("#items-panel").is_hidden()
+    assert page.locator(".chat").is_hidden()
+    assert page.locator("#items-panel").is_hidden()
     page.locator("#chat-toggle").click()
     assert page.locator(".chat").is_visible()
     page.locator("#items-toggle").click()
-    assert page.locator("#items-panel").is_visible() and page.locator(".chat").is_hidden()
+    assert page.locator("#items-panel").is_visible()
+    assert page.locator(".chat").is_hidden()
     page.locator("#items-toggle").click()
     assert page.locator("#items-panel").is_hidden()
     # the 算牌器 in use: right above the hand, which stays on screen
@@ -153,7 +155,8 @@ def test_landscape_fits_one_screen(site, browser, device):
     page.locator("#card-counter:not([hidden]) .cc-group").first.wait_for()
     page.locator("#chat-toggle").click()  # closes the items (spent, they may be gone)
     page.locator("#chat-toggle").click()
-    assert page.locator(".chat").is_hidden() and page.locator("#items-panel").is_hidden()
+    assert page.locator(".chat").is_hidden()
+    assert page.locator("#items-panel").is_hidden()
     rects = page.evaluate(RECTS_JS, ["#card-counter", "#hand", "#felt", "#play-btn"])
     for sel, r in rects.items():
         assert r["h"] > 0 and _inside(r, width, height), (sel, r, device)
@@ -236,10 +239,12 @@ def test_portrait_toasts_buttons_and_names(site, browser):
             assert not name.evaluate(CLIPPED_JS)
         assert name.inner_text().replace("\n", "") in full, (name.inner_text(), full)
         if seat == 1:
-            assert full == LONG_NAME and name.inner_text().replace("\n", "") == LONG_NAME
+            assert full == LONG_NAME
+            assert name.inner_text().replace("\n", "") == LONG_NAME
         elif seat != 2:
             level = box.locator(".badge.bot-level")
-            assert level.is_visible() and level.inner_text() == "高手"
+            assert level.is_visible()
+            assert level.inner_text() == "高手"
             where = f'.seat[data-seat="{seat}"]'
             rects = page.evaluate(RECTS_JS, [where, where + " .badge.bot-level"])
             lr, sr = rects[where + " .badge.bot-level"], rects[where]

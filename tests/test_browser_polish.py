@@ -172,7 +172,8 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     # beside the hand: right above it, and both on screen at once
     assert 0 <= seen["hand"][0] - seen["counter"][1] <= 16, seen
     assert seen["counter"][0] >= 0 and seen["hand"][0] < seen["height"], seen
-    assert "半局" in seen["title"] and "半场" not in seen["title"]
+    assert "半局" in seen["title"]
+    assert "半场" not in seen["title"]
     groups = seen["groups"]
     rank = "10" if dao == "T" else dao
     assert "dao" in groups[0][0] and groups[0][1] == f"刀 {rank}", groups[0]
@@ -181,7 +182,8 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     assert "jokers" in groups[-1][0]
     assert [t.split("×")[0] for _, t in groups[-1][2]] == ["大王", "小王"]
     counts = {card: int(text.split("×")[1]) for g in groups for card, text in g[2]}
-    assert len(counts) == 54 and counts == view["card_counter"]
+    assert len(counts) == 54
+    assert counts == view["card_counter"]
     me.assert_clean()
 
 

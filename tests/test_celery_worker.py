@@ -72,7 +72,8 @@ def test_countdown_task_alone_acts_when_the_turn_is_due(celery_worker):
     # the worker scheduled the next turn's countdown: the follower passes
     game = wait_seq(game, 2, WORKER_TURN_SECONDS + SLACK)
     follow = events(game)[1]
-    assert follow.by == "clock" and follow.action == {"type": "pass"}
+    assert follow.by == "clock"
+    assert follow.action == {"type": "pass"}
     assert follow.seat != leader
 
 
@@ -89,7 +90,8 @@ def test_beat_sweep_alone_acts_when_the_turn_is_due(celery_worker, settings, tmp
         beat.start()
         wait_seq(game, 1, WORKER_TURN_SECONDS + SLACK)
         event = events(game)[0]
-        assert event.by == "clock" and event.action["type"] == "play"
+        assert event.by == "clock"
+        assert event.action["type"] == "play"
         assert "games.tasks.sweep_due" in beat.log()
     finally:
         beat.stop()

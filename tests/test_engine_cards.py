@@ -113,7 +113,7 @@ def test_shoe_is_three_decks_of_162_cards():
 
 
 @pytest.mark.parametrize(
-    "card,points",
+    ("card", "points"),
     [("5S", 5), ("5H", 5), ("5C", 5), ("5D", 5), ("TS", 10), ("TD", 10), ("KH", 10), ("KC", 10),
      ("3S", 0), ("4H", 0), ("9D", 0), ("JS", 0), ("QH", 0), ("AC", 0), ("2D", 0), ("RJ", 0),
      ("BJ", 0)],

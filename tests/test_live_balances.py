@@ -154,7 +154,10 @@ async def test_a_wager_settlement_updates_all_four_and_tells_the_winners(socks, 
     pages = await _four_on_the_channel(four, socks)
     await _db(tw.finish_with)(game, tw.finished_state("0"))  # N and S win
     changes = await _db(lambda: tw.GameWager.objects.get(game=game).coin_changes)()
-    assert changes[0] > 0 and changes[2] > 0 and changes[1] < 0 and changes[3] < 0
+    assert changes[0] > 0
+    assert changes[2] > 0
+    assert changes[1] < 0
+    assert changes[3] < 0
     for user, page, change in zip(four, pages, changes, strict=True):
         after = await _db(balance)(user)
         assert after == 5000 + change
@@ -201,7 +204,9 @@ def test_the_header_shows_coins_and_level_on_pages_without_a_table(client, owner
         figures = re.search(
             r'<span id="me-figures"[^>]*>(.*?)<a href="/accounts/profile/"', html, re.S)
         assert figures, url
-        assert 'data-coins="1750"' in html and 'data-level="1"' in html and 'data-held="0"' in html
+        assert 'data-coins="1750"' in html
+        assert 'data-level="1"' in html
+        assert 'data-held="0"' in html
         text = re.sub(r"<[^>]+>|\s+", " ", figures.group(1))
         assert "1750 金币" in text and "第 1 级" in text, text
         assert '<span id="me-held" class="me-held" hidden>' in html  # nothing held
@@ -209,10 +214,12 @@ def test_the_header_shows_coins_and_level_on_pages_without_a_table(client, owner
         assert '<script type="module" src="/static/js/personal.js">' in html, url
     # the lobby's and a table's own socket carry it: no second socket there
     html = client.get("/").content.decode()
-    assert 'id="me-figures"' in html and 'src="/static/js/personal.js"' not in html
+    assert 'id="me-figures"' in html
+    assert 'src="/static/js/personal.js"' not in html
     # nothing of the kind for a visitor
     html = Client().get("/rules/").content.decode()
-    assert 'id="me-figures"' not in html and 'src="/static/js/personal.js"' not in html
+    assert 'id="me-figures"' not in html
+    assert 'src="/static/js/personal.js"' not in html
 
 
 def test_the_header_shows_held_coins_when_some_are_held(rf, owner):
@@ -230,14 +237,16 @@ def test_the_header_shows_held_coins_when_some_are_held(rf, owner):
         html = render_to_string("_me_figures.html", {"me_header": live.figures(profile)},
                                 request=rf.get("/"))
     held = re.search(r'<span id="me-held"([^>]*)>(.*?)</span>', html)
-    assert "hidden" not in held.group(1) and held.group(2) == "300 冻结"
+    assert "hidden" not in held.group(1)
+    assert held.group(2) == "300 冻结"
     assert 'data-held="300"' in html
 
 
 def test_the_table_page_has_the_header_and_no_second_socket(client, owner, table):
     client.force_login(owner)
     html = client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'id="me-figures"' in html and 'src="/static/js/personal.js"' not in html
+    assert 'id="me-figures"' in html
+    assert 'src="/static/js/personal.js"' not in html
     assert 'id="me-strings"' in html
 
 

@@ -147,7 +147,7 @@ async def test_cards_must_be_a_list_of_at_most_41_card_strings(settings):
         await comm.disconnect()
 
 
-@pytest.mark.parametrize("origin,host,ok", [
+@pytest.mark.parametrize(("origin", "host", "ok"), [
     (b"http://localhost", None, True),               # a configured site origin
     (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),  # the handshake's own origin
     (b"http://127.0.0.1:9999", b"127.0.0.1:8000", False),  # another port

@@ -60,7 +60,8 @@ def test_runsite_no_ticker_and_host(fakes):
     calls, _ = fakes
     out = io.StringIO()
     call_command("runsite", "--host", "0.0.0.0", "--port", "9000", "--no-ticker", stdout=out)
-    assert calls == [("0.0.0.0", 9000, False)] and FakeTicker.made == []
+    assert calls == [("0.0.0.0", 9000, False)]
+    assert FakeTicker.made == []
     assert "http://0.0.0.0:9000/" in out.getvalue()
 
 

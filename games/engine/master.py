@@ -289,7 +289,8 @@ def sample_hands(
     """
     seat = view["seat"]
     hand = view["hand"]
-    assert seat is not None and hand is not None
+    assert seat is not None
+    assert hand is not None
     counts = view["counts"]
     hands: list[list[str]] = [[], [], [], []]
     hands[seat] = list(hand)
