@@ -131,14 +131,16 @@ def test_landscape_fits_one_screen(site, browser, device):
             "#pass-btn", "#play-btn", "#auto-btn", "#hand", ".table-bar"]
     rects = page.evaluate(RECTS_JS, sels)
     for sel in sels:
-        assert rects[sel]["w"] > 0 and rects[sel]["h"] > 0, (sel, rects[sel])
+        assert rects[sel]["w"] > 0, (sel, rects[sel])
+        assert rects[sel]["h"] > 0, (sel, rects[sel])
         assert _inside(rects[sel], width, height), (sel, rects[sel], device)
     assert page.evaluate("window.scrollY") == 0
     for a, b in (("#felt", "#hand"), ("#felt", "#play-btn"), ("#hand", "#play-btn"),
                  ("#felt", "#scores"), ("#hand", "#hint-btn")):
         assert not _overlap(rects[a], rects[b]), (a, rects[a], b, rects[b])
     measured = page.evaluate(UNCOVERED_JS)
-    assert measured["n"] in (40, 41) and measured["bad"] == [], measured
+    assert measured["n"] in (40, 41), measured
+    assert measured["bad"] == [], measured
     # chat and items: closed, each opened by its button (one at a time)
     assert page.locator(".chat").is_hidden()
     assert page.locator("#items-panel").is_hidden()
@@ -159,7 +161,8 @@ def test_landscape_fits_one_screen(site, browser, device):
     assert page.locator("#items-panel").is_hidden()
     rects = page.evaluate(RECTS_JS, ["#card-counter", "#hand", "#felt", "#play-btn"])
     for sel, r in rects.items():
-        assert r["h"] > 0 and _inside(r, width, height), (sel, r, device)
+        assert r["h"] > 0, (sel, r, device)
+        assert _inside(r, width, height), (sel, r, device)
     assert rects["#felt"]["bottom"] <= rects["#card-counter"]["y"] + 0.5, rects
     assert rects["#card-counter"]["bottom"] <= rects["#hand"]["y"] + 0.5, rects
     assert page.evaluate(UNCOVERED_JS)["bad"] == []
@@ -171,7 +174,8 @@ def test_landscape_fits_one_screen(site, browser, device):
     page.locator(".toast.notice-toast[data-code=turn_timeout]").wait_for(timeout=5_000)
     rects = _toast_clear(page)
     t = rects[".toast.notice-toast"]
-    assert t["h"] > 0 and _inside(t, width, height), t
+    assert t["h"] > 0, t
+    assert _inside(t, width, height), t
     for sel in ("#play-controls .buttons", "#hand"):
         assert not _overlap(t, rects[sel]), (sel, rects)
     me.assert_clean()
@@ -248,7 +252,8 @@ def test_portrait_toasts_buttons_and_names(site, browser):
             where = f'.seat[data-seat="{seat}"]'
             rects = page.evaluate(RECTS_JS, [where, where + " .badge.bot-level"])
             lr, sr = rects[where + " .badge.bot-level"], rects[where]
-            assert lr["w"] > 0 and lr["right"] <= sr["right"] + 0.5, (lr, sr)
+            assert lr["w"] > 0, (lr, sr)
+            assert lr["right"] <= sr["right"] + 0.5, (lr, sr)
 
     # a tap on a name opens it whole, a second tap closes it
     east = page.locator('.seat[data-seat="1"]')
@@ -272,7 +277,8 @@ def test_portrait_toasts_buttons_and_names(site, browser):
         page.evaluate(where)
         rects = _toast_clear(page)
         t = rects[".toast.notice-toast"]
-        assert t["h"] > 0 and _inside(t, 360, 740), (where, t)
+        assert t["h"] > 0, (where, t)
+        assert _inside(t, 360, 740), (where, t)
         for sel in ("#play-controls .buttons", "#hand"):
             assert not _overlap(t, rects[sel]), (where, sel, rects)
     me.assert_clean()
@@ -316,7 +322,8 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
                                      for s in ("button.sit", "select.bot-level", "button.add-bot")])
     sit, level, add = rects.values()
     assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)
-    assert sit["h"] >= level["h"] and sit["w"] > level["w"], (sit, level)
+    assert sit["h"] >= level["h"], (sit, level)
+    assert sit["w"] > level["w"], (sit, level)
     assert sit["w"] * sit["h"] > add["w"] * add["h"], (sit, add)
     me.sit(2)
     me.add_bots("expert")

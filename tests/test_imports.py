@@ -183,5 +183,5 @@ def test_games_templates_and_scripts_load_no_other_apps():
     for script in (ROOT / "static" / "js").glob("*.js"):
         text = script.read_text()
         for app in others:
-            assert f"../{app}/" not in text and f"/static/{app}/" not in text, (
-                f"{script.name} loads {app}'s static files")
+            assert f"../{app}/" not in text, f"{script.name} loads {app}'s static files"
+            assert f"/static/{app}/" not in text, f"{script.name} loads {app}'s static files"

@@ -208,7 +208,8 @@ def test_the_header_shows_coins_and_level_on_pages_without_a_table(client, owner
         assert 'data-level="1"' in html
         assert 'data-held="0"' in html
         text = re.sub(r"<[^>]+>|\s+", " ", figures.group(1))
-        assert "1750 金币" in text and "第 1 级" in text, text
+        assert "1750 金币" in text, text
+        assert "第 1 级" in text, text
         assert '<span id="me-held" class="me-held" hidden>' in html  # nothing held
         # no socket of its own: the page opens /ws/me/ for the per-user channel
         assert '<script type="module" src="/static/js/personal.js">' in html, url

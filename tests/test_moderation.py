@@ -79,15 +79,18 @@ def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider)
     anonymous, player, moderator = _client(), _client(owner), _client(mod)
     for url in pages:
         r = anonymous.get(url)
-        assert r.status_code == 302 and r["Location"].startswith("/accounts/login/"), url
+        assert r.status_code == 302, url
+        assert r["Location"].startswith("/accounts/login/"), url
         r = player.get(url)
         # the site's own 403 page, in Chinese, with the way back
-        assert r.status_code == 403 and "无权访问" in r.content.decode(), url
+        assert r.status_code == 403, url
+        assert "无权访问" in r.content.decode(), url
         assert 'href="/"' in r.content.decode(), url
         assert moderator.get(url).status_code == 200, url
     for url in _post_urls(table.pk, outsider.username):
         r = anonymous.post(url, {"reason": "x"})
-        assert r.status_code == 302 and "/accounts/login/" in r["Location"], url
+        assert r.status_code == 302, url
+        assert "/accounts/login/" in r["Location"], url
         assert player.post(url, {"reason": "x"}).status_code == 403, url
     assert not AuditEntry.objects.exists()
     assert Table.objects.get(pk=table.pk).closed is False

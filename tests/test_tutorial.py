@@ -252,7 +252,8 @@ def test_bad_requests_get_a_clear_error(client):
                        ({"step": 3, "choice": True}, "bad_cards"),
                        ({"step": "0", "cards": []}, "no_step")):
         r = _post(client, play, body)
-        assert r.status_code == 400 and r.json()["error"] == code, (body, r.content)
+        assert r.status_code == 400, (body, r.content)
+        assert r.json()["error"] == code, (body, r.content)
     r = client.post(play, "not json", content_type="application/json")
     assert r.status_code == 400
     assert r.json()["error"] == "bad_request"
