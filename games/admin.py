@@ -42,7 +42,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
     search_fields = ("name", "owner__username")
     raw_id_fields = ("owner", "current_game")
     readonly_fields = ("status", "current_game", "closed")
-    inlines = [SeatInline]
+    inlines = (SeatInline,)
 
 
 @admin.register(Seat)
@@ -70,7 +70,7 @@ class GameAdmin(ViewOnlyAdmin):
                     "ended_at")
     list_filter = ("status", "practice", "end_reason", "started_at")
     search_fields = ("=id", "table__name", "seats__username")
-    inlines = [GameSeatInline]
+    inlines = (GameSeatInline,)
 
 
 @admin.register(GameSeat)

@@ -295,7 +295,7 @@ def test_points_to_next():
 @pytest.mark.parametrize("bad", [-1, 17])
 def test_out_of_range_level_raises(bad):
     for function in (title_for, stake_for, levels.title_en_for):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"level must be 0\.\.16"):
             function(bad)
 
 

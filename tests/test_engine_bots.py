@@ -166,7 +166,7 @@ def test_bot_view_is_the_view_plus_this_halfs_history_as_in_the_record():
         assert all(cards == [] or cards for _seat, cards in bv["history"])
         checked += 1
     assert checked > 50
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a bot plays a seat"):
         bot_view(states[0], None)
 
 

@@ -403,7 +403,7 @@ def test_hydrogen_compared_by_rank_dao_highest():
 
 def test_beats_refuses_plays_of_different_daos():
     """§10: both plays are classified under the same dao."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="different daos"):
         beats(P("7S", dao="9"), P("6S", dao="8"))
 
 

@@ -62,7 +62,7 @@ def test_dao_rank_contract_example():
 
 def test_dao_rank_rejects_bad_card():
     """§10: a string that is not a card is a ValueError."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a card"):
         dao_rank("10S", half=1)
 
 

@@ -344,7 +344,7 @@ def test_random_small_hands_match_reference():
 
 def test_legal_plays_rejects_bad_cards():
     """§10: bad card strings and a fourth copy are ValueErrors."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a card"):
         legal_plays(["10S"], None, "9")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="copies of 7S"):
         legal_plays(["7S"] * 4, None, "9")

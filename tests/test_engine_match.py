@@ -701,5 +701,5 @@ def test_view_after_game_over_shows_everything():
 
 
 def test_view_rejects_bad_seat():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no such seat"):
         view(new_game("x"), 4)

@@ -166,7 +166,7 @@ def test_abandoned_in_second_half_record():
 def test_no_record_while_the_game_runs():
     """§11: the seed is secret while the game runs: no record is written."""
     s = new_game("running")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="only for a finished game"):
         to_record(s)
 
 
@@ -177,15 +177,15 @@ def test_tampered_record_is_refused():
     bad = copy.deepcopy(rec)
     bad["halves"][0]["points"] = [bad["halves"][0]["points"][0] + 5,
                                   bad["halves"][0]["points"][1] - 5]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="does not match its own replay"):
         from_record(bad)
     bad = copy.deepcopy(rec)
     bad["result"]["winner"] = 1 - bad["result"]["winner"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="does not match its own replay"):
         from_record(bad)
     bad = copy.deepcopy(rec)
     bad["version"] = 99
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown record version"):
         from_record(bad)
 
 
@@ -196,5 +196,5 @@ def test_record_with_illegal_action_is_refused():
     bad = copy.deepcopy(rec)
     seat, cards = bad["halves"][0]["actions"][0]
     bad["halves"][0]["actions"][0] = [(seat + 1) % 4, cards]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="does not replay"):
         from_record(bad)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import threading
+from typing import ClassVar
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -14,7 +15,7 @@ from games.management.commands import runsite
 
 
 class FakeTicker:
-    made: list[FakeTicker] = []
+    made: ClassVar[list[FakeTicker]] = []
 
     def __init__(self) -> None:
         self.interval = 0.2

@@ -102,7 +102,7 @@ class Command(BaseCommand):
         "policies (--a, --b; each deal twice, teams swapped), the ladder of the site's "
         "levels (--ladder), or a seat run with a policy per seat (--games, --north …)."
     )
-    requires_system_checks: list[str] = []
+    requires_system_checks: tuple[str, ...] = ()
 
     def add_arguments(self, parser: Any) -> None:
         choices = sorted(POLICIES)
