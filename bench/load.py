@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -175,7 +176,7 @@ class Child:
 
     def __init__(self, name: str, args: list[str], env: dict[str, str], logdir: Path) -> None:
         self.name = name
-        self.log = open(logdir / f"{name}.log", "wb")
+        self.log = open(logdir / f"{name}.log", "wb")  # noqa: SIM115 -- closed in stop()
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -323,10 +324,8 @@ class Client:
             return False
 
     async def send(self, msg: dict) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a closed socket shows as lost moves
             await self.ws.send(json.dumps(msg))
-        except Exception:  # a closed socket shows as lost moves
-            pass
 
     def start(self) -> None:
         self.tasks.append(asyncio.create_task(self.reader()))
@@ -433,15 +432,14 @@ class Client:
         for t in self.tasks:
             t.cancel()
         if self.ws is not None:
-            try:
+            with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(), 5)
-            except Exception:
-                pass
 
 
-async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
-                   meter: CpuMeter) -> tuple[Stats, float]:
-    stats = Stats()
+def make_clients(tables: list[dict], ports: list[int], args, floor: bool,
+                 stats: Stats) -> list[Client]:
+    """Four players a table (cookies, or ``?seat=`` on the floor), its
+    spectators, and the ping flooders of the first table; ports in turn."""
     rng = random.Random(args.seed)
     clients: list[Client] = []
     for n, t in enumerate(tables):
@@ -463,6 +461,13 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
                 fport = ports[k % len(ports)]
                 clients.append(Client(table, f"ws://{HOST}:{fport}/ws/table/{t['id']}/",
                                       None, None, args, floor, random.Random(rng.random())))
+    return clients
+
+
+async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
+                   meter: CpuMeter) -> tuple[Stats, float]:
+    stats = Stats()
+    clients = make_clients(tables, ports, args, floor, stats)
     flooders = [c for c in clients if c.seat is None and c.table.flooded]
     t0 = time.monotonic()
     ok = await asyncio.gather(*(c.connect() for c in clients))  # all at once

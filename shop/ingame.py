@@ -176,9 +176,9 @@ def drops(end: GameEnd) -> None:
     winner = end.result["winner"]
     gains: list[tuple[int, str, str]] = []
     for row in end.seats:
-        if row.user_id and winner is not None and engine.team_of(row.index) == winner:
-            if rng.random() < settings.SHOP_DROP_CHANCE:
-                gains.append((row.user_id, _pick(rng, settings.SHOP_DROP_WEIGHTS), "win"))
+        if (row.user_id and winner is not None and engine.team_of(row.index) == winner
+                and rng.random() < settings.SHOP_DROP_CHANCE):
+            gains.append((row.user_id, _pick(rng, settings.SHOP_DROP_WEIGHTS), "win"))
     for half in end.record["halves"]:
         if half["finish_order"]:
             user_id = end.seats[half["finish_order"][0]].user_id

@@ -36,7 +36,8 @@ class Beat:
     """One ``celery beat`` child, its output in a file."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.log = tempfile.NamedTemporaryFile(prefix="beat-", suffix=".log", delete=False)
+        # closed in stop(): the child writes it meanwhile
+        self.log = tempfile.NamedTemporaryFile(prefix="beat-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "yuanzi_site", "beat", "-l", "info"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -227,7 +227,8 @@ def test_bot_moves_run_in_the_worker(celery_worker):
                 play_human_turn(game)
                 human_moves += 1
             except Refused as e:  # the clock beat us to it: look again
-                assert e.reason == "stale"
+                if e.reason != "stale":
+                    raise
         time.sleep(0.05)
     game = fresh(game)
     bot_events = GameEvent.objects.filter(game=game, by="bot")

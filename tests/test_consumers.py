@@ -15,6 +15,7 @@ No browser tests here (NOTES.md: pytest-asyncio after Playwright breaks).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import uuid
 from typing import Any
@@ -121,10 +122,8 @@ async def socks():
     opened: list[Sock] = []
     yield opened
     for s in opened:
-        try:
+        with contextlib.suppress(Exception):  # already closed by the server
             await s.comm.disconnect()
-        except Exception:  # already closed by the server
-            pass
 
 
 async def _connect_all(table, players, socks) -> list[Sock]:

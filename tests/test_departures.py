@@ -315,7 +315,8 @@ def test_escape_changes_points_and_ledger_in_one_transaction():
     class Rollback(Exception):
         pass
 
-    with pytest.raises(Rollback), transaction.atomic():
+    # the block is one transaction, rolled back by the raise at its end
+    with pytest.raises(Rollback), transaction.atomic():  # noqa: PT012
         play.escape(game.pk, escaper)
         assert Profile.objects.get(user=escaper).rating_points == 520
         assert RatingEntry.objects.filter(game=game).count() == 1

@@ -326,7 +326,7 @@ def test_double_clamp_by_under_60_other_team():
     """§6: either team under 60 after the first half is a double clamp; the winner
     is the team with 60 or more."""
     s, seat = _half1_b([150, 20, 100, 30], [0, 1], holder=2, hand="3H")
-    s, ev = play(s, seat, "4S")  # seat 3 goes out: (B), last_out seat 2
+    s, _ev = play(s, seat, "4S")  # seat 3 goes out: (B), last_out seat 2
     he = s["halves"][0]
     assert he["end"] == "B"
     assert he["points"] == [250, 50]
@@ -412,7 +412,7 @@ def _end_half2_b(s, first_out, captured, holder, hand=""):
     s = copy.deepcopy(s)
     s.update(hands=hands, turn=mover, finish_order=[first_out, others[1]], captured=captured,
              trick={"leader": mover, "plays": [], "last": None, "passes": 0, "points": 0})
-    s, ev = play(s, mover, "4S")
+    s, _ev = play(s, mover, "4S")
     return s
 
 
@@ -544,7 +544,7 @@ def test_practice_game_with_any_bot_changes_nothing():
         s2, _ = play(s, 0, "AS")
         assert s2["result"]["winner"] == 0
         assert s2["result"]["rating_changes"] == [0, 0, 0, 0]
-        s3, ev = apply(s, 1, {"type": "escape"})
+        s3, _ev = apply(s, 1, {"type": "escape"})
         assert s3["result"]["rating_changes"] == [0, 0, 0, 0]
     assert new_game("p")["practice"] is False
 

@@ -149,7 +149,7 @@ def test_abandoned_in_second_half_record():
     """§11: an escape in the second half keeps the finished first half and the
     unfinished second one."""
     for i in range(40):
-        s, actions = play_game(f"rec-{i}", "random" if i % 2 else "heuristic", i)
+        s, _actions = play_game(f"rec-{i}", "random" if i % 2 else "heuristic", i)
         if not s["result"]["double_clamp"]:
             break
     n1 = len(s["halves"][0]["actions"])

@@ -123,7 +123,7 @@ def test_midgame_v1_state_plays_on_to_the_end():
     while to_act(s) is not None:
         seat = to_act(s)
         action = heuristic_policy(view(s, seat), rng)
-        s, events = apply(s, seat, action)
+        s, _events = apply(s, seat, action)
         if first:
             assert s["version"] == 2
             assert s["bots"] == [None, "normal", None, "normal"]
@@ -139,7 +139,7 @@ def test_midgame_v1_state_plays_on_to_the_end():
 
 def test_midgame_v1_state_can_be_abandoned():
     s = load("state_v1_midgame")
-    s2, events = abandon(s, "moderator_kick", 2)
+    s2, _events = abandon(s, "moderator_kick", 2)
     assert s2["version"] == 2
     assert s2["result"]["reason"] == "moderator_kick"
     assert s2["result"]["abandoned_by"] == 2

@@ -166,7 +166,7 @@ def test_buying_during_the_game_is_refused_and_the_loser_pays_in_full(four):
     refused naming the held coins, and the double clamp's loser pays it all."""
     for user in four:
         set_level(user, 3)  # stake 20: a double clamp costs 2 × 20 × 10 = 400
-    n, e, s, w = four
+    n, _e, _s, _w = four
     game = start(wager_table(four, 10), four)
     err = refused("not_enough_coins", purchase.buy, n, "card_counter", 5, 400)
     assert err.params == {"total": 2000, "coins": 2000, "held": 400}
@@ -184,7 +184,7 @@ def test_buying_during_the_game_is_refused_and_the_loser_pays_in_full(four):
 def test_an_escape_after_spending_pays_in_full(four):
     """… and the same drain before an escape: the escape costs its whole
     wager × penalty (10 × 20 = 200), shared by the other three."""
-    n, e, s, w = four
+    _n, _e, s, _w = four
     game = start(wager_table(four, 10), four)
     purchase.buy(s, "card_counter", 4, 400)  # 1,600 of the 1,800 not held
     refused("not_enough_coins", purchase.buy, s, "card_counter", 1, 400)

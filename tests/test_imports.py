@@ -104,7 +104,7 @@ def test_no_import_cycle():
             if node.startswith(nxt + "."):
                 continue
             if state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt):] + [nxt]
+                cycle = [*stack[stack.index(nxt):], nxt]
                 raise AssertionError("import cycle: " + " → ".join(cycle))
             if nxt not in state:
                 visit(nxt)

@@ -10,6 +10,7 @@ consumers reach the database from other threads.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections import Counter
@@ -304,7 +305,7 @@ async def test_sign_renames_live_and_protects_the_name(table, owner, partner, ou
     frame = await b.until(lambda m: m["type"] == "table" and m["table"]["name"] == "嘉兴原子")
     assert frame["table"]["sign"]["by"] == "owner"
     assert frame["table"]["sign"]["item"] == "sign"
-    row = await _db(lambda: [r for r in snapshots.lobby_rows() if r["id"] == table.pk][0])()
+    row = await _db(lambda: next(r for r in snapshots.lobby_rows() if r["id"] == table.pk))()
     assert row["name"] == "嘉兴原子"
     assert row["sign"]["by"] == "owner"
     await b.send({"type": "use_item", "slot": theirs, "item": "gold_sign", "key": "s2",
@@ -411,7 +412,7 @@ def test_replay_frames_step_through_every_action_with_tricks():
     assert [[f["seat"], f["cards"]] for f in frames] == actions
     assert frames[0]["trick"] == 1
     assert all(
-        b["trick"] - a["trick"] in (0, 1) for a, b in zip(frames, frames[1:], strict=False))
+        b["trick"] - a["trick"] in (0, 1) for a, b in itertools.pairwise(frames))
     # a trick starts with a play: every first action of a trick has cards
     firsts = {}
     for f in frames:

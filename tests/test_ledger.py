@@ -423,7 +423,7 @@ def test_grant_coins_refusals_change_nothing(owner, argv, message):
 
 
 def test_grant_coins_beyond_the_balance_exits_non_zero(owner):
-    with pytest.raises(CommandError, match="^not_enough_coins: ") as refused:
+    with pytest.raises(CommandError, match=r"^not_enough_coins: ") as refused:
         call_command("grant_coins", "owner", "-2001", "--reason", "too much")
     assert refused.value.returncode == 1  # manage.py's exit status
     assert coins(owner) == 2000
@@ -521,9 +521,9 @@ def test_postgres_refuses_a_transfer_that_does_not_sum_to_zero(owner, partner):
     from django.db import IntegrityError
 
     lone = uuid.uuid4()
-    with pytest.raises(IntegrityError, match="sums to 10, not 0"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(UNBALANCED_LEG, [owner.pk, 10, 2010, lone])
+    with (pytest.raises(IntegrityError, match="sums to 10, not 0"), transaction.atomic(),
+          connection.cursor() as cursor):
+        cursor.execute(UNBALANCED_LEG, [owner.pk, 10, 2010, lone])
     assert not CoinEntry.objects.filter(transfer_id=lone).exists()
 
     pair = uuid.uuid4()

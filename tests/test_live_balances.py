@@ -350,7 +350,8 @@ def test_a_movement_sends_one_me_frame_per_user_after_commit_and_none_on_rollbac
         assert sorted((u, f["type"], f["coins"]) for u, f in sent) == sorted(
             [(owner.pk, "me", 1970), (outsider.pk, "me", 2030)])
         sent.clear()
-        with pytest.raises(RuntimeError), transaction.atomic():
+        # one transaction, rolled back by the raise at its end
+        with pytest.raises(RuntimeError), transaction.atomic():  # noqa: PT012
             ledger.credit(owner, 5, ledger.Reason.GRANT)
             raise RuntimeError("rolled back")
         assert sent == []

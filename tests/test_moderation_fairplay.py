@@ -88,7 +88,7 @@ def test_a_random_history_flags_nothing(pool, seed):
 
 
 def test_same_address_pairs_are_flagged(pool):
-    users, table = _history(pool, 30, seed=4)
+    _users, table = _history(pool, 30, seed=4)
     a, b = (GameSeat.objects.filter(game__table=table).order_by("game_id", "index")
             .values_list("user_id", flat=True)[:2])
     for uid in (a, b):
@@ -116,7 +116,7 @@ def test_soft_passes_come_from_the_records(pool):
 def test_the_console_lists_flags_with_links(pool, django_user_model, client):
     from moderation import roles
 
-    users, _ = _history(pool, GAMES, seed=1, planted=(0, 1))
+    _users, _ = _history(pool, GAMES, seed=1, planted=(0, 1))
     fairplay.compute()
     mod = django_user_model.objects.create_user(username="laoli")
     roles.add(mod)

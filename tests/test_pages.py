@@ -251,7 +251,7 @@ def test_result_page_404_for_missing_game(client):
 
 
 def test_result_page_of_a_finished_game(client, owner, partner, opponent, fourth, outsider):
-    table, game = _start_game(owner, partner, opponent, fourth)
+    _table, game = _start_game(owner, partner, opponent, fourth)
     game = _finish_by_clock(game)
     result = game.state["result"]
     client.force_login(outsider)
@@ -344,7 +344,7 @@ def test_profile_lists_recent_games(client, owner, partner, opponent, fourth):
 
 
 def test_recent_games_results_escape_and_practice(owner, partner, opponent, fourth):
-    table, game = _start_game(owner, partner, opponent, fourth)
+    _table, game = _start_game(owner, partner, opponent, fourth)
     play.escape(game.pk, owner)
     rows = queries.recent_games(owner)
     assert rows[0].result == queries.ESCAPED

@@ -166,7 +166,7 @@ def counted(plug):
 
     plug(make_plugin(socket_messages=lambda: {
         "count_me": SocketMessage(handler, rate=None, login=False)}))
-    yield calls
+    return calls
 
 
 async def test_a_flood_is_dropped_before_any_work_and_counted(owner, counted, settings):

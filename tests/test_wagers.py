@@ -13,6 +13,7 @@ and the levels are known), then calls the finisher as every ending does.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import threading
@@ -220,7 +221,7 @@ def test_worked_example_exactly(four):
 
 def test_worked_example_with_a_short_loser(four):
     """… with N holding 7: N pays 7, W (seat 3, the seat after N) gets 4 and E 3."""
-    n, e, s, w = four
+    n, _e, _s, _w = four
     game = start(wager_table(four, 10), four)
     without_holds(game)
     set_coins(n, 7)
@@ -479,7 +480,7 @@ def test_the_same_wager_again_changes_nothing(four):
 
 
 def test_snapshot_shows_wager_affordability_and_stakes(four):
-    n, e, s, w = four
+    n, e, _s, _w = four
     table = tables.create_table(n)
     snap = snapshots.table_snapshot(table.pk)
     assert (snap["wager"], snap["wager_afford"], snap["wager_stakes"]) == (0, [None] * 4, None)
@@ -657,7 +658,8 @@ def _cookie(user) -> bytes:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_whole_wager_game_through_sockets(_site):
+@pytest.mark.usefixtures("_site")
+async def test_a_whole_wager_game_through_sockets():
     from tests.test_consumers import Sock, _play_through_sockets
     from yuanzi_site.asgi import application
 
@@ -731,10 +733,8 @@ async def test_a_whole_wager_game_through_sockets(_site):
         assert "coins" not in watcher.view
     finally:
         for s in socks:
-            try:
+            with contextlib.suppress(BaseException):  # closed by the server, or cancelled
                 await s.comm.disconnect()
-            except BaseException:  # closed by the server, or cancelled
-                pass
 
 
 async def outsider_sits_short(watcher) -> None:
@@ -746,7 +746,8 @@ async def outsider_sits_short(watcher) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_lobby_socket_filters_by_wager(_site):
+@pytest.mark.usefixtures("_site")
+async def test_the_lobby_socket_filters_by_wager():
     from yuanzi_site.asgi import application
 
     owner = (await database_sync_to_async(make_players)(1, "lobby"))[0]
@@ -868,4 +869,4 @@ def test_the_finisher_locks_the_table_before_any_profile(four):
     profile = next(i for i, q in enumerate(sql) if 'accounts_profile' in q and
                    (q.startswith("UPDATE") or "FOR UPDATE" in q or q.startswith("SELECT")))
     assert table < profile
-    assert [coins(u) for u in four][0] == 1800
+    assert next(coins(u) for u in four) == 1800

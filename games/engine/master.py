@@ -231,7 +231,7 @@ class InferredThreats(Threats):
     def _chances_of(
         self, kind: str, strength: int, size: int, is_dao: bool, j: int
     ) -> tuple[float, float, float]:
-        none, bomb_any, atom_any, p3 = self._opponent_j(j)
+        none, bomb_any, atom_any, _p3 = self._opponent_j(j)
         if kind in (HYDROGEN, ATOM):
             return self._chances(kind, strength, size, is_dao, self.holders[j][0])
         if kind == BOMB:

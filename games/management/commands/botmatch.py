@@ -173,7 +173,7 @@ class Command(BaseCommand):
         log = None
         if opts.get("log"):
             try:
-                log = open(opts["log"], "w", encoding="utf-8")
+                log = open(opts["log"], "w", encoding="utf-8")  # noqa: SIM115 -- closed below
             except OSError as e:
                 raise CommandError(f"cannot write the log: {e}") from None
 
