@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, events, fairness, metrics, plugins, presence, roster
+from games import clock, engine, events, fairness, metrics, plugins, presence, roster
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.plugins import GameEnd
 from games.roster import seat_rows
@@ -363,7 +363,6 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
 
     :returns: ``True`` if it acted.
     """
-    from games import clock
 
     clock.resume_if_down()
     # a bot's (or 托管 seat's) move is decided before the row lock, so no table
@@ -472,7 +471,6 @@ def sweep_due(limit: int = 100) -> int:
 
     :returns: how many games were acted on.
     """
-    from games import clock
 
     clock.beat()
     now = timezone.now()

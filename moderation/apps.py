@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from moderation import reasons
+
 
 class ModerationConfig(AppConfig):
     """Moderation: what it does to a game is ``moderation.plugin`` (listed in
@@ -10,6 +12,4 @@ class ModerationConfig(AppConfig):
     verbose_name = _("Moderation")
 
     def ready(self) -> None:
-        from moderation import reasons
-
         reasons.register()

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
@@ -137,7 +138,6 @@ def table_keys(tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]
     """Keys for table snapshots (and lobby rows): ``theme`` (the 桌布) and
     ``sign`` (``{"by", "item", "until"}`` while the name is protected, else
     ``None``); one query for all ``tables``."""
-    from django.utils import timezone
 
     now = timezone.now()
     out: dict[int, dict[str, Any]] = {t.pk: {"theme": "default", "sign": None} for t in tables}

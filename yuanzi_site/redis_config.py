@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -237,6 +238,8 @@ def client(target: str | SentinelTarget, **options: Any) -> redis.Redis:
     """A redis-py client on ``target``'s server (through Sentinel: its current
     master, asked again on every new connection); ``options`` are connection
     options (``socket_timeout``…)."""
+    # here, not at the top: the settings import this module, and the embedded
+    # mode (no Redis) never needs redis-py
     import redis
     from redis.sentinel import Sentinel
 
@@ -253,7 +256,6 @@ def client(target: str | SentinelTarget, **options: Any) -> redis.Redis:
 def configured_target() -> str | SentinelTarget | None:
     """The running site's Redis: ``settings.REDIS_URL``, else
     ``settings.REDIS_SENTINEL``, else ``None`` (the embedded default)."""
-    from django.conf import settings
 
     url: str | None = getattr(settings, "REDIS_URL", None)
     target: SentinelTarget | None = getattr(settings, "REDIS_SENTINEL", None)
