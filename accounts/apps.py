@@ -10,6 +10,8 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
+        # here, not at the top: these import the models, which load only after
+        # every app's config (Django's app registry)
         from accounts import live, signals  # noqa: F401  (signals: the post_save handler)
         from games import events
 

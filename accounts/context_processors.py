@@ -6,6 +6,10 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from accounts.live import figures
+from accounts.models import Profile
+from games.ui import personal_strings
+
 
 def me(request: HttpRequest) -> dict[str, Any]:
     """For a logged-in user: ``me_header``, their own
@@ -15,9 +19,6 @@ def me(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    from accounts.live import figures
-    from accounts.models import Profile
-    from games.ui import personal_strings
 
     profile = Profile.objects.filter(user=user).first()
     if profile is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -41,7 +43,7 @@ class Profile(models.Model):
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=models.Q(coins__gte=0), name="accounts_profile_coins_nonnegative"
             ),
@@ -90,7 +92,7 @@ class RatingEntry(models.Model):
     """
 
     GAME, ESCAPE, GEM = "game", "escape", "gem"
-    REASONS = [(GAME, _("game result")), (ESCAPE, _("escape")), (GEM, _("gem"))]
+    REASONS = ((GAME, _("game result")), (ESCAPE, _("escape")), (GEM, _("gem")))
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_entries"
@@ -101,13 +103,16 @@ class RatingEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["user", "game", "reason"], condition=models.Q(game__isnull=False),
                 name="accounts_rating_once_per_game",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.delta:+d} ({self.reason})"
 
 
 class LeaderboardEntry(models.Model):
@@ -126,7 +131,10 @@ class LeaderboardEntry(models.Model):
     title: str
 
     class Meta:
-        ordering = ["rank"]
+        ordering: ClassVar[list[str]] = ["rank"]
+
+    def __str__(self) -> str:
+        return f"#{self.rank} {self.user_id} ({self.rating_points})"
 
 
 class GemCap(models.Model):
@@ -140,6 +148,9 @@ class GemCap(models.Model):
     points = models.IntegerField(null=True, blank=True)
     override = models.IntegerField(null=True, blank=True)
     computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"gem cap {self.cap}"
 
     @property
     def cap(self) -> int | None:

@@ -7,7 +7,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from accounts.models import Profile
+from accounts import levels
+from accounts.models import LeaderboardEntry, Profile
 from games.queries import recent_games
 
 
@@ -48,8 +49,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     played a rated game the last ranking does not include yet. The win count is
     rated wins (``LeaderboardEntry.games_won`` stores ``Profile.rated_wins``).
     """
-    from accounts import levels
-    from accounts.models import LeaderboardEntry, Profile
 
     top = list(LeaderboardEntry.objects.select_related("user")[:100])
     for row in top:

@@ -43,10 +43,10 @@ if not settings.configured:
                        SECRET_KEY="floor")
     django.setup()
 
-from channels.consumer import get_handler_name  # noqa: E402
-from channels.generic.websocket import AsyncJsonWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import path  # noqa: E402
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import path
 
 PAD = "x" * 900  # a site view is about 1 KB
 

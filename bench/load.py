@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -175,7 +176,7 @@ class Child:
 
     def __init__(self, name: str, args: list[str], env: dict[str, str], logdir: Path) -> None:
         self.name = name
-        self.log = open(logdir / f"{name}.log", "wb")
+        self.log = open(logdir / f"{name}.log", "wb")  # noqa: SIM115 -- closed in stop()
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -315,7 +316,7 @@ class Client:
             self.ws = await connect(self.url, origin=ORIGIN, additional_headers=headers,
                                     open_timeout=60, max_size=2**22, ping_interval=None)
             return True
-        except Exception as e:  # noqa: BLE001 — counted by kind
+        except Exception as e:  # counted by kind
             status = getattr(getattr(e, "response", None), "status_code", None)
             kind = f"{type(e).__name__}{status or ''}"
             self.table.stats.connect_failures[kind] += 1
@@ -323,10 +324,8 @@ class Client:
             return False
 
     async def send(self, msg: dict) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a closed socket shows as lost moves
             await self.ws.send(json.dumps(msg))
-        except Exception:  # noqa: BLE001 — a closed socket shows as lost moves
-            pass
 
     def start(self) -> None:
         self.tasks.append(asyncio.create_task(self.reader()))
@@ -370,7 +369,7 @@ class Client:
                     stats.pongs += 1
                     if self.seat is None and self.table.flooded:
                         stats.flood_pongs += 1
-        except Exception:  # noqa: BLE001 — the connection closed
+        except Exception:  # the connection closed
             pass
 
     async def flood(self, pings: int) -> None:
@@ -379,7 +378,7 @@ class Client:
         for _ in range(pings):
             try:
                 await self.ws.send(frame)
-            except Exception:  # noqa: BLE001 — closed
+            except Exception:  # closed
                 return
             self.table.stats.flood_sent += 1
 
@@ -433,15 +432,14 @@ class Client:
         for t in self.tasks:
             t.cancel()
         if self.ws is not None:
-            try:
+            with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(), 5)
-            except Exception:  # noqa: BLE001
-                pass
 
 
-async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
-                   meter: CpuMeter) -> tuple[Stats, float]:
-    stats = Stats()
+def make_clients(tables: list[dict], ports: list[int], args, floor: bool,
+                 stats: Stats) -> list[Client]:
+    """Four players a table (cookies, or ``?seat=`` on the floor), its
+    spectators, and the ping flooders of the first table; ports in turn."""
     rng = random.Random(args.seed)
     clients: list[Client] = []
     for n, t in enumerate(tables):
@@ -463,6 +461,13 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
                 fport = ports[k % len(ports)]
                 clients.append(Client(table, f"ws://{HOST}:{fport}/ws/table/{t['id']}/",
                                       None, None, args, floor, random.Random(rng.random())))
+    return clients
+
+
+async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
+                   meter: CpuMeter) -> tuple[Stats, float]:
+    stats = Stats()
+    clients = make_clients(tables, ports, args, floor, stats)
     flooders = [c for c in clients if c.seat is None and c.table.flooded]
     t0 = time.monotonic()
     ok = await asyncio.gather(*(c.connect() for c in clients))  # all at once

@@ -147,7 +147,7 @@ def main() -> None:
 
     users = [get_user_model().objects.get(username=name) for _, name in sessions]
     table = tables.create_table(users[0], "bench")
-    log = open(os.path.join(tmp, "daphne.log"), "w")
+    log = open(os.path.join(tmp, "daphne.log"), "w")  # noqa: SIM115 -- the child writes it
     child = subprocess.Popen(
         [sys.executable, "manage.py", "runsite", "--no-ticker", "--port", str(args.port)],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,

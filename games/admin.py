@@ -13,6 +13,7 @@ from games.models import (
     ChatMessage,
     Game,
     GameEvent,
+    GameReview,
     GameSeat,
     SchedulerHeartbeat,
     Seat,
@@ -42,7 +43,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
     search_fields = ("name", "owner__username")
     raw_id_fields = ("owner", "current_game")
     readonly_fields = ("status", "current_game", "closed")
-    inlines = [SeatInline]
+    inlines = (SeatInline,)
 
 
 @admin.register(Seat)
@@ -70,7 +71,7 @@ class GameAdmin(ViewOnlyAdmin):
                     "ended_at")
     list_filter = ("status", "practice", "end_reason", "started_at")
     search_fields = ("=id", "table__name", "seats__username")
-    inlines = [GameSeatInline]
+    inlines = (GameSeatInline,)
 
 
 @admin.register(GameSeat)
@@ -112,3 +113,15 @@ class TutorialProgressAdmin(ViewOnlyAdmin):
     list_filter = ("lesson",)
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
+
+
+@admin.register(GameReview)
+class GameReviewAdmin(ViewOnlyAdmin):
+    """复盘: the reviews players asked for (``games.reviews``), read only: the
+    worker writes them."""
+
+    list_display = ("game", "seat", "user", "status", "done", "total", "created_at",
+                    "finished_at")
+    list_filter = ("status",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("game", "user")

@@ -11,6 +11,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        # here, not at the top: these import the models, which load only after
+        # every app's config (Django's app registry)
         from games import access, events, reasons, tables
         from games.adapters import broadcast, scheduler
 

@@ -149,7 +149,8 @@ def _left_at(game: Game, last: datetime) -> timedelta:
     turn if it began after ``last`` (during the outage)."""
     turn, due_at = game.state["turn"], game.due_at
     # the caller's query: a running game (a seat to act) with a due time
-    assert turn is not None and due_at is not None
+    assert turn is not None
+    assert due_at is not None
     row = seat_rows(game)[turn]
     if row.is_bot or row.auto_play:
         full = timedelta(seconds=settings.GAMES_BOT_DELAY_SECONDS)

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 from prometheus_client import Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from games.models import Game
 
 #: game actions applied (RULES.md §4), by who acted: player, bot, auto (托管), clock (§8)
 MOVES = Counter("yuanzi_moves", "Game actions applied", ["by"])
@@ -38,10 +41,6 @@ class SiteCollector(Collector):
     §8, DESIGN.md "Time, bots, departures")."""
 
     def collect(self) -> Iterator[Metric]:
-        from django.db.models import Count, Min, Q
-
-        from games.models import Game
-
         now = timezone.now()
         row = Game.objects.filter(status=Game.PLAYING).aggregate(
             running=Count("pk"), oldest_due=Min("due_at", filter=Q(due_at__lt=now)))

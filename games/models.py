@@ -8,7 +8,7 @@ are the log every state is rebuilt from.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, TypedDict
+from typing import TYPE_CHECKING, ClassVar, Final, TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -36,7 +36,7 @@ class Table(models.Model):
     """A table in the lobby: four seats, a chat, and the games played at it."""
 
     WAITING, PLAYING = "waiting", "playing"
-    STATUS_CHOICES = [(WAITING, _("waiting")), (PLAYING, _("playing"))]
+    STATUS_CHOICES = ((WAITING, _("waiting")), (PLAYING, _("playing")))
 
     name = models.CharField(_("name"), max_length=40)
     owner = models.ForeignKey(
@@ -57,7 +57,7 @@ class Table(models.Model):
     spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering: ClassVar[list[str]] = ["-created_at"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
 
@@ -85,8 +85,8 @@ class Seat(models.Model):
     seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
-        ordering = ["table", "index"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["table", "index"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["table", "index"], name="games_seat_unique_index"),
             # one seat per person on the whole site (RULES.md §12)
             models.UniqueConstraint(
@@ -101,6 +101,9 @@ class Seat(models.Model):
                 name="games_seat_bot_or_user",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}, seat {self.index}"
 
     @property
     def empty(self) -> bool:
@@ -126,7 +129,8 @@ class Game(models.Model):
     MODERATOR_CLOSE: Final = "moderator_close"
     MODERATOR_KICK: Final = "moderator_kick"
     SUSPENSION: Final = "suspension"
-    END_REASONS = [(r, r) for r in (NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK, SUSPENSION)]
+    END_REASONS = tuple((r, r) for r in (NORMAL, ESCAPE, MODERATOR_CLOSE, MODERATOR_KICK,
+                                        SUSPENSION))
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     # the table's name when the game started: a 招牌 or a moderator may rename
@@ -149,7 +153,7 @@ class Game(models.Model):
     _seat_rows: list[GameSeat]
 
     class Meta:
-        ordering = ["-started_at"]
+        ordering: ClassVar[list[str]] = ["-started_at"]
 
     def __str__(self) -> str:
         return f"game {self.pk} at {self.table_id} (seq {self.seq})"
@@ -180,11 +184,16 @@ class GameSeat(models.Model):
     timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
-        ordering = ["game", "index"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["game", "index"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "index"], name="games_gameseat_unique"),
         ]
-        indexes = [models.Index(fields=["user", "game"], name="games_gameseat_user_game")]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "game"], name="games_gameseat_user_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, seat {self.index}: {self.username or self.bot}"
 
     @property
     def is_bot(self) -> bool:
@@ -211,10 +220,13 @@ class GameEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "seq"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["game", "seq"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "seq"], name="games_event_unique_seq"),
         ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} #{self.seq} ({self.by})"
 
 
 class ChatMessage(models.Model):
@@ -228,7 +240,10 @@ class ChatMessage(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["created_at"]
+        ordering: ClassVar[list[str]] = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at table {self.table_id}: {self.text}"
 
 
 class SchedulerHeartbeat(models.Model):
@@ -242,6 +257,9 @@ class SchedulerHeartbeat(models.Model):
     name = models.CharField(max_length=20, unique=True)
     at = models.DateTimeField()
 
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at}"
+
 
 class TutorialProgress(models.Model):
     """A tutorial lesson an account finished (``games.tutorial``): the lesson's
@@ -254,8 +272,12 @@ class TutorialProgress(models.Model):
     completed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "lesson"],
-                                               name="tutorial_progress_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "lesson"], name="tutorial_progress_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.lesson}"
 
 
 class GameReview(models.Model):
@@ -271,7 +293,7 @@ class GameReview(models.Model):
     """
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-    STATUS_CHOICES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED)]
+    STATUS_CHOICES = tuple((s, s) for s in (QUEUED, RUNNING, DONE, FAILED))
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
     seat = models.PositiveSmallIntegerField()
@@ -289,8 +311,8 @@ class GameReview(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["created_at", "pk"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["created_at", "pk"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "seat"], name="games_review_once_per_seat"),
             models.CheckConstraint(condition=models.Q(seat__lte=3), name="games_review_seat_0_3"),
         ]

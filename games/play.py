@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine, events, fairness, metrics, plugins, presence, queries, roster
+from games import clock, engine, events, fairness, metrics, plugins, presence, queries, roster
 from games.models import Game, GameEvent, GameSeat, Seat, Table
 from games.plugins import GameEnd
 from games.roster import seat_rows
@@ -377,7 +377,6 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
 
     :returns: ``True`` if it acted.
     """
-    from games import clock
 
     clock.resume_if_down()
     # a bot's (or 托管 seat's) move is decided before the row lock, so no table
@@ -388,7 +387,8 @@ def run_due(game_id: int, seq: int | None = None) -> bool:
         if not _due(game, seq):
             return False
         seat, due_at = game.state["turn"], game.due_at
-        assert seat is not None and due_at is not None  # _due: it runs, a seat is due
+        assert seat is not None
+        assert due_at is not None
         row = seat_rows(game)[seat]
         if row.is_bot or row.auto_play:
             if decided is None or decided[0] != (game.seq, seat):
@@ -485,7 +485,6 @@ def sweep_due(limit: int = 100) -> int:
 
     :returns: how many games were acted on.
     """
-    from games import clock
 
     clock.beat()
     now = timezone.now()

@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events, play, plugins, presence
+from games import events, play, plugins, presence, queries
 from games.engine import BOT_POLICIES
 from games.models import Game, Seat, Table
 from yuanzi_site.refusals import Refused
@@ -252,7 +252,6 @@ def quick_start(user: User) -> tuple[Table, bool]:
     :raises Refused: ``seated_elsewhere`` while their game runs; whatever
         :func:`create_table` raises.
     """
-    from games import queries
 
     current = Seat.objects.filter(user=user).select_related("table").first()
     if current is not None and current.table.status != Table.WAITING:

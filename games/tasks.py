@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games import play, presence, tables
+
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def run_due(game_id: int, seq: int) -> bool:
     """Act for the seat to move of game ``game_id`` if it is still at ``seq`` and due."""
-    from games import play
 
     return play.run_due(game_id, seq)
 
@@ -16,7 +17,6 @@ def run_due(game_id: int, seq: int) -> bool:
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def sweep_due() -> int:
     """Beat's sweep every second: act on every due game (covers lost tasks, restarts)."""
-    from games import play
 
     return play.sweep_due()
 
@@ -24,7 +24,6 @@ def sweep_due() -> int:
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def housekeeping() -> None:
     """Beat, every 10 s: drop connections whose heartbeats stopped, close idle tables."""
-    from games import presence, tables
 
     presence.expire_presence()
     tables.close_idle_tables()

@@ -233,7 +233,7 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
                       after={"seated": False, "banned_until": banned_until.isoformat()})
 
 
-def _vacate(table: Table, user: User, end_reason: str) -> Game | None | Literal[False]:
+def _vacate(table: Table, user: User, end_reason: str) -> Game | Literal[False] | None:
     """Take ``user`` out of their seat at ``table`` (inside the caller's
     transaction): a running game they play ends with ``end_reason`` (the
     finisher stands them up). Returns that game, ``None`` if none ran, or

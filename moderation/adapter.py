@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.internal.stagekit import clear_login
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser
@@ -14,8 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from moderation import wordfilter
+from moderation import hooks, wordfilter
 from moderation.backends import suspension_text
+from moderation.models import Sanction
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth ships no types
@@ -32,13 +34,9 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth sh
                   **kwargs: Any) -> HttpResponse | None:
         """Refuse a suspended account (``moderation.backends`` also keeps its
         sessions from loading)."""
-        from moderation import hooks
-        from moderation.models import Sanction
 
         suspension = hooks.active(user.pk, Sanction.SUSPENSION)
         if suspension is not None:
-            from allauth.account.internal.stagekit import clear_login
-
             clear_login(request)
             messages.error(request, suspension_text(suspension))
             return redirect("account_login")

@@ -10,7 +10,6 @@ keeps it out until it ends; nothing needs to run when it does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 from django.contrib import messages
@@ -21,13 +20,11 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from games import wire
-
-if TYPE_CHECKING:
-    from moderation.models import Sanction
+from moderation import hooks
+from moderation.models import Sanction
 
 
 def _suspended(user: User | AnonymousUser) -> bool:
-    from moderation.models import Sanction
 
     if user.pk is None:  # anonymous: never suspended (no row can match)
         return False
@@ -53,7 +50,6 @@ class AuthenticationBackend(AllauthBackend):  # type: ignore[misc]  # allauth sh
 
 def suspension_text(sanction: Sanction) -> str:
     """What a suspended person is told: until when and why."""
-    from moderation import hooks
 
     if sanction.until is None:
         return _("Your account is suspended for good: %(reason)s") % {"reason": sanction.reason}
@@ -75,9 +71,6 @@ class SuspendedSessionMiddleware:
         if not request.user.is_authenticated:
             user_id = wire.whole(request.session.get(SESSION_KEY))
             if user_id is not None:
-                from moderation import hooks
-                from moderation.models import Sanction
-
                 suspension = hooks.active(user_id, Sanction.SUSPENSION)
                 if suspension is not None:
                     logout(request)

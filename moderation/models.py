@@ -9,13 +9,16 @@ Rows are written by :mod:`moderation.actions`, :mod:`moderation.reports` and
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 REASON_MAX_LENGTH = 500
 
@@ -35,7 +38,7 @@ class Sanction(models.Model):
     Ends by itself when ``until`` passes; ``lifted_at`` records an early lift."""
 
     MUTE, SUSPENSION, TABLE_BAN = "mute", "suspension", "table_ban"
-    KINDS = [(MUTE, _("mute")), (SUSPENSION, _("suspension")), (TABLE_BAN, _("table ban"))]
+    KINDS = ((MUTE, _("mute")), (SUSPENSION, _("suspension")), (TABLE_BAN, _("table ban")))
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="sanctions", verbose_name=_("user"))
@@ -52,11 +55,13 @@ class Sanction(models.Model):
     objects = SanctionQuerySet.as_manager()
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering: ClassVar[list[str]] = ["-created_at"]
         verbose_name = _("sanction")
         verbose_name_plural = _("sanctions")
-        indexes = [models.Index(fields=["user", "kind"], name="moderation_sanction_user_kind")]
-        permissions = [
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "kind"], name="moderation_sanction_user_kind"),
+        ]
+        permissions: ClassVar[list[tuple[str, StrOrPromise]]] = [
             ("use_console", "Can use the moderator console"),
             ("sanction_users", "Can mute, suspend, kick and ban"),
             ("manage_tables", "Can close and rename tables"),
@@ -85,8 +90,8 @@ class AuditEntry(models.Model):
         "close", "kick", "rename", "mute", "unmute", "suspend", "unsuspend")
     GRANT, REVOKE, GEM_CAP, REPORT, WORDS, ROLE, PRICE = (
         "grant", "revoke", "gem_cap", "report", "words", "role", "price")
-    ACTIONS = [(a, a) for a in (CLOSE, KICK, RENAME, MUTE, UNMUTE, SUSPEND, UNSUSPEND, GRANT,
-                                REVOKE, GEM_CAP, REPORT, WORDS, ROLE, PRICE)]
+    ACTIONS = tuple((a, a) for a in (CLOSE, KICK, RENAME, MUTE, UNMUTE, SUSPEND, UNSUSPEND, GRANT,
+                                     REVOKE, GEM_CAP, REPORT, WORDS, ROLE, PRICE))
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                   related_name="+", verbose_name=_("moderator"))
@@ -107,9 +112,12 @@ class AuditEntry(models.Model):
     objects = AuditQuerySet.as_manager()
 
     class Meta:
-        ordering = ["-created_at", "-pk"]
+        ordering: ClassVar[list[str]] = ["-created_at", "-pk"]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator_name} {self.action}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert only: an existing entry is never changed."""
@@ -121,18 +129,15 @@ class AuditEntry(models.Model):
         """Never: the audit log is append-only."""
         raise PermissionError("the audit log is append-only")
 
-    def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator_name} {self.action}"
-
 
 class Report(models.Model):
     """A player's report of another player, or of a chat line, at a table."""
 
     CHEATING, CHAT_ABUSE, STALLING, OTHER = "cheating", "chat_abuse", "stalling", "other"
-    CATEGORIES = [(CHEATING, _("cheating / collusion")), (CHAT_ABUSE, _("abuse in chat")),
-                  (STALLING, _("stalling")), (OTHER, _("other"))]
+    CATEGORIES = ((CHEATING, _("cheating / collusion")), (CHAT_ABUSE, _("abuse in chat")),
+                  (STALLING, _("stalling")), (OTHER, _("other")))
     OPEN, RESOLVED, DISMISSED = "open", "resolved", "dismissed"
-    STATUSES = [(OPEN, _("open")), (RESOLVED, _("resolved")), (DISMISSED, _("dismissed"))]
+    STATUSES = ((OPEN, _("open")), (RESOLVED, _("resolved")), (DISMISSED, _("dismissed")))
     NOTE_MAX_LENGTH = 500
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -159,9 +164,12 @@ class Report(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering: ClassVar[list[str]] = ["-created_at"]
         verbose_name = _("report")
         verbose_name_plural = _("reports")
+
+    def __str__(self) -> str:
+        return f"{self.category} on {self.target_id} by {self.reporter_id} ({self.status})"
 
 
 class BlockedWord(models.Model):
@@ -174,7 +182,7 @@ class BlockedWord(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
-        ordering = ["word"]
+        ordering: ClassVar[list[str]] = ["word"]
         verbose_name = _("blocked word")
         verbose_name_plural = _("blocked words")
 
@@ -209,11 +217,15 @@ class PairSignal(models.Model):
     computed_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["-games"]
+        ordering: ClassVar[list[str]] = ["-games"]
         verbose_name = _("pair signal")
         verbose_name_plural = _("pair signals")
-        constraints = [models.UniqueConstraint(fields=["user_a", "user_b"],
-                                               name="moderation_pair_unique")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user_a", "user_b"], name="moderation_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_a_id} and {self.user_b_id}: {self.games} games"
 
 
 class ConnectionAddress(models.Model):
@@ -226,8 +238,13 @@ class ConnectionAddress(models.Model):
     seen_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "table", "address_hash"],
-                                               name="moderation_address_unique")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "table", "address_hash"],
+                                    name="moderation_address_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at table {self.table_id}"
 
 
 class SiteNotice(models.Model):
@@ -247,7 +264,7 @@ class SiteNotice(models.Model):
     created_at = models.DateTimeField(_("posted at"), auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering: ClassVar[list[str]] = ["-created_at"]
         verbose_name = _("site notice")
         verbose_name_plural = _("site notices")
 

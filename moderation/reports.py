@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from games import events, queries, wire
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
 from games.plugins import SocketContext
+from moderation.actions import _audit, clean_reason
 from moderation.models import AuditEntry, Report
 from yuanzi_site.refusals import Refused
 
@@ -100,7 +101,6 @@ def handle(moderator: User, report_id: Any, note: Any, *, resolved: bool) -> Rep
     :raises Refused: ``report_handled`` (not open or missing), ``no_reason``,
         ``reason_too_long``.
     """
-    from moderation.actions import _audit, clean_reason
 
     note = clean_reason(note)
     with transaction.atomic():

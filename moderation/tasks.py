@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from moderation import fairplay
+
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def compute_fairplay() -> int:
     """Beat, hourly: recompute every pair's fair-play signals; returns the flagged count."""
-    from moderation import fairplay
 
     return fairplay.compute()

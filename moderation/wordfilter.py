@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.core.cache import cache
 
 from accounts import levels
+from moderation.models import BlockedWord
 
 CACHE_KEY = "moderation:blocked-words"
 MASK = "＊"
@@ -27,8 +28,6 @@ def blocked_words() -> list[str]:
     """The blocked words, lower-cased (cached; :func:`forget` after edits)."""
     words: list[str] | None = cache.get(CACHE_KEY)
     if words is None:
-        from moderation.models import BlockedWord
-
         words = [w.lower() for w in BlockedWord.objects.values_list("word", flat=True) if w]
         cache.set(CACHE_KEY, words, 300)
     return words

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -73,7 +74,6 @@ class GameWagerAdmin(ViewOnlyAdmin):
 def _register_the_rest() -> None:
     """The shop's other rows (catalogue, inventory, uses, check-ins …), view
     only: they change only through the shop's modules."""
-    from django.apps import apps
 
     for model in apps.get_app_config("shop").get_models():
         if model in admin.site._registry:

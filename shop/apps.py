@@ -11,6 +11,8 @@ class ShopConfig(AppConfig):
     verbose_name = _("Shop")
 
     def ready(self) -> None:
+        # here, not at the top: these import the models, which load only after
+        # every app's config (Django's app registry)
         from shop import reasons, signals  # noqa: F401  (signals: the sign-up grant)
 
         reasons.register()

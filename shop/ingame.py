@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
@@ -159,7 +160,6 @@ def table_keys(tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]
     ``None``). Read from the shared cache (one round trip for all
     ``tables``); one query for those it lacks. Inside a transaction (it may
     hold writes not committed yet) the cache is not used."""
-    from django.utils import timezone
 
     now = timezone.now()
     shared = not connection.in_atomic_block
@@ -214,9 +214,9 @@ def drops(end: GameEnd) -> None:
     winner = end.result["winner"]
     gains: list[tuple[int, str, str]] = []
     for row in end.seats:
-        if row.user_id and winner is not None and engine.team_of(row.index) == winner:
-            if rng.random() < settings.SHOP_DROP_CHANCE:
-                gains.append((row.user_id, _pick(rng, settings.SHOP_DROP_WEIGHTS), "win"))
+        if (row.user_id and winner is not None and engine.team_of(row.index) == winner
+                and rng.random() < settings.SHOP_DROP_CHANCE):
+            gains.append((row.user_id, _pick(rng, settings.SHOP_DROP_WEIGHTS), "win"))
     for half in end.record["halves"]:
         if half["finish_order"]:
             user_id = end.seats[half["finish_order"][0]].user_id

@@ -49,7 +49,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast, overload
+from typing import Any, NamedTuple, TypeAlias, cast, overload
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -59,10 +59,8 @@ from prometheus_client import Counter
 
 from accounts.models import Profile
 from games import events
+from games.models import Game, Table
 from shop.models import CoinEntry, Hold
-
-if TYPE_CHECKING:
-    from games.models import Game, Table
 
 #: who a movement concerns: a user, or a user id
 UserRef: TypeAlias = User | int
@@ -334,7 +332,6 @@ def audit() -> Audit:
     (``Hold.held``), and no ended game holds anything (RULES.md §12 "Held
     stake"). Read only; a handful of queries whatever the size.
     """
-    from games.models import Game  # games never imports shop: no cycle
 
     of_running = Hold.objects.filter(user_id=OuterRef("user_id"), game__status=Game.PLAYING)
     result = Audit(entries=CoinEntry.objects.count())

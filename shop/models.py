@@ -8,6 +8,8 @@ Write coin entries only through ``shop.ledger``, inventory rows only through
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import get_language
@@ -68,9 +70,11 @@ class CoinEntry(models.Model):
     class Meta:
         verbose_name = _("coin entry")
         verbose_name_plural = _("coin entries")
-        ordering = ["-id"]
-        indexes = [models.Index(fields=["user", "id"], name="shop_coinentry_user_id")]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["-id"]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "id"], name="shop_coinentry_user_id"),
+        ]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=models.Q(balance_after__gte=0), name="shop_coinentry_balance_nonnegative"
             ),
@@ -129,7 +133,8 @@ class Item(models.Model):
     gems are never ``for_sale`` and never ``stackable``. The picture is
     ``static/shop/<code>.svg``."""
 
-    GEMS = {"gem_shard": 1, "gem_standard": 10, "gem_perfect": 100}  # rating points
+    # the rating points each gem is worth
+    GEMS: ClassVar[dict[str, int]] = {"gem_shard": 1, "gem_standard": 10, "gem_perfect": 100}
 
     code = models.CharField(_("code"), max_length=32, unique=True)
     name_zh = models.CharField(_("Chinese name"), max_length=40)
@@ -145,7 +150,7 @@ class Item(models.Model):
     held: int
 
     class Meta:
-        ordering = ["position", "id"]
+        ordering: ClassVar[list[str]] = ["position", "id"]
         verbose_name = _("item")
         verbose_name_plural = _("items")
 
@@ -187,8 +192,8 @@ class InventorySlot(models.Model):
     armed = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["user", "slot"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["user", "slot"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["user", "slot"], name="shop_slot_unique"),
             models.UniqueConstraint(fields=["user"], condition=models.Q(armed=True),
                                     name="shop_one_armed_timer"),
@@ -197,6 +202,9 @@ class InventorySlot(models.Model):
                            | models.Q(item__isnull=False, count__gte=1, count__lte=99)),
                 name="shop_slot_count"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} slot {self.slot}: {self.item_id} × {self.count}"
 
 
 class CheckIn(models.Model):
@@ -209,8 +217,13 @@ class CheckIn(models.Model):
     streak = models.PositiveSmallIntegerField()
 
     class Meta:
-        ordering = ["-day"]
-        constraints = [models.UniqueConstraint(fields=["user", "day"], name="shop_checkin_once")]
+        ordering: ClassVar[list[str]] = ["-day"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "day"], name="shop_checkin_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.day} (streak {self.streak})"
 
 
 class ItemUse(models.Model):
@@ -224,7 +237,12 @@ class ItemUse(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="shop_use_key")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "key"], name="shop_use_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} used {self.item_code} ({self.key})"
 
 
 class TableDecor(models.Model):
@@ -238,6 +256,9 @@ class TableDecor(models.Model):
     sign_item = models.CharField(max_length=32, blank=True)
     sign_until = models.DateTimeField(null=True, blank=True)
 
+    def __str__(self) -> str:
+        return f"table {self.table_id}: {self.theme}"
+
 
 class CounterUse(models.Model):
     """A 算牌器 in force for ``user`` for ``half`` of ``game`` (RULES.md §12)."""
@@ -247,8 +268,12 @@ class CounterUse(models.Model):
     half = models.PositiveSmallIntegerField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "user", "half"],
-                                               name="shop_counter_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "user", "half"], name="shop_counter_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, user {self.user_id}, half {self.half}"
 
 
 class TimerFiring(models.Model):
@@ -260,7 +285,12 @@ class TimerFiring(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "user"], name="shop_timer_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["game", "user"], name="shop_timer_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, user {self.user_id}, seq {self.seq}"
 
 
 class Drop(models.Model):
@@ -273,7 +303,10 @@ class Drop(models.Model):
     lost = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["id"]
+        ordering: ClassVar[list[str]] = ["id"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, user {self.user_id}: {self.item_code} ({self.cause})"
 
 
 class Replay(models.Model):
@@ -287,8 +320,13 @@ class Replay(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
-        constraints = [models.UniqueConstraint(fields=["user", "game"], name="shop_replay_once")]
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "game"], name="shop_replay_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, saved by user {self.user_id}"
 
 
 class Hold(models.Model):
@@ -313,7 +351,7 @@ class Hold(models.Model):
     class Meta:
         verbose_name = _("held stake")
         verbose_name_plural = _("held stakes")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["game", "user"], name="shop_hold_once"),
             models.CheckConstraint(condition=models.Q(held__lte=models.F("amount")),
                                    name="shop_hold_within_amount"),

@@ -1,5 +1,6 @@
 """The shop's reason codes (yuanzi_site.refusals.REASONS; docs/protocol.md lists each)."""
 
+from shop import wagers
 from yuanzi_site.refusals import register_reasons
 
 CODES = {
@@ -26,7 +27,6 @@ CODES = {
 
 def register() -> None:
     """Register the codes, the wagers' among them (``ShopConfig.ready``)."""
-    from shop import wagers
 
     register_reasons(CODES)
     register_reasons(wagers.REASONS)

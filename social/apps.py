@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from social import reasons
+
 
 class SocialConfig(AppConfig):
     """The social hall: friends and blocks. It reads ``games`` and ``accounts``;
@@ -11,6 +13,4 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from social import reasons
-
         reasons.register()

@@ -8,6 +8,8 @@ towards a limit, are carried out one after the other.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -28,7 +30,7 @@ class Friendship(models.Model):
     class Meta:
         verbose_name = _("friendship")
         verbose_name_plural = _("friendships")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["user", "friend"], name="social_friendship_once"),
             models.CheckConstraint(condition=~Q(user=F("friend")),
                                    name="social_friendship_not_self"),
@@ -49,8 +51,8 @@ class FriendRequest(models.Model):
 
     PENDING, ACCEPTED, DECLINED, CANCELLED, ENDED = (
         "pending", "accepted", "declined", "cancelled", "ended")
-    STATUSES = [(PENDING, _("pending")), (ACCEPTED, _("accepted")), (DECLINED, _("declined")),
-                (CANCELLED, _("cancelled")), (ENDED, _("ended by a block"))]
+    STATUSES = ((PENDING, _("pending")), (ACCEPTED, _("accepted")), (DECLINED, _("declined")),
+                (CANCELLED, _("cancelled")), (ENDED, _("ended by a block")))
 
     from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                   related_name="friend_requests_sent")
@@ -64,11 +66,11 @@ class FriendRequest(models.Model):
     class Meta:
         verbose_name = _("friend request")
         verbose_name_plural = _("friend requests")
-        indexes = [
+        indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=["to_user", "status"], name="social_request_incoming"),
             models.Index(fields=["from_user", "created_at"], name="social_request_sent"),
         ]
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["from_user", "to_user"], condition=Q(status="pending"),
                                     name="social_request_one_pending"),
             models.CheckConstraint(condition=~Q(from_user=F("to_user")),
@@ -91,7 +93,7 @@ class Block(models.Model):
     class Meta:
         verbose_name = _("block")
         verbose_name_plural = _("blocks")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["blocker", "blocked"], name="social_block_once"),
             models.CheckConstraint(condition=~Q(blocker=F("blocked")),
                                    name="social_block_not_self"),

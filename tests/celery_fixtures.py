@@ -17,6 +17,7 @@ stopped during the test) appended to its report.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -114,10 +115,8 @@ class CeleryProcess:
         if self.proc is None:
             return
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, sig)  # its own session: the pool's children too
-            except ProcessLookupError:
-                pass
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -216,7 +215,7 @@ def celery_worker(_module_worker, transactional_db, settings):
     settings.GAMES_SCHEDULER = "celery"
     if not _module_worker.running:
         _module_worker.start()
-    yield _module_worker
+    return _module_worker
     # a test may have left it stopped (restart test): the next one restarts it
 
 

@@ -94,7 +94,7 @@ def _fresh_channel_layer(request):
         from channels.layers import channel_layers
 
         channel_layers.backends.clear()
-    yield
+    return
 
 
 @pytest.fixture(autouse=True)

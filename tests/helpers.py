@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -58,12 +59,10 @@ def start_game(users: list, bots: Iterable[int] = ()) -> Game:
 def refused(reason: str, fn: Callable[..., object], *args: object) -> Refused:
     """Call ``fn(*args)``, which must raise :class:`Refused` with ``reason``;
     return the refusal."""
-    try:
+    with pytest.raises(Refused) as refusal:
         fn(*args)
-    except Refused as e:
-        assert e.reason == reason, f"refused with {e.reason!r}, not {reason!r}"
-        return e
-    raise AssertionError(f"not refused (expected {reason!r})")
+    assert refusal.value.reason == reason, f"refused with {refusal.value.reason!r}, not {reason!r}"
+    return refusal.value
 
 
 def fresh(game: Game) -> Game:

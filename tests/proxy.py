@@ -8,6 +8,7 @@ close arrives, until :meth:`TcpProxy.restore`.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -59,10 +60,8 @@ class TcpProxy:
         for s in socks:
             with self._lock:
                 self._open.discard(s)
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             s.close()
 
     def cut(self) -> int:

@@ -57,7 +57,7 @@ class ServerProcess:
     port: int
 
     def _spawn(self, args: list[str], env: dict[str, str]) -> None:
-        self.log = tempfile.NamedTemporaryFile(
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 -- closed in stop()
             prefix=f"{self.name}-{self.port}-", suffix=".log", delete=False
         )
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self.log,

@@ -123,7 +123,7 @@ def test_production_settings_limit_signup():
     from yuanzi_site import settings as project
 
     assert project.ACCOUNT_RATE_LIMITS["signup"] == "20/m/ip"
-    assert live.ACCOUNT_LOGIN_METHODS == {"username"}
+    assert {"username"} == live.ACCOUNT_LOGIN_METHODS
 
 
 def test_login_and_logout(client, owner):
@@ -206,7 +206,9 @@ def test_a_profiles_coins_show_to_its_owner_and_moderators_only(client, owner, o
         html = client.get(url).content.decode()
         # the profile's own card (the header may show the viewer's own coins)
         card = html.split('<section class="card profile">', 1)[1].split("</section>", 1)[0]
-        assert 'class="coins"' not in card and "2000" not in card and "金币" not in card
+        assert 'class="coins"' not in card
+        assert "2000" not in card
+        assert "金币" not in card
     for viewer in (owner, mod):
         client.force_login(viewer)
         html = client.get(url).content.decode()
@@ -293,7 +295,7 @@ def test_points_to_next():
 @pytest.mark.parametrize("bad", [-1, 17])
 def test_out_of_range_level_raises(bad):
     for function in (title_for, stake_for, levels.title_en_for):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"level must be 0\.\.16"):
             function(bad)
 
 

@@ -49,7 +49,8 @@ def test_a_backup_restores_into_an_empty_database_with_the_ledger_whole(tmp_path
                             capture_output=True, text=True, timeout=300, check=False)
     assert dumped.returncode == 0, dumped.stderr
     dump = Path(dumped.stdout.strip())
-    assert dump.parent == tmp_path and dump.stat().st_size > 0
+    assert dump.parent == tmp_path
+    assert dump.stat().st_size > 0
     assert not list(tmp_path.glob("*.partial"))
 
     name = f"restore_{uuid.uuid4().hex[:10]}"

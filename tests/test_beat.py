@@ -36,7 +36,8 @@ class Beat:
     """One ``celery beat`` child, its output in a file."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.log = tempfile.NamedTemporaryFile(prefix="beat-", suffix=".log", delete=False)
+        # closed in stop(): the child writes it meanwhile
+        self.log = tempfile.NamedTemporaryFile(prefix="beat-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "yuanzi_site", "beat", "-l", "info"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
@@ -76,7 +77,8 @@ def test_one_beat_sends_and_a_second_takes_over_when_it_dies():
         first.wait_for(SENT, 10)
         second = Beat(env)
         time.sleep(5)  # long enough to have sent the every-second sweep several times
-        assert LOCKED not in second.output() and SENT not in second.output()
+        assert LOCKED not in second.output()
+        assert SENT not in second.output()
         assert second.proc.poll() is None  # waiting, not failed
         first.proc.send_signal(signal.SIGKILL)
         first.proc.wait(10)

@@ -125,7 +125,8 @@ def test_auto_play_in_a_practice_game_plays_the_master():
     human = seat_row(game, 0).user
     play.set_auto_play(game.pk, human, True)
     game = fresh(game)
-    assert game.practice and play.bot_policy_of(seat_row(game, 0), game.practice) == "master"
+    assert game.practice
+    assert play.bot_policy_of(seat_row(game, 0), game.practice) == "master"
     assert play.bot_policy_of(seat_row(game, 0), False) == "expert"
     while fresh(game).state["turn"] != 0:
         game = fresh(game)
@@ -161,15 +162,19 @@ def test_practice_game_with_three_bots_runs_to_the_end(table, owner, settings):
     for i in (1, 2, 3):
         tables.add_bot(table.pk, owner, i)
     game = tables.set_ready(table.pk, owner)
-    assert game.practice and game.state["practice"]
+    assert game.practice
+    assert game.state["practice"]
     assert [r.is_bot for r in GameSeat.objects.filter(game=game)] == [False, True, True, True]
     game = _play_with_bots(table, owner, 0, random.Random(3))
-    assert game.settled and game.state["result"]["rating_changes"] == [0, 0, 0, 0]
+    assert game.settled
+    assert game.state["result"]["rating_changes"] == [0, 0, 0, 0]
     profile = Profile.objects.get(user=owner)
-    assert profile.rating_points == 0 and profile.games_played == 1
+    assert profile.rating_points == 0
+    assert profile.games_played == 1
     assert not RatingEntry.objects.exists()
     bots = GameEvent.objects.filter(game=game, by="bot").count()
-    assert bots and bots + GameEvent.objects.filter(game=game, by="player").count() == game.seq
+    assert bots
+    assert bots + GameEvent.objects.filter(game=game, by="player").count() == game.seq
     # the table is free again; the owner, with no connection open, was stood up
     assert Table.objects.get(pk=table.pk).status == Table.WAITING
     assert Seat.objects.get(table=table, index=0).user is None
@@ -205,7 +210,8 @@ def test_a_bots_pause_is_natural_and_drawn_from_the_games_randomness(settings, t
     assert len(seen) >= 3
     state = {"seed": "x"}
     pauses = [play.bot_pause(state, seq) for seq in range(200)]
-    assert 0.5 <= min(pauses) < 0.6 and 1.4 < max(pauses) <= 1.5
+    assert 0.5 <= min(pauses) < 0.6
+    assert 1.4 < max(pauses) <= 1.5
 
 
 def test_bot_decisions_run_off_the_event_loop():
@@ -246,4 +252,5 @@ def test_bot_decisions_run_off_the_event_loop():
         return loop_thread
 
     loop_thread = asyncio.run(main())
-    assert seen and all(not on_loop and ident != loop_thread for ident, on_loop in seen)
+    assert seen
+    assert all(not on_loop and ident != loop_thread for ident, on_loop in seen)

@@ -63,15 +63,18 @@ def test_a_deal_is_two_games_with_the_same_cards_and_the_teams_swapped():
         return heuristic_policy(view, rng)
 
     d = play_deal(0, "same-cards", spy, "random", ("spy", "random"))
-    assert len(d.point_diffs) >= 2 and d.wins in (0, 1, 2)
+    assert len(d.point_diffs) >= 2
+    assert d.wins in (0, 1, 2)
     hands = new_game("same-cards:0")["hands"]
     first_views = {(seat, hand) for seat, half, hand in seen if half == 1 and len(hand) >= 40}
     # the spy sat N–S in the first game and E–W in the second, on the same deal
     assert {seat for seat, _ in first_views} == {0, 1, 2, 3}
     for seat, hand in first_views:
         assert list(hand) == hands[seat]
-    assert sum(d.double_clamps) <= 2 and 0 <= d.first_out_a <= 2
-    assert len(d.times[0]) > 0 and len(d.times[1]) > 0
+    assert sum(d.double_clamps) <= 2
+    assert 0 <= d.first_out_a <= 2
+    assert len(d.times[0]) > 0
+    assert len(d.times[1]) > 0
 
 
 def test_match_is_deterministic_for_a_seed():
@@ -111,7 +114,8 @@ def test_a_policy_against_itself_scores_about_half():
     assert hi - lo < 0.3  # 40 deals: an informative interval
     assert r["a_wins"] not in (0, 80)
     same = run_match(noisy, noisy, 5, seed="self").summary()
-    assert same["a_win_rate"] == 0.5 and same["a_win_rate_ci"] == [0.5, 0.5]
+    assert same["a_win_rate"] == 0.5
+    assert same["a_win_rate_ci"] == [0.5, 0.5]
     assert same["point_diff_per_half"] == 0.0
 
 
@@ -141,12 +145,15 @@ def test_illegal_policy_is_not_hidden():
 
 def test_interval_and_percentile_helpers():
     m, lo, hi = mean_ci([0.0, 0.5, 1.0, 1.0])
-    assert m == 0.625 and lo < m < hi
+    assert m == 0.625
+    assert lo < m < hi
     assert hi - m == pytest.approx(1.959964 * 0.478714 / 2, rel=1e-4)
     assert mean_ci([1.0]) == (1.0, 1.0, 1.0)
     assert all(math.isnan(x) for x in mean_ci([]))
     xs = list(range(1, 101))
-    assert percentile(xs, 99) == 99 and percentile(xs, 50) == 50 and percentile(xs, 100) == 100
+    assert percentile(xs, 99) == 99
+    assert percentile(xs, 50) == 50
+    assert percentile(xs, 100) == 100
     assert math.isnan(percentile([], 50))
 
 
@@ -178,9 +185,11 @@ def test_botmatch_command_prints_the_figures():
 
 def test_botmatch_command_refuses_bad_input():
     out = _botmatch("--deals", "0")
-    assert out.returncode != 0 and "--deals must be at least 1" in out.stderr
+    assert out.returncode != 0
+    assert "--deals must be at least 1" in out.stderr
     out = _botmatch("--a", "grandmaster", "--deals", "1")
-    assert out.returncode != 0 and "invalid choice" in out.stderr
+    assert out.returncode != 0
+    assert "invalid choice" in out.stderr
 
 
 # --- one seed scheme ---------------------------------------------------------------------
@@ -225,11 +234,15 @@ def test_botmatch_ladder_completes_and_prints_one_block_per_rung():
     pairs = [("normal", "beginner"), ("expert", "normal"), ("master", "expert")]
     assert [(r["a"], r["b"]) for r in rungs] == pairs
     for r, (a, b) in zip(rungs, pairs, strict=True):
-        assert r["deals"] == 1 and r["games"] == 2 and 0 <= r["a_win_rate"] <= 1
-        assert set(r["decision_ms"]) == {"a", "b"} and r["decision_ms"]["a"]["n"] > 0
+        assert r["deals"] == 1
+        assert r["games"] == 2
+        assert 0 <= r["a_win_rate"] <= 1
+        assert set(r["decision_ms"]) == {"a", "b"}
+        assert r["decision_ms"]["a"]["n"] > 0
         block = "\n".join(format_summary(r))  # what the command prints without --json
         assert block.startswith("games: 2 (1 deals × 2, teams swapped; seed 'ci'")
-        assert f"A = {a}, B = {b}" in block and "A win rate: " in block
+        assert f"A = {a}, B = {b}" in block
+        assert "A win rate: " in block
 
 
 # --- seat runs (the old simulate) -----------------------------------------------------------
@@ -280,7 +293,8 @@ def test_seat_run_summary_lines(seat_run):
     ):
         assert re.search(rf"^{re.escape(label)}: \d+\.\d", text, re.M), label
     pts = [float(x) for x in re.findall(r"^mean team points per half, .*: (\d+\.\d)$", text, re.M)]
-    assert abs(pts[0] + pts[1] - 300) < 0.2 and abs(pts[2] + pts[3] - 300) < 0.2
+    assert abs(pts[0] + pts[1] - 300) < 0.2
+    assert abs(pts[2] + pts[3] - 300) < 0.2
 
 
 def test_seat_run_log_records_replay(seat_run):
@@ -303,7 +317,8 @@ def test_seat_run_log_records_replay(seat_run):
         assert record["result"]["abandoned_by"] is None
         assert 1 <= len(record["halves"]) <= 2
         for h in record["halves"]:
-            assert sum(h["points"]) == 300 and h["end"] in ("A", "B")
+            assert sum(h["points"]) == 300
+            assert h["end"] in ("A", "B")
             assert sorted(len(x) for x in h["hands"]) == [40, 40, 41, 41]
         states = from_record(record)  # raises if the record and its replay differ
         assert states[-1]["status"] == "over"
@@ -347,7 +362,8 @@ def test_seat_run_is_reproducible_and_counts_by_policy_team():
         b.actions,
         b.policy_team_points,
     )
-    assert a.draws == 0 and sum(a.policy_team_wins) == 8
+    assert a.draws == 0
+    assert sum(a.policy_team_wins) == 8
     assert seating(names, 1) == ("random", "heuristic", "random", "random")
     # game 1 alone: rotated one seat, the N–S-named pair sat E–W
     final = play_game(game_seed(5, 1), seating(names, 1))

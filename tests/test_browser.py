@@ -87,7 +87,8 @@ def test_new_user_plays_practice_game_to_result(site, browser):
     moves = play_to_the_end([me], log=_log)
     _log(f"game over after {moves} moves at {time.monotonic() - started:.1f} s: "
          f"{dict(me.ways)}")
-    assert me.ways["hint"] and me.ways["pass"] + me.ways["card"] + me.ways["rank label"]
+    assert me.ways["hint"]
+    assert me.ways["pass"] + me.ways["card"] + me.ways["rank label"]
 
     page = me.page
     page.locator("#table-app[data-status=over]").wait_for()
@@ -98,7 +99,8 @@ def test_new_user_plays_practice_game_to_result(site, browser):
     assert panel.locator(".result-totals tr[data-team]").count() == 2
     totals = [int(t) for t in panel.locator(".result-totals td.total").all_inner_texts()]
     halves = panel.locator(".result-half").count()
-    assert sum(totals) == 300 * halves and halves in (1, 2)
+    assert sum(totals) == 300 * halves
+    assert halves in (1, 2)
     assert moves >= 5
     assert me.toasts() == []
     me.assert_clean()
@@ -163,7 +165,8 @@ def test_four_people_rated_game(site, browser):
         outcomes.append((outcome, double, deltas))
     assert sorted(o for o, _, _ in outcomes) == ["loss", "loss", "win", "win"]
     # partners (seats 0 and 2, 1 and 3) share the outcome
-    assert outcomes[0][0] == outcomes[2][0] and outcomes[1][0] == outcomes[3][0]
+    assert outcomes[0][0] == outcomes[2][0]
+    assert outcomes[1][0] == outcomes[3][0]
     assert len({d for _, d, _ in outcomes}) == 1  # everyone saw the same double clamp
     assert len({tuple(sorted(d.items())) for _, _, d in outcomes}) == 1
 
@@ -246,7 +249,8 @@ def test_a_closed_table_says_so_and_stops_reconnecting(site, browser):
         assert notice.is_visible()
         assert "这张桌子已关闭" in notice.inner_text()
         link = notice.locator("a#closed-lobby-link")
-        assert link.get_attribute("href") == "/" and link.inner_text() == "返回大厅"
+        assert link.get_attribute("href") == "/"
+        assert link.inner_text() == "返回大厅"
         # nothing left to do at a closed table
         assert page.locator(".seat-actions button").count() == 0
         assert not page.locator("#ready-btn").is_visible()

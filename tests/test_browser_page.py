@@ -75,7 +75,8 @@ def test_a_silent_outage_is_shown_and_the_page_resyncs(site, browser, device):
         banner.wait_for(state="visible", timeout=8_500)
         assert time.monotonic() - stalled <= 8.5
         text = banner.inner_text()
-        assert "连接中断" in text and ("秒后重连" in text or "重连中" in text), text
+        assert "连接中断" in text, text
+        assert "秒后重连" in text or "重连中" in text, text
         assert page.locator("#table-app").get_attribute("data-conn") in ("closed", "connecting")
         for button in ("#auto-btn", "#hint-btn", "#pass-btn", "#play-btn", "#escape-btn"):
             assert page.locator(button).is_disabled(), button
@@ -116,7 +117,8 @@ def test_a_single_timeout_is_told_at_once(site, browser, device):
     toast = me.page.locator(".toast.notice-toast[data-code=turn_timeout]")
     toast.wait_for(timeout=5_000)
     text = toast.inner_text()
-    assert "超时" in text and ("替你出了" in text or "替你过了" in text), text
+    assert "超时" in text, text
+    assert "替你出了" in text or "替你过了" in text, text
     assert "托管" in text
     assert me.page.locator("#auto-btn").get_attribute("data-on") == "0"
     me.assert_clean()
@@ -185,9 +187,11 @@ def test_phone_hand_tap_areas_taps_chips_and_swipes(site, browser):
     page.evaluate("document.getElementById('hand').scrollIntoView({block: 'start'})")
     hand = page.locator("#hand").bounding_box()
     assert hand["height"] <= 740
-    assert hand["x"] >= 0 and hand["x"] + hand["width"] <= 360
+    assert hand["x"] >= 0
+    assert hand["x"] + hand["width"] <= 360
     measured = page.evaluate(UNCOVERED_JS)
-    assert measured["n"] in (40, 41) and measured["bad"] == [], measured
+    assert measured["n"] in (40, 41), measured
+    assert measured["bad"] == [], measured
 
     def selected():
         return page.evaluate("window.YuanziTable.state().selected.length")
@@ -250,7 +254,8 @@ def test_quick_start_seats_you_at_the_fullest_table(site, browser):
     first.wait_connected()
     first.page.locator(".seat.is-me").wait_for()
     notice = first.page.locator("#alone-notice")
-    assert notice.is_visible() and "等人" in notice.inner_text()
+    assert notice.is_visible()
+    assert "等人" in notice.inner_text()
     table_id = _table_id(first)
 
     second = _person(browser, site.base_url, PHONE)
@@ -282,7 +287,9 @@ def test_a_private_table_is_hidden_and_joined_by_link_or_code(site, browser):
     table_id = _table_id(owner)
     code = page.locator("#room-code").inner_text()
     link = page.locator("#invite-link").input_value()
-    assert len(code) == 6 and code.isdigit() and "?invite=" in link
+    assert len(code) == 6
+    assert code.isdigit()
+    assert "?invite=" in link
     owner.sit(0)
     # a private table takes no wager: its owner is offered no wager control (QA)
     assert page.locator("#wager-form").is_hidden()
@@ -386,7 +393,8 @@ def test_friends_reach_a_table_with_spectators_off_and_a_standing_one_sees_no_ga
     owner.page.locator("#chat-send").click()
     standing.page.locator("#chat-log :text('开局了')").wait_for()
     assert not [f for f in frames if '"type": "game"' in f and '"view": null' not in f]
-    assert standing.status() == "waiting" and standing.page.locator("#hand .pcard").count() == 0
+    assert standing.status() == "waiting"
+    assert standing.page.locator("#hand .pcard").count() == 0
     for p in (owner, by_code, by_link, standing):
         p.assert_clean()
 
@@ -473,8 +481,10 @@ def test_required_fields_the_sites_words_and_english_jokers(site, browser):
     assert ep.locator("#sound-btn").get_attribute("data-on") == "1"
     # the English UI names the jokers apart wherever they appear
     strings = ep.evaluate("JSON.parse(document.getElementById('table-strings').textContent)")
-    assert strings["big_joker"] == "Big joker" and strings["small_joker"] == "Small joker"
-    assert strings["big_joker_short"] == "BIG" and strings["small_joker_short"] == "SMALL"
+    assert strings["big_joker"] == "Big joker"
+    assert strings["small_joker"] == "Small joker"
+    assert strings["big_joker_short"] == "BIG"
+    assert strings["small_joker_short"] == "SMALL"
     # someone watches (no count is shown for nobody): the count lists them
     page.goto(ep.url)
     ep.locator("#spectators").wait_for(state="visible")

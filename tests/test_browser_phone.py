@@ -131,20 +131,24 @@ def test_landscape_fits_one_screen(site, browser, device):
             "#pass-btn", "#play-btn", "#auto-btn", "#hand", ".table-bar"]
     rects = page.evaluate(RECTS_JS, sels)
     for sel in sels:
-        assert rects[sel]["w"] > 0 and rects[sel]["h"] > 0, (sel, rects[sel])
+        assert rects[sel]["w"] > 0, (sel, rects[sel])
+        assert rects[sel]["h"] > 0, (sel, rects[sel])
         assert _inside(rects[sel], width, height), (sel, rects[sel], device)
     assert page.evaluate("window.scrollY") == 0
     for a, b in (("#felt", "#hand"), ("#felt", "#play-btn"), ("#hand", "#play-btn"),
                  ("#felt", "#scores"), ("#hand", "#hint-btn")):
         assert not _overlap(rects[a], rects[b]), (a, rects[a], b, rects[b])
     measured = page.evaluate(UNCOVERED_JS)
-    assert measured["n"] in (40, 41) and measured["bad"] == [], measured
+    assert measured["n"] in (40, 41), measured
+    assert measured["bad"] == [], measured
     # chat and items: closed, each opened by its button (one at a time)
-    assert page.locator(".chat").is_hidden() and page.locator("#items-panel").is_hidden()
+    assert page.locator(".chat").is_hidden()
+    assert page.locator("#items-panel").is_hidden()
     page.locator("#chat-toggle").click()
     assert page.locator(".chat").is_visible()
     page.locator("#items-toggle").click()
-    assert page.locator("#items-panel").is_visible() and page.locator(".chat").is_hidden()
+    assert page.locator("#items-panel").is_visible()
+    assert page.locator(".chat").is_hidden()
     page.locator("#items-toggle").click()
     assert page.locator("#items-panel").is_hidden()
     # the 算牌器 in use: right above the hand, which stays on screen
@@ -153,10 +157,12 @@ def test_landscape_fits_one_screen(site, browser, device):
     page.locator("#card-counter:not([hidden]) .cc-group").first.wait_for()
     page.locator("#chat-toggle").click()  # closes the items (spent, they may be gone)
     page.locator("#chat-toggle").click()
-    assert page.locator(".chat").is_hidden() and page.locator("#items-panel").is_hidden()
+    assert page.locator(".chat").is_hidden()
+    assert page.locator("#items-panel").is_hidden()
     rects = page.evaluate(RECTS_JS, ["#card-counter", "#hand", "#felt", "#play-btn"])
     for sel, r in rects.items():
-        assert r["h"] > 0 and _inside(r, width, height), (sel, r, device)
+        assert r["h"] > 0, (sel, r, device)
+        assert _inside(r, width, height), (sel, r, device)
     assert rects["#felt"]["bottom"] <= rects["#card-counter"]["y"] + 0.5, rects
     assert rects["#card-counter"]["bottom"] <= rects["#hand"]["y"] + 0.5, rects
     assert page.evaluate(UNCOVERED_JS)["bad"] == []
@@ -168,7 +174,8 @@ def test_landscape_fits_one_screen(site, browser, device):
     page.locator(".toast.notice-toast[data-code=turn_timeout]").wait_for(timeout=5_000)
     rects = _toast_clear(page)
     t = rects[".toast.notice-toast"]
-    assert t["h"] > 0 and _inside(t, width, height), t
+    assert t["h"] > 0, t
+    assert _inside(t, width, height), t
     for sel in ("#play-controls .buttons", "#hand"):
         assert not _overlap(t, rects[sel]), (sel, rects)
     me.assert_clean()
@@ -236,14 +243,17 @@ def test_portrait_toasts_buttons_and_names(site, browser):
             assert not name.evaluate(CLIPPED_JS)
         assert name.inner_text().replace("\n", "") in full, (name.inner_text(), full)
         if seat == 1:
-            assert full == LONG_NAME and name.inner_text().replace("\n", "") == LONG_NAME
+            assert full == LONG_NAME
+            assert name.inner_text().replace("\n", "") == LONG_NAME
         elif seat != 2:
             level = box.locator(".badge.bot-level")
-            assert level.is_visible() and level.inner_text() == "高手"
+            assert level.is_visible()
+            assert level.inner_text() == "高手"
             where = f'.seat[data-seat="{seat}"]'
             rects = page.evaluate(RECTS_JS, [where, where + " .badge.bot-level"])
             lr, sr = rects[where + " .badge.bot-level"], rects[where]
-            assert lr["w"] > 0 and lr["right"] <= sr["right"] + 0.5, (lr, sr)
+            assert lr["w"] > 0, (lr, sr)
+            assert lr["right"] <= sr["right"] + 0.5, (lr, sr)
 
     # a tap on a name opens it whole, a second tap closes it
     east = page.locator('.seat[data-seat="1"]')
@@ -267,7 +277,8 @@ def test_portrait_toasts_buttons_and_names(site, browser):
         page.evaluate(where)
         rects = _toast_clear(page)
         t = rects[".toast.notice-toast"]
-        assert t["h"] > 0 and _inside(t, 360, 740), (where, t)
+        assert t["h"] > 0, (where, t)
+        assert _inside(t, 360, 740), (where, t)
         for sel in ("#play-controls .buttons", "#hand"):
             assert not _overlap(t, rects[sel]), (where, sel, rects)
     me.assert_clean()
@@ -311,7 +322,8 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
                                      for s in ("button.sit", "select.bot-level", "button.add-bot")])
     sit, level, add = rects.values()
     assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)
-    assert sit["h"] >= level["h"] and sit["w"] > level["w"], (sit, level)
+    assert sit["h"] >= level["h"], (sit, level)
+    assert sit["w"] > level["w"], (sit, level)
     assert sit["w"] * sit["h"] > add["w"] * add["h"], (sit, add)
     me.sit(2)
     me.add_bots("expert")

@@ -84,12 +84,17 @@ def test_the_result_panel_has_one_translated_drops_line_and_brief_sentences(
     me.page.locator("#shop-drops:not([hidden])").wait_for()
     text = panel.inner_text()
     assert "gem_shard" not in text, text
-    assert text.count("获得") == 1 and text.count("钻石碎片") == 1, text
+    assert text.count("获得") == 1, text
+    assert text.count("钻石碎片") == 1, text
     assert f"掉落：{me.name} 获得 钻石碎片" in text, text
     why = panel.locator(".result-why").inner_text()
-    assert "上游" in why and "头游" not in why, why
-    assert "机器人（北）" in why and "机器人 · " not in why, why  # a bot by its seat, briefly
-    assert " 需 300 分" in why and " 需 305 分" in why and " 获胜" in why, why  # spaces
+    assert "上游" in why, why
+    assert "头游" not in why, why
+    assert "机器人（北）" in why, why
+    assert "机器人 · " not in why, why  # a bot by its seat, briefly
+    assert " 需 300 分" in why, why
+    assert " 需 305 分" in why, why
+    assert " 获胜" in why, why  # spaces
     assert "练习" not in text
 
     _finish(site, me, table_id, "two_halves", practice=True)
@@ -131,7 +136,8 @@ def test_inventory_tooltips_follow_a_swap_and_dear_items_cannot_be_bought(
     page.locator('#inventory .slot[data-slot="5"][data-item="timer"]').wait_for()
     after = page.evaluate(TITLES_JS)
     for slot, item, title, alt in after:
-        assert title == names[item] and alt == names[item], (slot, item, title, alt)
+        assert title == names[item], (slot, item, title, alt)
+        assert alt == names[item], (slot, item, title, alt)
     assert [s[0] for s in after if s[1]] == ["5"]
     me.assert_clean()
 
@@ -171,17 +177,21 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     dao = view["dao"]
     # beside the hand: right above it, and both on screen at once
     assert 0 <= seen["hand"][0] - seen["counter"][1] <= 16, seen
-    assert seen["counter"][0] >= 0 and seen["hand"][0] < seen["height"], seen
-    assert "半局" in seen["title"] and "半场" not in seen["title"]
+    assert seen["counter"][0] >= 0, seen
+    assert seen["hand"][0] < seen["height"], seen
+    assert "半局" in seen["title"]
+    assert "半场" not in seen["title"]
     groups = seen["groups"]
     rank = "10" if dao == "T" else dao
-    assert "dao" in groups[0][0] and groups[0][1] == f"刀 {rank}", groups[0]
+    assert "dao" in groups[0][0], groups[0]
+    assert groups[0][1] == f"刀 {rank}", groups[0]
     plain = [g[2][0][0][0] for g in groups[:-1]]
     assert plain == [dao] + [r for r in "2AKQJT9876543" if r != dao]
     assert "jokers" in groups[-1][0]
     assert [t.split("×")[0] for _, t in groups[-1][2]] == ["大王", "小王"]
     counts = {card: int(text.split("×")[1]) for g in groups for card, text in g[2]}
-    assert len(counts) == 54 and counts == view["card_counter"]
+    assert len(counts) == 54
+    assert counts == view["card_counter"]
     me.assert_clean()
 
 
@@ -226,7 +236,8 @@ def test_emoji_are_the_sites_own_icons(site, browser, device):
     assert seen["shown"] == [], seen["shown"]
     assert len(seen["icons"]) == 6, seen["icons"]
     for loaded, width, emoji in seen["icons"]:
-        assert loaded and width >= 12, (emoji, loaded, width)
+        assert loaded, (emoji, loaded, width)
+        assert width >= 12, (emoji, loaded, width)
     assert sorted(e for _, _, e in seen["icons"]) == sorted(["👍", "😄", "😮", "😭", "🎉", "👍"])
     me.assert_clean()
 
@@ -240,7 +251,8 @@ def test_wording_welcome_watchers_items_box_and_english_phrases(site, browser, d
     phrase's chat line in each reader's language) and counts in plurals."""
     owner = _person(browser, site.base_url, device)
     welcome = owner.page.locator(".messages").inner_text()
-    assert "2,000 金币" in welcome and "商店" in welcome, welcome
+    assert "2,000 金币" in welcome, welcome
+    assert "商店" in welcome, welcome
     owner.create_table("说话桌")
     table_url = owner.page.url
     page = owner.page

@@ -63,7 +63,8 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
     summary.wait_for(timeout=60_000)
     assert page.locator("#review").get_attribute("data-status") == "done"
     accuracy = page.locator("#review-accuracy").inner_text()
-    assert accuracy.endswith("%") and 0 <= int(accuracy[:-1]) <= 100
+    assert accuracy.endswith("%")
+    assert 0 <= int(accuracy[:-1]) <= 100
     assert "准确率" in summary.inner_text()
     thresholds = page.locator(".review-thresholds").inner_text()
     assert all(n in thresholds for n in ("10", "25", "50"))

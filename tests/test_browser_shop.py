@@ -100,7 +100,8 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     counts = dict(counter.locator("span[data-card]").evaluate_all(
         "els => els.map(e => [e.dataset.card, Number(e.textContent.split('×')[1])])"))
     view = page.evaluate("() => window.YuanziTable.state().view")
-    assert len(counts) == 54 and counts == view["card_counter"]
+    assert len(counts) == 54
+    assert counts == view["card_counter"]
     # what the other three hold between them, card for card in total
     assert sum(counts.values()) == sum(n for i, n in enumerate(view["counts"]) if i != 0)
 
@@ -127,10 +128,12 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     sizes = page.locator(".replay-count").evaluate_all("els => els.map(e => Number(e.dataset.n))")
     assert sum(sizes) == 162  # the deal, all four hands shown
     hands = [page.locator(f'.replay-seat[data-seat="{i}"]').inner_text() for i in range(4)]
-    assert "xiaohong" in hands[0] and all("机器人（" in h for h in hands[1:])  # in Chinese
+    assert "xiaohong" in hands[0]
+    assert all("机器人（" in h for h in hands[1:])
     faces = page.locator(".replay-hand .pcard").evaluate_all(
         "els => els.map(e => e.getAttribute('aria-label'))")
-    assert len(faces) == 162 and any(f.endswith("♠") for f in faces)  # faces, not "TD"
+    assert len(faces) == 162
+    assert any(f.endswith("♠") for f in faces)
     page.locator("#replay-forward").click()
     assert page.locator("#replay-step").inner_text().startswith("1 /")
     page.locator("#replay-back").click()
@@ -204,12 +207,14 @@ def test_sign_renames_and_tablecloth_themes_a_table_for_everyone(site, browser):
     theirs = other.page
     theirs.goto(site.base_url + "/shop/")
     _buy_many(theirs, "sign", 1)
-    assert _coins(theirs) == 1000 and _held(theirs, "sign") == 1
+    assert _coins(theirs) == 1000
+    assert _held(theirs, "sign") == 1
     other.open_from_lobby(site.base_url, "旧桌名")
     other.sit(1)
     theirs.locator("#table-app[data-theme=default]").wait_for()
     felt = theirs.evaluate(FELT_JS)
-    assert DEFAULT_FELT in felt and JADE_FELT not in felt
+    assert DEFAULT_FELT in felt
+    assert JADE_FELT not in felt
     assert theirs.locator("#sign-protection").is_hidden()
 
     # the owner renames the table with a sign
@@ -263,8 +268,10 @@ def test_sign_renames_and_tablecloth_themes_a_table_for_everyone(site, browser):
     page.goto(site.base_url + "/shop/")
     assert _coins(page) == 1000
     assert (_held(page, "sign"), _held(page, "tablecloth")) == (1, 1)
-    assert _slot_counts(page, "sign") == [1] and _slot_counts(page, "tablecloth") == [1]
+    assert _slot_counts(page, "sign") == [1]
+    assert _slot_counts(page, "tablecloth") == [1]
     theirs.goto(site.base_url + "/shop/")
-    assert _coins(theirs) == 1000 and _held(theirs, "sign") == 1
+    assert _coins(theirs) == 1000
+    assert _held(theirs, "sign") == 1
     owner.assert_clean()
     other.assert_clean()

@@ -77,7 +77,8 @@ def test_find_request_accept_see_the_table_and_block(site, browser):
     # xiaohong sees him online at his table, and joins it from there
     hong.page.goto(base + "/friends/")
     friend = _row(hong.page, "friends", "xiaoming")
-    assert "online" in friend.inner_text() and "小明的桌" in friend.inner_text()
+    assert "online" in friend.inner_text()
+    assert "小明的桌" in friend.inner_text()
     friend.get_by_role("link", name="Join").click()
     hong.page.wait_for_url(table_url)
     hong.wait_connected()

@@ -92,7 +92,7 @@ def test_an_account_finishes_every_lesson_on_desktop_and_one_on_a_phone(site, br
     phone.assert_clean()
 
 
-@pytest.mark.parametrize("locale, words", [
+@pytest.mark.parametrize(("locale", "words"), [
     ("zh-CN", ("规则 §3", "单张只能被更大的单张", "一对 6")),
     ("en-US", ("Rules §3", "a single beats only a single", "a pair of 6s")),
 ])

@@ -199,7 +199,8 @@ def test_a_wager_that_stands_a_player_up_asks_the_owner_first(site, browser):  #
     page.locator("#wager-set").click()
     page.locator("#wager-confirm:not([hidden])").wait_for()
     text = page.locator("#wager-confirm-text").inner_text()
-    assert "1 位" in text and "1500" not in text
+    assert "1 位" in text
+    assert "1500" not in text
     page.locator("#wager-confirm-no").click()
     assert page.locator("#wager-confirm").is_hidden()
     assert page.locator("#wager-box").get_attribute("data-wager") == "0"

@@ -46,7 +46,8 @@ def test_a_turn_is_not_acted_on_before_it_is_due(game, frozen):
     assert play.run_due(game.pk, game.seq) is False
     assert play.sweep_due() == 0
     after = fresh(game)
-    assert after.seq == 0 and after.state == game.state
+    assert after.seq == 0
+    assert after.state == game.state
     assert not GameEvent.objects.filter(game=game).exists()
 
 
@@ -63,7 +64,9 @@ def test_a_humans_timeout_plays_for_them_once(game, frozen):
     assert play.run_due(game.pk, game.seq)
     assert not play.run_due(game.pk, game.seq)  # once
     ev = GameEvent.objects.get(game=game)
-    assert ev.by == "clock" and ev.seat == game.state["turn"] and len(ev.action["cards"]) == 1
+    assert ev.by == "clock"
+    assert ev.seat == game.state["turn"]
+    assert len(ev.action["cards"]) == 1
 
 
 def test_leader_timeout_plays_one_card_of_their_hand_as_a_single(game, frozen):
@@ -82,7 +85,8 @@ def test_leader_timeout_plays_one_card_of_their_hand_as_a_single(game, frozen):
     after = fresh(game)
     assert len(after.state["hands"][seat]) == len(hand) - 1
     assert engine.table_play(after.state).kind == engine.SINGLE
-    assert seat_row(after, seat).timeouts == 1 and seat_row(after, seat).auto_play is False
+    assert seat_row(after, seat).timeouts == 1
+    assert seat_row(after, seat).auto_play is False
 
 
 def test_follower_timeout_passes(game, frozen):
@@ -149,9 +153,11 @@ def test_view_carries_time_left_not_a_wall_clock_instant(game, frozen):
     for seat in (None, 0, 1, 2, 3):
         view = seatview.view_for(game, seat)
         left = view["time_left_ms"]
-        assert isinstance(left, int) and not isinstance(left, bool)
+        assert isinstance(left, int)
+        assert not isinstance(left, bool)
         assert left == 750
-        assert "due_at" not in view and "deadline" not in view
+        assert "due_at" not in view
+        assert "deadline" not in view
         text = json.dumps(view)  # plain JSON, no datetime anywhere
         assert str(game.due_at.year) + "-" not in text
 

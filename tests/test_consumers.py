@@ -15,6 +15,7 @@ No browser tests here (NOTES.md: pytest-asyncio after Playwright breaks).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import uuid
 from typing import Any
@@ -121,10 +122,8 @@ async def socks():
     opened: list[Sock] = []
     yield opened
     for s in opened:
-        try:
+        with contextlib.suppress(Exception):  # already closed by the server
             await s.comm.disconnect()
-        except Exception:  # already closed by the server
-            pass
 
 
 async def _connect_all(table, players, socks) -> list[Sock]:
@@ -164,7 +163,8 @@ async def _play_through_sockets(socks: list[Sock], seed: int = 7) -> dict[str, A
             return view
         turn = view["turn"]
         me = socks[turn]
-        assert me.view["seq"] == view["seq"] and me.view["seat"] == turn
+        assert me.view["seq"] == view["seq"]
+        assert me.view["seat"] == turn
         await me.send(choose(me.view, rngs[turn]))
         for s in socks:
             await s.until_seq(view["seq"] + 1)
@@ -194,17 +194,21 @@ async def test_four_players_play_a_complete_game_through_sockets(table, players,
     await watcher.until(lambda m: m["type"] == "game" and m["view"]["status"] == "over")
 
     game = await _game(table.pk)
-    assert game.status == Game.OVER and game.settled and game.seq == final["seq"]
+    assert game.status == Game.OVER
+    assert game.settled
+    assert game.seq == final["seq"]
     states = await _db(states_by_seq)(game)
     assert states[game.seq] == game.state
     for s in seats:
         assert check_frames(s.frames, states, s.seat) >= game.seq
         assert s.view["status"] == "over"
-        assert s.view["hands"] == game.state["hands"] and s.view["seed"] == game.state["seed"]
+        assert s.view["hands"] == game.state["hands"]
+        assert s.view["seed"] == game.state["seed"]
     assert check_frames(watcher.frames, states, None) >= game.seq
 
     result = game.state["result"]
-    assert result["winner"] in (0, 1) and not game.practice
+    assert result["winner"] in (0, 1)
+    assert not game.practice
     stake = result["stake"]
     assert stake == (2 if result["double_clamp"] else 1)  # four 科员: stake 1 (§7)
 
@@ -328,7 +332,8 @@ async def test_reconnect_and_second_tab_get_the_same_view(table, players, socks)
     await _db(play.act)(game.pk, players[turn], 0, action)
     for s in (again, tab):
         v = (await s.until_seq(1))["view"]
-        assert v["seat"] == 1 and v["hand"] == (await _game(table.pk)).state["hands"][1]
+        assert v["seat"] == 1
+        assert v["hand"] == (await _game(table.pk)).state["hands"][1]
 
 
 async def test_spectators_get_views_without_a_hand(table, players, outsider, socks):
@@ -338,8 +343,11 @@ async def test_spectators_get_views_without_a_hand(table, players, outsider, soc
     socks.extend([watcher, anonymous])
     for s in (watcher, anonymous):
         v = (await s.until(lambda m: m["type"] == "game"))["view"]
-        assert v["hand"] is None and v["seat"] is None
-        assert "hints" not in v and "hands" not in v and "seed" not in v
+        assert v["hand"] is None
+        assert v["seat"] is None
+        assert "hints" not in v
+        assert "hands" not in v
+        assert "seed" not in v
         assert v["counts"] == [len(h) for h in game.state["hands"]]
     await anonymous.send({"type": "play", "seq": 0, "cards": ["3S"]})
     assert (await anonymous.error())["reason"] == "login_required"
@@ -354,7 +362,8 @@ async def test_spectators_get_views_without_a_hand(table, players, outsider, soc
     await _db(play.act)(game.pk, players[turn], 0, action)
     for s in (watcher, anonymous):
         v = (await s.until_seq(1))["view"]
-        assert v["hand"] is None and "hints" not in v
+        assert v["hand"] is None
+        assert "hints" not in v
     states = await _db(states_by_seq)(await _game(table.pk))
     assert check_frames(watcher.frames, states, None) == 2
     assert check_frames(anonymous.frames, states, None) == 2
@@ -430,10 +439,12 @@ async def test_lobby_lists_tables_and_streams_changes(table, owner):
     assert connected
     try:
         first = await comm.receive_json_from(timeout=TIMEOUT)
-        assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [table.pk]
+        assert first["type"] == "tables"
+        assert [t["id"] for t in first["tables"]] == [table.pk]
         await _db(tables.sit)(table.pk, owner, 2)
         row = await comm.receive_json_from(timeout=TIMEOUT)
-        assert row["type"] == "table" and row["table"]["seats"][2]["player"]["username"] == "owner"
+        assert row["type"] == "table"
+        assert row["table"]["seats"][2]["player"]["username"] == "owner"
     finally:
         await comm.disconnect()
 
@@ -487,7 +498,8 @@ async def test_chat_round_trips_raw_text_with_limits(table, owner, outsider, soc
     text = "<script>alert('原子')</script> & \"quotes\" 你好"
     await me.send({"type": "chat", "text": text})
     line = (await other.until(lambda m: m["type"] == "chat"))["line"]
-    assert line["user"] == "owner" and line["text"] == text
+    assert line["user"] == "owner"
+    assert line["text"] == text
     longest = "原" * 200
     await me.send({"type": "chat", "text": longest})
     assert (await other.until(lambda m: m["type"] == "chat"))["line"]["text"] == longest

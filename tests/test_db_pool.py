@@ -62,10 +62,12 @@ def _child(**env: str) -> str:
 def test_the_pool_replaces_persistent_connections_and_threads_share_it():
     out = _child(DATABASE_POOL_SIZE="3", DATABASE_CONN_MAX_AGE="60")
     assert "settings 0 {'min_size': 1, 'max_size': 3, 'timeout': 20} unset False" in out
-    assert "done 66" in out and "pool ConnectionPool" in out
+    assert "done 66" in out
+    assert "pool ConnectionPool" in out
 
 
 def test_pgbouncer_mode_prepares_nothing_and_keeps_no_connection():
     out = _child(DATABASE_PGBOUNCER="1")
-    assert "settings 0 None None True" in out and "done 66" in out
+    assert "settings 0 None None True" in out
+    assert "done 66" in out
     assert "pool None" in out

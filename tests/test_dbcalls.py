@@ -34,7 +34,9 @@ async def test_with_threads_the_calls_overlap_in_the_pool(settings):
         connections.close_all()
 
     (a_name, a_conn), (b_name, b_conn) = await asyncio.gather(db(meet)(), db(meet)())
-    assert a_name.startswith("db") and b_name.startswith("db") and a_name != b_name
+    assert a_name.startswith("db")
+    assert b_name.startswith("db")
+    assert a_name != b_name
     assert a_conn != b_conn
     await asyncio.gather(db(close)(), db(close)())
 

@@ -67,7 +67,8 @@ def test_two_timeouts_in_a_row_put_the_seat_on_auto_play():
 
     game = time_out(game, seat)
     assert last_event(game).by == "clock"
-    assert seat_row(game, seat).timeouts == 1 and seat_row(game, seat).auto_play is False
+    assert seat_row(game, seat).timeouts == 1
+    assert seat_row(game, seat).auto_play is False
 
     game = time_out(game, seat)
     assert last_event(game).by == "clock"
@@ -92,7 +93,8 @@ def test_a_human_move_resets_the_timeout_counter():
     assert seat_row(fresh(game), seat).timeouts == 0
 
     game = time_out(game, seat)  # one more clock loss is not two in a row
-    assert seat_row(game, seat).timeouts == 1 and seat_row(game, seat).auto_play is False
+    assert seat_row(game, seat).timeouts == 1
+    assert seat_row(game, seat).auto_play is False
 
 
 @pytest.mark.django_db
@@ -103,11 +105,13 @@ def test_auto_play_seat_is_played_by_the_expert_bot_after_the_short_pause(settin
     user = user_at(game, seat)
 
     game = play.set_auto_play(game.pk, user, True)
-    assert seat_row(game, seat).auto_play is True and seat_row(game, seat).timeouts == 0
+    assert seat_row(game, seat).auto_play is True
+    assert seat_row(game, seat).timeouts == 0
     # its turn now waits the bot's pause, not the 30 s clock
     pause = (game.due_at - timezone.now()).total_seconds()
     drawn = play.bot_pause(game.state, game.seq)  # 0.5–1.5 × the setting, from the seed
-    assert 1.5 <= drawn <= 4.5 and drawn - 1.0 < pause <= drawn
+    assert 1.5 <= drawn <= 4.5
+    assert drawn - 1.0 < pause <= drawn
     assert play.run_due(game.pk, game.seq) is False  # not before the pause is over
 
     force_due(game)
@@ -145,7 +149,8 @@ def test_auto_play_off_on_request_gives_the_turn_clock_back(settings):
     assert (fresh(game).due_at - timezone.now()).total_seconds() <= 1.5  # the pause: 0.5–1.5 × 1 s
 
     game = play.set_auto_play(game.pk, user, False)
-    assert seat_row(game, seat).auto_play is False and seat_row(game, seat).timeouts == 0
+    assert seat_row(game, seat).auto_play is False
+    assert seat_row(game, seat).timeouts == 0
     left = (game.due_at - timezone.now()).total_seconds()
     assert 25 < left <= settings.GAMES_TURN_SECONDS  # a human's clock again
     assert play.run_due(game.pk, game.seq) is False
@@ -232,7 +237,8 @@ async def test_auto_play_stays_on_across_a_reconnect_and_goes_off_by_socket(sett
     finally:
         await comm.disconnect()
     row = await database_sync_to_async(seat_row)(game, seat)
-    assert row.auto_play is False and row.timeouts == 0
+    assert row.auto_play is False
+    assert row.timeouts == 0
     # the consumers' and our worker thread's connection: closed, or the test DB stays busy
     await database_sync_to_async(connections.close_all)()
 
@@ -251,9 +257,11 @@ def _escape_and_check(game: Game, seat: int, penalty: int, start_points: int) ->
 
     game = play.escape(game.pk, users[seat])
 
-    assert game.status == Game.OVER and game.settled
+    assert game.status == Game.OVER
+    assert game.settled
     result = game.state["result"]
-    assert result["abandoned_by"] == seat and result["winner"] is None
+    assert result["abandoned_by"] == seat
+    assert result["winner"] is None
     expected = [p - (penalty if s == seat else 0) for s, p in enumerate(before)]
     assert _points(users) == expected  # only the escaper pays
     entry = RatingEntry.objects.get(game=game)  # one row, the escaper's
@@ -267,13 +275,15 @@ def _escape_and_check(game: Game, seat: int, penalty: int, start_points: int) ->
 @pytest.mark.django_db
 def test_escape_at_level_0_in_the_first_half_costs_20():
     game = start_game(make_players())
-    assert game.state["half"] == 1 and game.state["stake"] == 1
+    assert game.state["half"] == 1
+    assert game.state["stake"] == 1
     _escape_and_check(game, 2, penalty=20, start_points=0)
 
 
 def _into_second_half(game: Game, levels) -> Game:
     state = state_in_second_half(levels=levels)
-    assert state["status"] == engine.PLAYING and state["half"] == 2  # no double clamp
+    assert state["status"] == engine.PLAYING
+    assert state["half"] == 2
     Game.objects.filter(pk=game.pk).update(state=state, seq=state["seq"])
     return fresh(game)
 
@@ -305,7 +315,8 @@ def test_escape_changes_points_and_ledger_in_one_transaction():
     class Rollback(Exception):
         pass
 
-    with pytest.raises(Rollback), transaction.atomic():
+    # the block is one transaction, rolled back by the raise at its end
+    with pytest.raises(Rollback), transaction.atomic():  # noqa: PT012
         play.escape(game.pk, escaper)
         assert Profile.objects.get(user=escaper).rating_points == 520
         assert RatingEntry.objects.filter(game=game).count() == 1
@@ -314,7 +325,9 @@ def test_escape_changes_points_and_ledger_in_one_transaction():
     assert Profile.objects.get(user=escaper).rating_points == 600
     assert not RatingEntry.objects.exists()
     game = fresh(game)
-    assert game.status == Game.PLAYING and not game.settled and game.seq == 0
+    assert game.status == Game.PLAYING
+    assert not game.settled
+    assert game.seq == 0
     assert Table.objects.get(pk=game.table_id).status == Table.PLAYING
     assert Seat.objects.filter(table_id=game.table_id, user__isnull=False).count() == 4
 
@@ -323,7 +336,8 @@ def test_escape_changes_points_and_ledger_in_one_transaction():
 def test_leaving_a_practice_game_changes_no_points():
     users = make_players(2, rating_points=600)
     game = start_game(users, bots=(1, 3))
-    assert game.practice and game.state["practice"]
+    assert game.practice
+    assert game.state["practice"]
     escaper = users[1]
     game = play.escape(game.pk, escaper)
     assert game.status == Game.OVER
@@ -332,7 +346,8 @@ def test_leaving_a_practice_game_changes_no_points():
     assert not RatingEntry.objects.exists()
     assert Table.objects.get(pk=game.table_id).status == Table.WAITING
     seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id)}
-    assert seats[1].is_bot and seats[3].is_bot  # the bots stay
+    assert seats[1].is_bot
+    assert seats[3].is_bot
     assert seats[2].user_id is None  # the escaper is stood up
 
 
@@ -356,8 +371,10 @@ def test_escaper_and_the_gone_are_stood_up_and_the_table_waits(settings):
     assert table.status == Table.WAITING
     seats = {s.index: s for s in Seat.objects.filter(table=table)}
     assert seats[0].user_id is None  # the escaper
-    assert seats[1].user_id == users[1].pk and seats[1].ready is False  # stays, unready
-    assert seats[2].user_id is None and seats[3].user_id is None  # the gone
+    assert seats[1].user_id == users[1].pk
+    assert seats[1].ready is False
+    assert seats[2].user_id is None
+    assert seats[3].user_id is None
     # the three left at the table can start again without the escaper
     tables.sit(table.pk, users[0], 2)
 
@@ -388,7 +405,8 @@ def test_at_a_normal_game_end_the_gone_are_stood_up():
 
     game = play.act(game.pk, users[seat], state["seq"], action)
 
-    assert game.status == Game.OVER and game.state["result"]["abandoned_by"] is None
+    assert game.status == Game.OVER
+    assert game.state["result"]["abandoned_by"] is None
     seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id)}
     assert [seats[i].user_id for i in range(4)] == [users[0].pk, users[1].pk, users[2].pk, None]
     assert not any(s.ready for s in seats.values())

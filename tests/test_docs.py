@@ -45,7 +45,8 @@ def test_every_reason_code_is_registered_and_documented():
     src = "\n".join(p.read_text() for app in ("games", "accounts", "shop", "social")
                     for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts)
     written = set(re.findall(r'Refused\(\s*"(\w+)"', src))
-    assert written and not written - set(REASONS), sorted(written - set(REASONS))
+    assert written
+    assert not written - set(REASONS), sorted(written - set(REASONS))
 
 
 def test_an_unregistered_reason_cannot_be_raised():

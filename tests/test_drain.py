@@ -47,7 +47,8 @@ async def test_the_actions_in_flight_finish_before_the_sockets_close(fresh_drain
     await asyncio.sleep(0)  # the move is in flight
     closed = await drain.drain(wait=10)
     await move
-    assert drain.draining() and closed == 2
+    assert drain.draining()
+    assert closed == 2
     assert log == ["move committed", "closed 1012", "closed 1012"]
 
 
@@ -86,10 +87,11 @@ def test_sigterm_closes_a_real_daphnes_sockets_with_1012_and_it_exits():
             async with websockets.connect(url, origin=f"http://127.0.0.1:{site.port}") as ws:
                 assert '"tables"' in await asyncio.wait_for(ws.recv(), 30)
                 site.proc.send_signal(signal.SIGTERM)
-                with pytest.raises(websockets.ConnectionClosed) as closed:
+                try:
                     while True:  # frames already on their way may come first
                         await asyncio.wait_for(ws.recv(), 60)
-                return closed.value.rcvd.code if closed.value.rcvd else None
+                except websockets.ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd else None
 
         assert asyncio.run(connected_then_drained()) == drain.RESTART_CODE
         site.proc.wait(60)

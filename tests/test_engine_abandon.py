@@ -55,7 +55,7 @@ def second_half(seed="ab", levels=RATED_LEVELS):
     raise AssertionError("no two-half game in the sample")
 
 
-@pytest.mark.parametrize("reason,seat", [("moderator_close", None), ("moderator_kick", 1),
+@pytest.mark.parametrize(("reason", "seat"), [("moderator_close", None), ("moderator_kick", 1),
                                          ("suspension", 2), ("moderator_kick", 0)])
 @pytest.mark.parametrize("half", [1, 2])
 def test_site_endings_change_no_rating(reason, seat, half):
@@ -63,13 +63,19 @@ def test_site_endings_change_no_rating(reason, seat, half):
     game with no rating change for anyone (winner None); abandoned_by names the
     kicked or suspended player; the input is not changed."""
     s = played("site", 21) if half == 1 else second_half()
-    assert s["status"] == "playing" and s["half"] == half and not s["practice"]
+    assert s["status"] == "playing"
+    assert s["half"] == half
+    assert not s["practice"]
     before = copy.deepcopy(s)
     s2, events = abandon(s, reason, seat)
     assert s == before
-    assert s2["status"] == "over" and s2["turn"] is None and s2["seq"] == s["seq"] + 1
+    assert s2["status"] == "over"
+    assert s2["turn"] is None
+    assert s2["seq"] == s["seq"] + 1
     r = s2["result"]
-    assert r["reason"] == reason and r["winner"] is None and r["double_clamp"] is False
+    assert r["reason"] == reason
+    assert r["winner"] is None
+    assert r["double_clamp"] is False
     assert r["abandoned_by"] == seat
     assert r["rating_changes"] == [0, 0, 0, 0]
     assert r["stake"] == s["stake"] == 200
@@ -91,7 +97,9 @@ def test_escape_through_abandon_is_the_escape_action():
             b = apply(s, seat, {"type": "escape"})
             assert a == b
             r = a[0]["result"]
-            assert r["reason"] == "escape" and r["abandoned_by"] == seat and r["winner"] is None
+            assert r["reason"] == "escape"
+            assert r["abandoned_by"] == seat
+            assert r["winner"] is None
             penalty = escape_penalty(s["stake"], s["half"])
             assert r["rating_changes"] == [-penalty if x == seat else 0 for x in range(4)]
             assert a[1][0] == {"type": "escape", "seat": seat, "penalty": penalty}
@@ -100,13 +108,15 @@ def test_escape_through_abandon_is_the_escape_action():
 def test_practice_escape_costs_nothing():
     s = played("practice", 5, bots=(None, "expert", None, None))
     s2, events = abandon(s, "escape", 0)
-    assert s2["result"]["rating_changes"] == [0, 0, 0, 0] and events[0]["penalty"] == 0
+    assert s2["result"]["rating_changes"] == [0, 0, 0, 0]
+    assert events[0]["penalty"] == 0
 
 
 def test_every_ending_by_play_is_normal():
     s = played("normal", 1000)
     assert s["status"] == "over"
-    assert s["result"]["reason"] == "normal" and s["result"]["abandoned_by"] is None
+    assert s["result"]["reason"] == "normal"
+    assert s["result"]["abandoned_by"] is None
     assert s["result"]["winner"] in (0, 1)
 
 
@@ -115,7 +125,8 @@ def _refused(call, reason, state):
     with pytest.raises(IllegalAction) as e:
         call()
     assert e.value.reason == reason, str(e.value)
-    assert isinstance(e.value, EngineError) and isinstance(e.value, ValueError)
+    assert isinstance(e.value, EngineError)
+    assert isinstance(e.value, ValueError)
     assert state == before
 
 
@@ -139,7 +150,7 @@ def test_bad_reasons_seats_and_finished_games_are_refused():
     _refused(lambda: apply(over, 0, {"type": "escape"}), "game_over", over)
 
 
-@pytest.mark.parametrize("reason,seat", [("moderator_close", None), ("moderator_kick", 3),
+@pytest.mark.parametrize(("reason", "seat"), [("moderator_close", None), ("moderator_kick", 3),
                                          ("suspension", 0), ("escape", 2)])
 def test_abandoned_records_round_trip(reason, seat):
     """§11 version 2: result.reason and abandoned_by; the unfinished half is kept;
@@ -150,7 +161,8 @@ def test_abandoned_records_round_trip(reason, seat):
         assert rec["version"] == 2
         assert rec["result"] == {"winner": None, "double_clamp": False, "abandoned_by": seat,
                                  "reason": reason}
-        assert rec["halves"][-1]["half"] == s["half"] and rec["halves"][-1]["end"] is None
+        assert rec["halves"][-1]["half"] == s["half"]
+        assert rec["halves"][-1]["end"] is None
         assert len(rec["halves"][-1]["actions"]) == len(s["actions"])
         steps = record_actions(rec)
         if reason == "escape":
@@ -218,24 +230,30 @@ def test_bots_are_policy_names():
     """Each seat's bot policy is in the state, the view and the record; any bot
     makes a practice game (§7)."""
     s = new_game("bots", bots=["expert", None, "beginner", "normal"])
-    assert s["bots"] == ["expert", None, "beginner", "normal"] and s["practice"] is True
-    assert view(s, 1)["bots"] == s["bots"] and view(s, None)["bots"] == s["bots"]
+    assert s["bots"] == ["expert", None, "beginner", "normal"]
+    assert s["practice"] is True
+    assert view(s, 1)["bots"] == s["bots"]
+    assert view(s, None)["bots"] == s["bots"]
     s2, _ = abandon(s, "moderator_close")
     assert to_record(s2)["bots"] == ["expert", None, "beginner", "normal"]
     assert from_record(to_record(s2))[-1] == s2
-    assert new_game("humans")["bots"] == [None] * 4 and new_game("humans")["practice"] is False
+    assert new_game("humans")["bots"] == [None] * 4
+    assert new_game("humans")["practice"] is False
 
 
 def test_boolean_bots_still_accepted():
     """The server before version 2 passes booleans: True is "normal", False a human."""
     s = new_game("bools", bots=[False, True, False, True])
-    assert s["bots"] == [None, "normal", None, "normal"] and s["practice"] is True
+    assert s["bots"] == [None, "normal", None, "normal"]
+    assert s["practice"] is True
     assert new_game("bools", bots=[False] * 4)["practice"] is False
-    assert bot_policy(True) == "normal" and bot_policy(False) is None
+    assert bot_policy(True) == "normal"
+    assert bot_policy(False) is None
 
 
 @pytest.mark.parametrize("bad", ["heuristic", "Expert", "", 1, 0, [], "random"])
 def test_unknown_bot_policies_are_refused(bad):
     with pytest.raises(EngineError) as e:
         new_game("bad", bots=[None, bad, None, None])
-    assert e.value.reason == "bad_bot" and isinstance(e.value, ValueError)
+    assert e.value.reason == "bad_bot"
+    assert isinstance(e.value, ValueError)

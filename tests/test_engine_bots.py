@@ -100,7 +100,8 @@ def test_bot_works_from_view_only():
     for _ in range(40):
         seat = s["turn"]
         v = view(s, seat)
-        assert "hands" not in v and "seed" not in v
+        assert "hands" not in v
+        assert "seed" not in v
         for policy in POLICIES.values():
             action = policy(copy.deepcopy(v), random.Random(1))
             apply(s, seat, action)  # legal
@@ -165,7 +166,7 @@ def test_bot_view_is_the_view_plus_this_halfs_history_as_in_the_record():
         assert all(cards == [] or cards for _seat, cards in bv["history"])
         checked += 1
     assert checked > 50
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a bot plays a seat"):
         bot_view(states[0], None)
 
 
@@ -175,7 +176,8 @@ def test_bot_view_holds_no_other_seats_cards():
     for s in _game_states("bv-secret")[:-1:5]:
         for seat in range(4):
             bv = bot_view(s, seat)
-            assert "hands" not in bv and "seed" not in bv
+            assert "hands" not in bv
+            assert "seed" not in bv
             dump = json.dumps(bv)
             assert s["seed"] not in dump
             played = Counter(c for _seat, cards in s["actions"] for c in cards)
@@ -362,7 +364,8 @@ def test_expert_bombs_an_opponent_who_would_otherwise_go_out():
     hand = "8S 8S 8H 8H 8C 8D 3S 7H 9C JS QH 6D 6C"
     s = situation([hand, "QS QH", FILLER, FILLER], 0, plays=[(1, "KS KH")])
     action = expert(s)
-    assert action["type"] == "play" and classify(action["cards"], "4").kind == "bomb"
+    assert action["type"] == "play"
+    assert classify(action["cards"], "4").kind == "bomb"
     assert {c[0] for c in action["cards"]} == {"8"}
     s = situation([hand, FILLER, FILLER, FILLER], 0, plays=[(1, "KS KH")])
     assert expert(s) == {"type": "pass"}
@@ -391,7 +394,8 @@ def test_expert_leads_low_for_a_nearly_out_partner():
     hand = "5D 6D 6C 7S 7H JD JC QS QH AS AH"
     s = situation([hand, FILLER, "KS", FILLER], 0)
     action = expert(s)
-    assert len(action["cards"]) == 1 and action["cards"][0][0] in "56"
+    assert len(action["cards"]) == 1
+    assert action["cards"][0][0] in "56"
 
 
 # --- the endgame search --------------------------------------------------------------------
@@ -479,7 +483,8 @@ def test_master_never_reads_a_hidden_hand():
     for k, s in enumerate(_searched_positions("master-secret")):
         seat = s["turn"]
         bv = bot_view(s, seat)
-        assert "hands" not in bv and "seed" not in bv
+        assert "hands" not in bv
+        assert "seed" not in bv
         t = _swap_hidden(s, seat, random.Random(k))
         assert t["hands"] != s["hands"]
         other = bot_view(t, seat)
@@ -517,9 +522,13 @@ def test_master_inference_weights_passes_and_shed_groups():
     bv["history"] = [[0, ["9S"]], [3, []], [2, []], [1, ["JH"]]]
     bv["counts"] = [bv["counts"][0] - 1, bv["counts"][1] - 1, bv["counts"][2], bv["counts"][3]]
     w = infer(bv)
-    assert w[3]["T"] < 1 and w[3]["A"] < 1 and w[3]["2"] < 1 and "8" not in w[3]
+    assert w[3]["T"] < 1
+    assert w[3]["A"] < 1
+    assert w[3]["2"] < 1
+    assert "8" not in w[3]
     assert w[2] == {}  # passing over a partner's card says nothing
-    assert w[1]["J"] < 1 and "T" not in w[1]
+    assert w[1]["J"] < 1
+    assert "T" not in w[1]
 
 
 def test_master_sampled_deals_keep_every_count_and_the_unseen_cards():
@@ -577,6 +586,8 @@ def test_master_pick_keeps_the_rules_choice_unless_the_deals_show_better():
 
     noisy = [[0.5, 0.5, 0.5, 0.5], [0.9, 0.1, 0.95, 0.2]]  # mean 0.54, paired diff noisy
     clear = [[0.5, 0.4, 0.5, 0.45], [0.7, 0.62, 0.71, 0.66]]  # better on every deal
-    assert pick(noisy) == 1 and pick(noisy, sure=1.0) == 0
-    assert pick(clear) == 1 and pick(clear, sure=1.0) == 1
+    assert pick(noisy) == 1
+    assert pick(noisy, sure=1.0) == 0
+    assert pick(clear) == 1
+    assert pick(clear, sure=1.0) == 1
     assert pick([[0.5, 0.5], [0.5, 0.5]]) == 0  # a tie goes the rules' way

@@ -48,7 +48,7 @@ def test_play_keeps_its_dao_and_cards():
 
 
 @pytest.mark.parametrize(
-    "cards,expected",
+    ("cards", "expected"),
     [
         ("7S", ("single", "7", 1)),
         ("7S 7H", ("pair", "7", 2)),
@@ -109,7 +109,7 @@ def test_higher_means_strictly_higher():
 
 
 @pytest.mark.parametrize(
-    "new,table",
+    ("new", "table"),
     [
         ("8S 8H", "7S"), ("2S 2H", "3S"), ("7S", "6S 6H"), ("AS", "3S 3H"),
         ("8S 8H 8C", "7S 7H"), ("7S 7H", "6S 6H 6C"), ("AS AH AD", "3S"), ("3S", "AS AH AD"),
@@ -125,7 +125,7 @@ def test_singles_pairs_triples_never_beat_across_kinds(new, table):
 
 
 @pytest.mark.parametrize(
-    "cards,expected",
+    ("cards", "expected"),
     [
         ("7S RJ", ("pair", "7", 2)),
         ("7S BJ", ("pair", "7", 2)),
@@ -143,7 +143,7 @@ def test_jokers_are_wild_in_pair_triple_bomb(cards, expected):
 
 
 @pytest.mark.parametrize(
-    "cards,dao",
+    ("cards", "dao"),
     [("9S RJ", "9"), ("9S BJ", "9"), ("9S 9H RJ", "9"), ("9S 9H 9C BJ", "9"),
      ("9S RJ BJ", "9"), ("3S RJ", "3"), ("3S 3H BJ BJ", "3"), ("2S RJ", "2")],
 )
@@ -158,7 +158,7 @@ def test_jokers_combine_with_the_card_that_is_not_dao():
 
 
 @pytest.mark.parametrize(
-    "cards,expected",
+    ("cards", "expected"),
     [("RJ", ("single", "3", 1)), ("BJ", ("single", "3", 1)), ("RJ BJ", ("pair", "3", 2)),
      ("RJ RJ", ("pair", "3", 2)), ("RJ RJ BJ", ("triple", "3", 3)),
      ("RJ BJ BJ", ("triple", "3", 3)), ("RJ RJ BJ BJ", ("bomb", "3", 4)),
@@ -179,19 +179,23 @@ def test_jokers_alone_equal_plain_threes_when_three_is_not_dao():
         assert not B(plain, jok)
     assert B("4D", "RJ")
     assert B("4D 4C", "RJ BJ")
-    assert not B("RJ", "BJ") and not B("BJ", "RJ")  # a lone joker is just a 3
+    assert not B("RJ", "BJ")
+    assert not B("BJ", "RJ")
 
 
 def test_jokers_alone_rank_below_fours_when_three_is_dao():
     """§3: when 3 is the dao, jokers alone are never a dao play and rank below the 4s:
     a pair of jokers loses to a pair of 4s and can be bombed."""
     d = "3"
-    assert B("4S", "RJ", d) and not B("RJ", "4S", d)
-    assert B("4S 4H", "RJ BJ", d) and not B("RJ BJ", "4S 4H", d)
+    assert B("4S", "RJ", d)
+    assert not B("RJ", "4S", d)
+    assert B("4S 4H", "RJ BJ", d)
+    assert not B("RJ BJ", "4S 4H", d)
     assert B("4S 4H 4C", "RJ BJ BJ", d)
     assert B("5S 5H 5C 5D", "RJ BJ", d)  # can be bombed
     assert B("5S 5H 5C 5D", "RJ", d)
-    assert B("3S", "RJ", d) and not B("RJ", "3S", d)  # the real dao 3 is above
+    assert B("3S", "RJ", d)
+    assert not B("RJ", "3S", d)
     assert B("3S 3H", "RJ RJ", d)
     assert B("4S 4H 4C 4D", "RJ RJ BJ BJ", d)  # joker bomb below a bomb of 4s
     assert not B("RJ RJ BJ BJ", "4S 4H 4C 4D", d)
@@ -399,7 +403,7 @@ def test_hydrogen_compared_by_rank_dao_highest():
 
 def test_beats_refuses_plays_of_different_daos():
     """§10: both plays are classified under the same dao."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="different daos"):
         beats(P("7S", dao="9"), P("6S", dao="8"))
 
 

@@ -18,7 +18,7 @@ SEEDS = ["a", "b", "deal-check", 0, 1, 7, 42, 2026, 99999]
 # --- §2 seats -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seat,nxt", [(0, 3), (3, 2), (2, 1), (1, 0)])
+@pytest.mark.parametrize(("seat", "nxt"), [(0, 3), (3, 2), (2, 1), (1, 0)])
 def test_next_seat_is_counterclockwise(seat, nxt):
     """§2: play goes counterclockwise N → W → S → E → N: 下家 = (seat + 3) % 4."""
     assert next_seat(seat) == nxt == (seat + 3) % 4
@@ -34,7 +34,7 @@ def test_partners_and_teams():
 
 
 @pytest.mark.parametrize(
-    "indicator,dao",
+    ("indicator", "dao"),
     [("7H", "7"), ("3D", "3"), ("2C", "2"), ("AS", "A"), ("JH", "J"), ("QD", "Q"),
      ("5S", "5"), ("TS", "T"), ("KD", "K"), ("RJ", "3"), ("BJ", "3")],
 )
@@ -45,7 +45,7 @@ def test_dao_rank_first_half(indicator, dao):
 
 
 @pytest.mark.parametrize(
-    "indicator,dao",
+    ("indicator", "dao"),
     [("7H", "7"), ("3D", "3"), ("2C", "2"), ("AS", "A"), ("JH", "J"), ("QD", "Q"),
      ("5S", "3"), ("5D", "3"), ("TS", "3"), ("TH", "3"), ("KD", "3"), ("KC", "3"),
      ("RJ", "3"), ("BJ", "3")],
@@ -62,7 +62,7 @@ def test_dao_rank_contract_example():
 
 def test_dao_rank_rejects_bad_card():
     """§10: a string that is not a card is a ValueError."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a card"):
         dao_rank("10S", half=1)
 
 
@@ -70,7 +70,7 @@ def test_dao_rank_rejects_bad_card():
 
 
 @pytest.mark.parametrize(
-    "dao,seat",
+    ("dao", "seat"),
     [("A", 1), ("2", 2), ("3", 3), ("4", 0), ("5", 1), ("6", 2), ("7", 3), ("8", 0), ("9", 1),
      ("T", 2), ("J", 3), ("Q", 0), ("K", 1)],
 )
@@ -158,7 +158,8 @@ def test_second_half_dao_rule_seen_in_real_deals():
             seen_point_h2 = True
         if d1.indicator[1] == "J":
             assert d1.dao == "3"
-    assert seen_point_h1 and seen_point_h2
+    assert seen_point_h1
+    assert seen_point_h2
 
 
 # --- §2 / §4 who leads -------------------------------------------------------------------

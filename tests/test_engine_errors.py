@@ -83,14 +83,17 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("call,cls,reason", CASES)
+@pytest.mark.parametrize(("call", "cls", "reason"), CASES)
 def test_every_engine_error_is_an_engine_error_with_a_reason(call, cls, reason):
     with pytest.raises(cls) as e:
         call()
     err = e.value
-    assert isinstance(err, EngineError) and isinstance(err, ValueError)
-    assert err.reason == reason and reason in REASONS
-    assert str(err) and err.message == str(err)
+    assert isinstance(err, EngineError)
+    assert isinstance(err, ValueError)
+    assert err.reason == reason
+    assert reason in REASONS
+    assert str(err)
+    assert err.message == str(err)
 
 
 def test_the_hierarchy():
@@ -98,7 +101,8 @@ def test_the_hierarchy():
     for cls in (CardError, IllegalAction, ArgumentError, RecordError):
         assert issubclass(cls, EngineError)
     assert issubclass(EngineError, ValueError)
-    assert engine.cards.CardError is CardError and engine.match.IllegalAction is IllegalAction
+    assert engine.cards.CardError is CardError
+    assert engine.match.IllegalAction is IllegalAction
 
 
 def test_engine_errors_pickle_with_their_reason():

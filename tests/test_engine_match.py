@@ -113,8 +113,10 @@ def test_a_pass_does_not_stop_a_later_play_in_the_same_trick():
     assert s["trick"]["last"] == [3, ["8D"]]
     assert "trick" not in types(ev)
     s, ev = run(s, (2, None), (1, None), (0, None))
-    assert types(ev)[-1] == "trick" and ev[-1]["seat"] == 3
-    assert s["turn"] == 3 and s["trick"]["last"] is None
+    assert types(ev)[-1] == "trick"
+    assert ev[-1]["seat"] == 3
+    assert s["turn"] == 3
+    assert s["trick"]["last"] is None
 
 
 def test_trick_ends_when_every_other_player_has_passed():
@@ -122,10 +124,13 @@ def test_trick_ends_when_every_other_player_has_passed():
     since the last play; that player leads the next trick."""
     s = position(FULL, 0)
     s, ev = run(s, (0, "4S"), (3, None), (2, None))
-    assert "trick" not in types(ev) and s["turn"] == 1
+    assert "trick" not in types(ev)
+    assert s["turn"] == 1
     s, ev = pas(s, 1)
     assert types(ev) == ["pass", "trick"]
-    assert s["turn"] == 0 and s["trick"]["last"] is None and s["trick"]["plays"] == []
+    assert s["turn"] == 0
+    assert s["trick"]["last"] is None
+    assert s["trick"]["plays"] == []
 
 
 def test_trick_ends_counting_only_players_still_holding_cards():
@@ -137,7 +142,8 @@ def test_trick_ends_counting_only_players_still_holding_cards():
     s, _ = pas(s, 3)
     assert s["turn"] == 1  # seat 2 is out: skipped
     s, ev = pas(s, 1)
-    assert types(ev) == ["pass", "trick"] and s["turn"] == 0
+    assert types(ev) == ["pass", "trick"]
+    assert s["turn"] == 0
 
 
 def test_trick_points_go_to_the_last_player():
@@ -157,7 +163,8 @@ def test_trick_points_follow_a_bomb_over_points():
     s, ev = run(s, (0, "KS KH"), (3, None), (2, None), (1, "4S 4H 4C 4D"), (0, None),
                 (3, None), (2, None))
     assert ev[-1] == {"type": "trick", "seat": 1, "points": 20}
-    assert s["captured"][1] == 20 and s["turn"] == 1
+    assert s["captured"][1] == 20
+    assert s["turn"] == 1
 
 
 # --- §4 接风 --------------------------------------------------------------------------------
@@ -169,10 +176,12 @@ def test_jiefeng_goes_to_next_seat_not_partner():
     hands = ["AS", "4H 6H", "4C 6C", "4D 6D"]
     s = position(hands, 0)
     s, ev = play(s, 0, "AS")
-    assert s["finish_order"] == [0] and s["turn"] == 3
+    assert s["finish_order"] == [0]
+    assert s["turn"] == 3
     s, ev = run(s, (3, None), (2, None), (1, None))
     assert {"type": "jiefeng", "from": 0, "to": 3} in ev
-    assert s["turn"] == 3 and s["trick"]["leader"] == 3
+    assert s["turn"] == 3
+    assert s["trick"]["leader"] == 3
     assert s["trick"]["last"] is None
 
 
@@ -181,7 +190,8 @@ def test_jiefeng_skips_seats_already_out():
     hands = ["AS", "4H 6H", "4C 6C", ""]
     s = position(hands, 0, finish_order=[3])
     s, _ = play(s, 0, "AS")
-    assert s["status"] == "playing" and s["finish_order"] == [3, 0]
+    assert s["status"] == "playing"
+    assert s["finish_order"] == [3, 0]
     s, ev = run(s, (2, None), (1, None))
     assert {"type": "jiefeng", "from": 0, "to": 2} in ev
     assert s["turn"] == 2
@@ -229,7 +239,8 @@ def test_end_b_three_players_out():
     assert sum(s["captured"]) + 5 + cards_points(s["hands"][3]) == 300
     s, ev = play(s, 0, "9S")
     he = next(e for e in ev if e["type"] == "half_end")
-    assert he["end"] == "B" and he["finish_order"] == [1, 2, 0]
+    assert he["end"] == "B"
+    assert he["finish_order"] == [1, 2, 0]
     assert he["captured"] == [45, 60, 80, 90]  # the unfinished trick went to seat 0
     # first_out is seat 1; last_out 3 is its partner: no captured points move; the
     # 25 points in 3's hand go to team 0 (the team 3 is not on).
@@ -304,7 +315,9 @@ def test_double_clamp_by_end_a():
     s, ev = play(s, 0, "AS")
     assert s["status"] == "over"
     r = s["result"]
-    assert r["winner"] == 0 and r["double_clamp"] is True and r["abandoned_by"] is None
+    assert r["winner"] == 0
+    assert r["double_clamp"] is True
+    assert r["abandoned_by"] is None
     assert r["rating_changes"] == [2, -2, 2, -2]
     assert types(ev)[-2:] == ["half_end", "game_end"]
 
@@ -313,10 +326,12 @@ def test_double_clamp_by_under_60_other_team():
     """§6: either team under 60 after the first half is a double clamp; the winner
     is the team with 60 or more."""
     s, seat = _half1_b([150, 20, 100, 30], [0, 1], holder=2, hand="3H")
-    s, ev = play(s, seat, "4S")  # seat 3 goes out: (B), last_out seat 2
+    s, _ev = play(s, seat, "4S")  # seat 3 goes out: (B), last_out seat 2
     he = s["halves"][0]
-    assert he["end"] == "B" and he["points"] == [250, 50]
-    assert s["result"]["double_clamp"] is True and s["result"]["winner"] == 0
+    assert he["end"] == "B"
+    assert he["points"] == [250, 50]
+    assert s["result"]["double_clamp"] is True
+    assert s["result"]["winner"] == 0
 
 
 def test_double_clamp_by_under_60_first_out_team():
@@ -326,7 +341,8 @@ def test_double_clamp_by_under_60_first_out_team():
     s, seat = _half1_b([0, 130, 10, 120], [0, 1], holder=2, hand="KS KH TS TH")
     s, _ = play(s, seat, "4S")
     he = s["halves"][0]
-    assert he["end"] == "B" and he["finish_order"] == [0, 1, 3]
+    assert he["end"] == "B"
+    assert he["finish_order"] == [0, 1, 3]
     assert he["points"] == [10, 290]
     assert s["result"]["double_clamp"] is True
     assert s["result"]["winner"] == 1
@@ -338,7 +354,8 @@ def test_exactly_60_is_not_a_double_clamp():
     s, seat = _half1_b([60, 100, 0, 140], [1, 0], holder=2, hand="3S")
     s, _ = play(s, seat, "4S")
     assert s["halves"][0]["points"] == [60, 240]
-    assert s["status"] == "playing" and s["half"] == 2
+    assert s["status"] == "playing"
+    assert s["half"] == 2
 
 
 def test_second_half_dealt_and_led_by_first_out():
@@ -346,16 +363,20 @@ def test_second_half_dealt_and_led_by_first_out():
     who leads it; dao by the second-half rule; a full 162-card deal 41/41/40/40."""
     s, seat = _half1_b([100, 60, 80, 60], [1, 2], holder=3, hand="3S")
     s, ev = play(s, seat, "4S")
-    assert s["status"] == "playing" and s["half"] == 2
+    assert s["status"] == "playing"
+    assert s["half"] == 2
     assert s["halves"][0]["points"] == [180, 120]
     deal_ev = next(e for e in ev if e["type"] == "deal")
-    assert deal_ev["half"] == 2 and deal_ev["leader"] == 1
+    assert deal_ev["half"] == 2
+    assert deal_ev["leader"] == 1
     assert s["leader"] == s["turn"] == s["first_dealt"] == 1
     assert s["dao"] == dao_rank(s["indicator"], 2)
     sizes = [len(h) for h in s["hands"]]
-    assert sizes[1] == sizes[next_seat(1)] == 41 and sorted(sizes) == [40, 40, 41, 41]
+    assert sizes[1] == sizes[next_seat(1)] == 41
+    assert sorted(sizes) == [40, 40, 41, 41]
     assert Counter(c for h in s["hands"] for c in h) == Counter(SHOE)
-    assert s["captured"] == [0, 0, 0, 0] and s["finish_order"] == []
+    assert s["captured"] == [0, 0, 0, 0]
+    assert s["finish_order"] == []
     assert s["trick"]["last"] is None
 
 
@@ -391,7 +412,7 @@ def _end_half2_b(s, first_out, captured, holder, hand=""):
     s = copy.deepcopy(s)
     s.update(hands=hands, turn=mover, finish_order=[first_out, others[1]], captured=captured,
              trick={"leader": mover, "plays": [], "last": None, "passes": 0, "points": 0})
-    s, ev = play(s, mover, "4S")
+    s, _ev = play(s, mover, "4S")
     return s
 
 
@@ -405,7 +426,8 @@ def test_second_half_tie_300_goes_to_first_half_first_out_team():
     assert s["status"] == "over"
     r = s["result"]
     assert r["totals"] == [300, 300]
-    assert r["winner"] == 1 and r["double_clamp"] is False
+    assert r["winner"] == 1
+    assert r["double_clamp"] is False
     assert r["rating_changes"] == [-1, 1, -1, 1]
 
 
@@ -431,10 +453,13 @@ def test_second_half_end_a_or_under_60_is_no_double_clamp():
              captured=[0, 100, 0, 200],
              trick={"leader": 0, "plays": [], "last": None, "passes": 0, "points": 0})
     s, _ = play(s, 0, "AS")
-    assert s["halves"][1]["end"] == "A" and s["halves"][1]["points"] == [300, 0]
+    assert s["halves"][1]["end"] == "A"
+    assert s["halves"][1]["points"] == [300, 0]
     r = s["result"]
-    assert r["totals"] == [450, 150] and r["winner"] == 0
-    assert r["double_clamp"] is False and r["rating_changes"] == [1, -1, 1, -1]
+    assert r["totals"] == [450, 150]
+    assert r["winner"] == 0
+    assert r["double_clamp"] is False
+    assert r["rating_changes"] == [1, -1, 1, -1]
 
 
 def test_each_half_teams_total_300_in_real_games():
@@ -466,7 +491,7 @@ def test_ladder_table():
     assert [(lv.number, lv.title, lv.threshold, lv.stake) for lv in LEVELS] == LADDER
 
 
-@pytest.mark.parametrize("number,title,threshold,stake", LADDER)
+@pytest.mark.parametrize(("number", "title", "threshold", "stake"), LADDER)
 def test_level_is_highest_threshold_reached(number, title, threshold, stake):
     """§7: a player's level is the highest whose threshold their points reach."""
     assert level_for(threshold) == number
@@ -477,7 +502,8 @@ def test_level_is_highest_threshold_reached(number, title, threshold, stake):
 
 def test_below_zero_is_still_level_0():
     """§7: points can fall; below 0 is still 科员."""
-    assert level_for(-1) == 0 and level_for(-10_000) == 0
+    assert level_for(-1) == 0
+    assert level_for(-10_000) == 0
     assert level_for(10**9) == 16
 
 
@@ -518,13 +544,13 @@ def test_practice_game_with_any_bot_changes_nothing():
         s2, _ = play(s, 0, "AS")
         assert s2["result"]["winner"] == 0
         assert s2["result"]["rating_changes"] == [0, 0, 0, 0]
-        s3, ev = apply(s, 1, {"type": "escape"})
+        s3, _ev = apply(s, 1, {"type": "escape"})
         assert s3["result"]["rating_changes"] == [0, 0, 0, 0]
     assert new_game("p")["practice"] is False
 
 
 @pytest.mark.parametrize(
-    "levels,half,penalty",
+    ("levels", "half", "penalty"),
     [
         ((0, 0, 0, 0), 1, 20),  # max(2×1, 20)
         ((0, 0, 0, 0), 2, 10),  # max(2×1, 10)
@@ -550,7 +576,8 @@ def test_escape_penalty(levels, half, penalty):
     s2, ev = apply(s, escaper, {"type": "escape"})
     assert s2["status"] == "over"
     r = s2["result"]
-    assert r["winner"] is None and r["abandoned_by"] == escaper
+    assert r["winner"] is None
+    assert r["abandoned_by"] == escaper
     expected = [0, 0, 0, 0]
     expected[escaper] = -penalty
     assert r["rating_changes"] == expected
@@ -649,10 +676,12 @@ def test_view_shows_own_hand_and_only_counts_of_others():
         v = view(s, seat)
         assert v["hand"] == s["hands"][seat]
         assert v["counts"] == [len(h) for h in s["hands"]]
-        assert v["indicator"] == s["indicator"] and v["indicator_seat"] == s["indicator_seat"]
+        assert v["indicator"] == s["indicator"]
+        assert v["indicator_seat"] == s["indicator_seat"]
         dump = json.dumps(v, ensure_ascii=False)
         assert "view-secret-seed-xyz" not in dump
-        assert "hands" not in v and "seed" not in v
+        assert "hands" not in v
+        assert "seed" not in v
         for other in range(4):
             if other != seat:
                 assert s["hands"][other] not in [v.get(k) for k in v]
@@ -672,5 +701,5 @@ def test_view_after_game_over_shows_everything():
 
 
 def test_view_rejects_bad_seat():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no such seat"):
         view(new_game("x"), 4)

@@ -59,11 +59,13 @@ def test_fixtures_are_version_1():
     """The fixtures stand for stored games: version 1, boolean bots, no result.reason."""
     for name in ("state_v1_midgame", "state_v1_finished", "state_v1_escaped"):
         s = load(name)
-        assert s["version"] == 1 and all(isinstance(b, bool) for b in s["bots"])
+        assert s["version"] == 1
+        assert all(isinstance(b, bool) for b in s["bots"])
         assert s["result"] is None or "reason" not in s["result"]
     for name in ("record_v1_finished", "record_v1_escaped"):
         r = load(name)
-        assert r["version"] == 1 and "reason" not in r["result"]
+        assert r["version"] == 1
+        assert "reason" not in r["result"]
     assert STATE_VERSION == RECORD_VERSION == 2
 
 
@@ -76,7 +78,8 @@ def test_upgrade_midgame_state():
     assert old == before
     assert new["version"] == 2
     assert new["bots"] == [None, "normal", None, "normal"]
-    assert new["practice"] is True and new["result"] is None
+    assert new["practice"] is True
+    assert new["result"] is None
     assert {k: v for k, v in new.items() if k not in ("version", "bots")} == {
         k: v for k, v in old.items() if k not in ("version", "bots")}
 
@@ -106,7 +109,8 @@ def test_midgame_v1_state_plays_on_to_the_end():
     seat = to_act(s)
     assert seat == s["turn"]
     v = view(s, seat)
-    assert v["hand"] == s["hands"][seat] and v["bots"] == [None, "normal", None, "normal"]
+    assert v["hand"] == s["hands"][seat]
+    assert v["bots"] == [None, "normal", None, "normal"]
     table = table_play(s)
     assert table is not None  # the fixture stops mid-trick
     for p in legal_plays(s["hands"][seat], table, s["dao"]):
@@ -119,12 +123,14 @@ def test_midgame_v1_state_plays_on_to_the_end():
     while to_act(s) is not None:
         seat = to_act(s)
         action = heuristic_policy(view(s, seat), rng)
-        s, events = apply(s, seat, action)
+        s, _events = apply(s, seat, action)
         if first:
-            assert s["version"] == 2 and s["bots"] == [None, "normal", None, "normal"]
+            assert s["version"] == 2
+            assert s["bots"] == [None, "normal", None, "normal"]
             first = False
         log.append((seat, action))
-    assert s["status"] == "over" and s["result"]["reason"] == "normal"
+    assert s["status"] == "over"
+    assert s["result"]["reason"] == "normal"
     assert s["result"]["rating_changes"] == [0, 0, 0, 0]  # practice: bots in seats 1, 3
     again = replay("v1-mid", log, levels=[3, 5, 2, 4], bots=[False, True, False, True])
     assert again[-1] == s
@@ -133,9 +139,11 @@ def test_midgame_v1_state_plays_on_to_the_end():
 
 def test_midgame_v1_state_can_be_abandoned():
     s = load("state_v1_midgame")
-    s2, events = abandon(s, "moderator_kick", 2)
-    assert s2["version"] == 2 and s2["result"]["reason"] == "moderator_kick"
-    assert s2["result"]["abandoned_by"] == 2 and s2["seq"] == 47
+    s2, _events = abandon(s, "moderator_kick", 2)
+    assert s2["version"] == 2
+    assert s2["result"]["reason"] == "moderator_kick"
+    assert s2["result"]["abandoned_by"] == 2
+    assert s2["seq"] == 47
     s3, _ = apply(s, 3, {"type": "escape"})
     assert s3["result"]["reason"] == "escape"
 
@@ -145,7 +153,8 @@ def test_finished_v1_state_is_read_everywhere():
     s = load("state_v1_finished")
     assert to_act(s) is None
     v = view(s, None)
-    assert v["result"]["reason"] == "normal" and v["seed"] == "v1-finished-0"
+    assert v["result"]["reason"] == "normal"
+    assert v["seed"] == "v1-finished-0"
     with pytest.raises(IllegalAction) as e:
         apply(s, 0, {"type": "pass"})
     assert e.value.reason == "game_over"
@@ -156,7 +165,8 @@ def test_finished_v1_state_is_read_everywhere():
         timeout_action(s, random.Random(0))
     rec = to_record(s)
     assert rec == upgrade_record(load("record_v1_finished"))
-    assert rec["version"] == 2 and rec["result"]["reason"] == "normal"
+    assert rec["version"] == 2
+    assert rec["result"]["reason"] == "normal"
 
 
 def test_escaped_v1_state_record():
@@ -165,10 +175,11 @@ def test_escaped_v1_state_record():
     assert rec == upgrade_record(load("record_v1_escaped"))
     assert rec["result"] == {"winner": None, "double_clamp": False, "abandoned_by": 1,
                              "reason": "escape"}
-    assert [h["half"] for h in rec["halves"]] == [1, 2] and rec["halves"][1]["end"] is None
+    assert [h["half"] for h in rec["halves"]] == [1, 2]
+    assert rec["halves"][1]["end"] is None
 
 
-@pytest.mark.parametrize("state,record", [("state_v1_finished", "record_v1_finished"),
+@pytest.mark.parametrize(("state", "record"), [("state_v1_finished", "record_v1_finished"),
                                           ("state_v1_escaped", "record_v1_escaped")])
 def test_v1_records_replay_to_the_upgraded_states(state, record):
     """from_record reads a version-1 record; its replay ends in the stored state, upgraded."""
@@ -186,7 +197,8 @@ def test_v1_records_replay_to_the_upgraded_states(state, record):
 def test_upgrade_record_v1():
     old = load("record_v1_escaped")
     new = upgrade_record(old)
-    assert new["version"] == 2 and new["bots"] == [None] * 4
+    assert new["version"] == 2
+    assert new["bots"] == [None] * 4
     assert new["result"]["reason"] == "escape"
     assert upgrade_record(new) is new
 
@@ -196,7 +208,8 @@ def test_v1_record_without_levels_or_bots():
     old = load("record_v1_finished")
     del old["bots"]
     new = upgrade_record(old)
-    assert new["bots"] == [None] * 4 and new["levels"] == load("record_v1_finished")["levels"]
+    assert new["bots"] == [None] * 4
+    assert new["levels"] == load("record_v1_finished")["levels"]
     del old["levels"]
     assert upgrade_record(old)["levels"] == [0, 0, 0, 0]
 

@@ -33,7 +33,8 @@ def _invited(user, table: Table, by_code: bool) -> tuple[Client, bytes]:
     client.force_login(user)
     if by_code:
         response = client.post("/tables/join/", {"code": table.room_code})
-        assert response.status_code == 302 and response.url == f"/tables/{table.pk}/"
+        assert response.status_code == 302
+        assert response.url == f"/tables/{table.pk}/"
     else:
         assert client.get(f"/tables/{table.pk}/?invite={table.invite_token}").status_code == 200
     name = django_settings.SESSION_COOKIE_NAME
@@ -99,12 +100,14 @@ async def test_a_standing_friend_gets_no_game_is_not_counted_and_sits_when_it_en
     await guest.send({"type": "sync"})
     assert (await guest.until(lambda m: m["type"] == "game"))["view"] is None
     snap = await db(snapshots.table_snapshot)(table.pk)
-    assert snap["status"] == "playing" and snap["spectators"] == 0
+    assert snap["status"] == "playing"
+    assert snap["spectators"] == 0
     assert snap["watchers"] == {"names": [], "anonymous": 0}
 
     # the page: the table and chat, no game view, a notice instead
     page = await db(_client.get)(f"/tables/{table.pk}/")
-    assert page.status_code == 200 and page.context["boot"]["view"] is None
+    assert page.status_code == 200
+    assert page.context["boot"]["view"] is None
     assert page.context["boot"]["me"]["may_watch"] is False
 
     await db(play.escape)(game.pk, players[3])  # the game ends; seat 3 is free
@@ -124,6 +127,8 @@ async def test_the_owner_standing_still_watches_with_spectators_off(players, out
     socks.append(watcher)
     game = await _start_game(table, [outsider, *others])
     view = (await watcher.until(lambda m: m["type"] == "game"))["view"]
-    assert view["game_id"] == game.pk and view["seat"] is None and view["hand"] is None
+    assert view["game_id"] == game.pk
+    assert view["seat"] is None
+    assert view["hand"] is None
     snap = await db(snapshots.table_snapshot)(table.pk)
     assert snap["spectators"] == 1

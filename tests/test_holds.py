@@ -110,7 +110,7 @@ def test_the_start_holds_each_players_largest_possible_loss(four):
     assert not CoinEntry.objects.filter(game=game).exists()
 
 
-@pytest.mark.parametrize("levels, balance, want", [
+@pytest.mark.parametrize(("levels", "balance", "want"), [
     ((3, 3, 4, 3), 2000, 400),    # stake 20: a double clamp, 2 × 20 × 10
     ((5, 5, 5, 5), 1000, 1000),   # stake 60: 1,200 could be lost; all 1,000 are held
 ])
@@ -121,14 +121,16 @@ def test_the_hold_is_the_games_stake_times_the_wager_at_most_the_balance(
         set_coins(user, balance)
     start(wager_table(four, 10), four)
     assert [held(u) for u in four] == [want] * 4
-    assert holds.largest_loss(10, 20) == 400 and holds.largest_loss(10, 60) == 1200
+    assert holds.largest_loss(10, 20) == 400
+    assert holds.largest_loss(10, 60) == 1200
 
 
 def test_no_hold_without_a_wager_nor_in_practice(four, owner):
     game = start(wager_table(four, 0), four)
     assert not Hold.objects.filter(game=game).exists()
     practice = helpers.start_game([owner], bots=(1, 2, 3))
-    assert practice.practice and not Hold.objects.filter(game=practice).exists()
+    assert practice.practice
+    assert not Hold.objects.filter(game=practice).exists()
     assert Profile.objects.filter(coins_held__gt=0).count() == 0
 
 
@@ -164,7 +166,7 @@ def test_buying_during_the_game_is_refused_and_the_loser_pays_in_full(four):
     refused naming the held coins, and the double clamp's loser pays it all."""
     for user in four:
         set_level(user, 3)  # stake 20: a double clamp costs 2 × 20 × 10 = 400
-    n, e, s, w = four
+    n, _e, _s, _w = four
     game = start(wager_table(four, 10), four)
     err = refused("not_enough_coins", purchase.buy, n, "card_counter", 5, 400)
     assert err.params == {"total": 2000, "coins": 2000, "held": 400}
@@ -182,7 +184,7 @@ def test_buying_during_the_game_is_refused_and_the_loser_pays_in_full(four):
 def test_an_escape_after_spending_pays_in_full(four):
     """… and the same drain before an escape: the escape costs its whole
     wager × penalty (10 × 20 = 200), shared by the other three."""
-    n, e, s, w = four
+    _n, _e, s, _w = four
     game = start(wager_table(four, 10), four)
     purchase.buy(s, "card_counter", 4, 400)  # 1,600 of the 1,800 not held
     refused("not_enough_coins", purchase.buy, s, "card_counter", 1, 400)
@@ -220,7 +222,7 @@ def _end(game: Game, four, how: str, mod) -> None:
         actions.suspend(mod, four[3].username, "2", "h", "外挂")
 
 
-@pytest.mark.parametrize("how, changes", [
+@pytest.mark.parametrize(("how", "changes"), [
     ("normal", [10, -10, 10, -10]),
     ("escape", [67, -200, 66, 67]),
     ("moderator_close", None),
@@ -232,7 +234,8 @@ def test_every_ending_releases_the_hold(four, mod, how, changes):
     assert [held(u) for u in four] == [200] * 4
     _end(game, four, how, mod)
     game.refresh_from_db()
-    assert game.status == Game.OVER and game.end_reason == how
+    assert game.status == Game.OVER
+    assert game.end_reason == how
     assert [held(u) for u in four] == [0] * 4
     assert list(Hold.objects.filter(game=game).values_list("held", flat=True)) == [0] * 4
     assert not Hold.objects.filter(game=game, released_at__isnull=True).exists()
@@ -253,7 +256,8 @@ def test_a_restart_is_not_an_ending(four):
     game = start(wager_table(four, 10), four)
     holds.forget()  # a new process: nothing of the game lives in memory
     game = Game.objects.get(pk=game.pk)
-    assert game.status == Game.PLAYING and [held(u) for u in four] == [200] * 4
+    assert game.status == Game.PLAYING
+    assert [held(u) for u in four] == [200] * 4
     assert view_for(game, 0)["coins_held"] == 200
     assert ledger.audit().ok
     finish_with(game, finished_state("1"))
@@ -277,7 +281,8 @@ def test_the_audit_finds_a_hold_that_does_not_match(four):
     game = start(wager_table(four, 10), four)
     Hold.objects.filter(game=game, user=four[1]).update(held=150)
     audit = ledger.audit()
-    assert not audit.ok and any("coins_held 200, running games hold 150" in d
+    assert not audit.ok
+    assert any("coins_held 200, running games hold 150" in d
                                 for d in audit.differences)
     Hold.objects.filter(game=game, user=four[1]).update(held=200)
     Game.objects.filter(pk=game.pk).update(status=Game.OVER)  # ended without its release
@@ -295,7 +300,8 @@ def test_a_moderators_revoke_takes_only_coins_not_held(four, mod):
     with pytest.raises(Refused) as e:
         actions.coins(mod, four[0].username, "1801", "太多", revoke=True)
     assert e.value.reason == "revoke_exceeds_balance"
-    assert e.value.params == {"balance": 2000, "held": 200} and "200" in str(e.value)
+    assert e.value.params == {"balance": 2000, "held": 200}
+    assert "200" in str(e.value)
     assert coins(four[0]) == 2000
     actions.coins(mod, four[0].username, "1800", "可以", revoke=True)
     assert (coins(four[0]), held(four[0])) == (200, 200)
@@ -320,7 +326,8 @@ def test_the_timer_pays_only_from_coins_not_held(four, notices, django_capture_o
         items.use(user, slot, "timer", "arm")
     with django_capture_on_commit_callbacks(execute=True):
         game = tables.set_ready(table.pk, four[-1])
-    assert game is not None and [held(u) for u in four] == [1200] * 4
+    assert game is not None
+    assert [held(u) for u in four] == [1200] * 4
     told = sorted((u, c["code"], c["params"]["spendable"]) for u, c in notices
                   if c["code"] == "timer_held")
     assert told == sorted((u.pk, "timer_held", 200) for u in four)
@@ -333,7 +340,8 @@ def test_the_timer_pays_only_from_coins_not_held(four, notices, django_capture_o
     assert InventorySlot.objects.get(user=user, item__code="timer").armed
     assert [coins(u) for u in four] == [1400] * 4
     no_coins = [c for u, c in notices if c["code"] == "timer_no_coins"]
-    assert no_coins and no_coins[0]["params"] == {"fee": 270, "held": 1200}
+    assert no_coins
+    assert no_coins[0]["params"] == {"fee": 270, "held": 1200}
 
 
 def test_relief_and_check_in_look_at_all_coins(four):
@@ -346,7 +354,8 @@ def test_relief_and_check_in_look_at_all_coins(four):
     assert (coins(four[0]), held(four[0])) == (1000, 1000)
     refused("relief_too_rich", coin_sources.claim_relief, four[0])
     entry = coin_sources.check_in(four[0])  # a credit: held coins do not stand in its way
-    assert entry.balance_after == 1000 + entry.amount and held(four[0]) == 1000
+    assert entry.balance_after == 1000 + entry.amount
+    assert held(four[0]) == 1000
 
 
 # --- what the player sees -------------------------------------------------------------------
@@ -358,7 +367,8 @@ def test_api_me_and_the_pages_show_the_held_coins_to_the_player_alone(client, fo
     me = client.get("/api/me").json()
     assert (me["coins"], me["coins_held"]) == (2000, 200)
     shop = client.get("/shop/").content.decode()
-    assert 'id="shop-held"' in shop and "200 冻结" in shop
+    assert 'id="shop-held"' in shop
+    assert "200 冻结" in shop
     page = client.get(f"/tables/{game.table_id}/").content.decode()
     boot = json.loads(page.split('id="table-boot" type="application/json">')[1]
                       .split("</script>")[0])
@@ -400,7 +410,8 @@ def test_a_wager_that_stands_players_up_needs_a_confirmation(four):
     set_coins(s, 1500)
     err = refused("wager_stands_up", wager_set, table, n, 20)
     assert err.params == {"count": 2, "wager": 20}
-    assert "1999" not in str(err) and "1500" not in str(err)
+    assert "1999" not in str(err)
+    assert "1500" not in str(err)
     assert all(Seat.objects.filter(table=table).values_list("user_id", flat=True))
     wager_set(table, n, 20, confirm=True)
     assert list(Seat.objects.filter(table=table).order_by("index")
@@ -432,12 +443,14 @@ def test_the_hold_racing_a_purchase_at_the_start_stays_exact(django_user_model):
         results = _race(table, players[3], n, delay=(i % 6) * 0.01)
         game = Game.objects.filter(table=table).first()
         if results["buy"] == "bought":
-            assert game is None and results["ready"] == "no game"
+            assert game is None
+            assert results["ready"] == "no game"
             assert (coins(n), held(n), card_counters(n)) == (0, 0, 3)
             assert Seat.objects.get(table=table, index=0).user_id is None
         else:
             assert results == {"ready": "started", "buy": "refused"}, results
-            assert game is not None and game.status == Game.PLAYING
+            assert game is not None
+            assert game.status == Game.PLAYING
             assert (coins(n), held(n), card_counters(n)) == (1200, 200, 0)
             play.end_game(game.pk, "moderator_close")
             assert held(n) == 0
@@ -470,7 +483,7 @@ def _race(table: Table, fourth, buyer, delay: float) -> dict[str, str]:
             purchase.buy(buyer, "card_counter", 3, 400)
             results["buy"] = "bought"
         except Exception as exc:
-            results["buy"] = getattr(exc, "reason", None) == "not_enough_coins" and "refused" \
+            results["buy"] = (getattr(exc, "reason", None) == "not_enough_coins" and "refused") \
                 or repr(exc)
         finally:
             connection.close()
@@ -486,4 +499,6 @@ def _race(table: Table, fourth, buyer, delay: float) -> dict[str, str]:
 
 def test_the_rules_page_explains_the_held_stake(client):
     page = client.get("/rules/").content.decode()
-    assert 'id="held-stake"' in page and "押宝冻结" in page and "解冻" in page
+    assert 'id="held-stake"' in page
+    assert "押宝冻结" in page
+    assert "解冻" in page

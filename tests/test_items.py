@@ -10,6 +10,7 @@ consumers reach the database from other threads.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections import Counter
@@ -125,7 +126,9 @@ def test_arming_is_one_per_user_and_consumes_nothing(owner):
     items.use(owner, second.slot, "timer", "b")  # the arming moves there
     armed = InventorySlot.objects.filter(user=owner, armed=True)
     assert list(armed.values_list("slot", flat=True)) == [second.slot]
-    assert held(owner, "timer") == 102 and held(owner, "recorder") == 1 and other != slot
+    assert held(owner, "timer") == 102
+    assert held(owner, "recorder") == 1
+    assert other != slot
 
 
 # --- 定时器 ---------------------------------------------------------------------------------
@@ -183,7 +186,8 @@ def test_timer_does_nothing_in_practice_and_stays_armed(owner, notices, settings
     assert play.run_due(game.pk)
     assert helpers.last_event(game).by == "clock"
     assert InventorySlot.objects.get(user=owner, slot=slot).armed
-    assert coins_of(owner) == coins and not TimerFiring.objects.exists()
+    assert coins_of(owner) == coins
+    assert not TimerFiring.objects.exists()
     assert (owner.pk, "timer_practice", {}) in notices
 
 
@@ -227,7 +231,8 @@ def test_timer_fires_once_when_countdown_and_sweep_race():
     for t in threads:
         t.join()
     assert sum(bool(r) for r in results) == 1
-    assert TimerFiring.objects.count() == 1 and helpers.fresh(game).seq == 0
+    assert TimerFiring.objects.count() == 1
+    assert helpers.fresh(game).seq == 0
     assert CoinEntry.objects.filter(reason="item", user=user).count() == 1
 
 
@@ -250,7 +255,8 @@ async def test_card_counter_is_the_truth_at_every_seq_and_only_for_its_user(
     me = socks[0]
     await me.send({"type": "use_item", "slot": slot, "item": "card_counter", "key": "c1"})
     reply = await me.until(lambda m: m["type"] in ("item_used", "error"))
-    assert reply["type"] == "item_used" and reply["result"]["half"] == 1
+    assert reply["type"] == "item_used"
+    assert reply["result"]["half"] == 1
     await me.until(lambda m: m["type"] == "game" and "card_counter" in m["view"])
     await me.send({"type": "use_item", "slot": slot, "item": "card_counter", "key": "c2"})
     assert (await me.error())["reason"] == "already_active"
@@ -297,9 +303,11 @@ async def test_sign_renames_live_and_protects_the_name(table, owner, partner, ou
     await a.send({"type": "use_item", "slot": mine, "item": "sign", "key": "s1",
                   "name": "  嘉兴原子  "})
     frame = await b.until(lambda m: m["type"] == "table" and m["table"]["name"] == "嘉兴原子")
-    assert frame["table"]["sign"]["by"] == "owner" and frame["table"]["sign"]["item"] == "sign"
-    row = await _db(lambda: [r for r in snapshots.lobby_rows() if r["id"] == table.pk][0])()
-    assert row["name"] == "嘉兴原子" and row["sign"]["by"] == "owner"
+    assert frame["table"]["sign"]["by"] == "owner"
+    assert frame["table"]["sign"]["item"] == "sign"
+    row = await _db(lambda: next(r for r in snapshots.lobby_rows() if r["id"] == table.pk))()
+    assert row["name"] == "嘉兴原子"
+    assert row["sign"]["by"] == "owner"
     await b.send({"type": "use_item", "slot": theirs, "item": "gold_sign", "key": "s2",
                   "name": "别的名字"})
     assert (await b.error())["reason"] == "name_protected"
@@ -375,11 +383,13 @@ def test_recorder_saves_a_finished_game_with_a_share_link(owner, outsider):
     refused("already_saved", items.use, owner, slot, "recorder", "r3", game_id=game.pk)
     assert held(owner, "recorder") == 1
     token = result["token"]
-    assert len(token) >= 40 and Replay.objects.get(token=token).game_id == game.pk
+    assert len(token) >= 40
+    assert Replay.objects.get(token=token).game_id == game.pk
     page = client.get(f"/replays/{token}/")  # logged out: the share link works
     # the seats by their Chinese names, 北 东 南 西 (json_script escapes them)
     assert '<script id="replay-seats" type="application/json">["\\u5317"' in page.content.decode()
-    assert page.status_code == 200 and "replay-frames" in page.content.decode()
+    assert page.status_code == 200
+    assert "replay-frames" in page.content.decode()
     record = client.get(f"/replays/{token}/record.json")
     assert record["Content-Disposition"].startswith("attachment")
     assert record.json() == helpers.fresh(game).record
@@ -400,8 +410,9 @@ def test_replay_frames_step_through_every_action_with_tricks():
     frames = replays.frames(game)
     actions = [a for h in game.record["halves"] for a in h["actions"]]
     assert [[f["seat"], f["cards"]] for f in frames] == actions
-    assert frames[0]["trick"] == 1 and all(
-        b["trick"] - a["trick"] in (0, 1) for a, b in zip(frames, frames[1:], strict=False))
+    assert frames[0]["trick"] == 1
+    assert all(
+        b["trick"] - a["trick"] in (0, 1) for a, b in itertools.pairwise(frames))
     # a trick starts with a play: every first action of a trick has cards
     firsts = {}
     for f in frames:
@@ -432,16 +443,19 @@ def test_a_replay_is_titled_as_the_game_was_played():
     play.escape(game.pk, users[3])
     tables.rename(table.pk, users[1], "新名字")     # and after it
     game = helpers.fresh(game)
-    assert game.table_name == "南湖茶馆" and game.played_name == "南湖茶馆"
+    assert game.table_name == "南湖茶馆"
+    assert game.played_name == "南湖茶馆"
     Replay.objects.create(user=users[0], game=game, token="n" * 43)
     client = Client()
     html = client.get("/replays/" + "n" * 43 + "/").content.decode()
     assert "<title>录像: 南湖茶馆 · " in html
     assert '<h1 id="replay-title">录像: 南湖茶馆</h1>' in html
-    assert "新名字" not in html and "金牌茶馆" not in html
+    assert "新名字" not in html
+    assert "金牌茶馆" not in html
     client.force_login(users[0])
     listing = client.get("/replays/").content.decode()
-    assert "南湖茶馆" in listing and "新名字" not in listing
+    assert "南湖茶馆" in listing
+    assert "新名字" not in listing
     # a game from before names were kept: the migration copies the table's name
     # in; a row left blank falls back to it
     import importlib
@@ -465,12 +479,15 @@ def test_replay_frames_carry_the_scores_and_the_deals_every_card():
     assert [f["half_points"] for f in ended] == [h["points"] for h in record["halves"]]
     assert [f["out"] for f in ended] == [h["finish_order"] for h in record["halves"]]
     for f in frames:
-        assert len(f["captured"]) == 4 and f["table_points"] >= 0
-        assert f["table_points"] % 5 == 0 and all(c % 5 == 0 for c in f["captured"])
+        assert len(f["captured"]) == 4
+        assert f["table_points"] >= 0
+        assert f["table_points"] % 5 == 0
+        assert all(c % 5 == 0 for c in f["captured"])
     deals = replays.deals(game)
     assert [d["half"] for d in deals] == [h["half"] for h in record["halves"]]
     for d, h in zip(deals, record["halves"], strict=True):
-        assert d["dao"] == h["dao"] and sum(len(x) for x in d["hands"]) == 162
+        assert d["dao"] == h["dao"]
+        assert sum(len(x) for x in d["hands"]) == 162
         assert [sorted(x) for x in d["hands"]] == [sorted(x) for x in h["hands"]]
         assert d["hands"] == [engine.sort_hand(x, h["dao"]) for x in h["hands"]]
     # South's seat is drawn at the bottom unless the saver played another seat
@@ -518,7 +535,8 @@ def test_drops_and_gems_with_a_seeded_source(settings, notices):
     assert sorted(d.user_id for d in drops if d.cause == "first_out") == sorted(first_outs)
     for d in drops:
         if d.user_id == full.pk:
-            assert d.lost and (full.pk, "drop_lost", {"item": d.item_code}) in notices
+            assert d.lost
+            assert (full.pk, "drop_lost", {"item": d.item_code}) in notices
         else:
             assert not d.lost
     for u in users[1:]:
@@ -576,8 +594,10 @@ def test_gems_add_points_only_under_the_cap(owner):
     items.use(owner, 0, "gem_shard", "g2")
     with pytest.raises(Refused) as e:
         items.use(owner, 2, "gem_shard", "g3")
-    assert e.value.reason == "gem_capped" and "11" in str(e.value)
-    assert held(owner, "gem_shard") == 1 and Profile.objects.get(user=owner).rating_points == 11
+    assert e.value.reason == "gem_capped"
+    assert "11" in str(e.value)
+    assert held(owner, "gem_shard") == 1
+    assert Profile.objects.get(user=owner).rating_points == 11
     assert CounterUse.objects.count() == 0
 
 
@@ -597,8 +617,10 @@ def test_protection_runs_out_and_the_setter_renews_it(owner, partner):
     assert snapshots.table_snapshot(table.pk)["sign"] is None  # over: nothing shown
     items.use(partner, theirs, "sign", "d", table_id=table.pk, name="三号")
     snap = snapshots.table_snapshot(table.pk)
-    assert snap["name"] == "三号" and snap["sign"]["by"] == "partner"
-    assert held(owner, "sign") == 0 and held(partner, "sign") == 0
+    assert snap["name"] == "三号"
+    assert snap["sign"]["by"] == "partner"
+    assert held(owner, "sign") == 0
+    assert held(partner, "sign") == 0
 
 
 def test_the_four_views_of_a_position_cost_two_shop_queries(django_assert_num_queries):

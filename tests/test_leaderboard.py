@@ -144,9 +144,12 @@ def test_page_shows_the_top_100_only_and_my_rank(client, django_assert_max_num_q
     assert response.status_code == 200
     rows = response.context["rows"]
     assert [r.rank for r in rows] == list(range(1, 101))
-    assert rows[0].user.username == "r000" and rows[-1].user.username == "r099"
+    assert rows[0].user.username == "r000"
+    assert rows[-1].user.username == "r099"
     html = response.content.decode()
-    assert "r099" in html and "r100" not in html and "r149" not in html
+    assert "r099" in html
+    assert "r100" not in html
+    assert "r149" not in html
     assert response.context["mine"].rank == 120
     assert "120" in html.split('class="my-rank"')[1].split("</p>")[0]
 
@@ -178,7 +181,8 @@ def test_unranked_and_anonymous_visitors(client, django_user_model):
     players(3)
     leaderboard.recompute()
     response = client.get("/leaderboard/")
-    assert response.status_code == 200 and response.context["mine"] is None
+    assert response.status_code == 200
+    assert response.context["mine"] is None
     newcomer = django_user_model.objects.create_user(username="newcomer")
     client.force_login(newcomer)
     response = client.get("/leaderboard/")

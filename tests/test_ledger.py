@@ -81,7 +81,8 @@ def test_credit_and_debit_move_coins_and_record_their_cause(owner, partner):
     assert (paid.amount, paid.balance_after, paid.item_code, paid.table) == (
         -600, 1550, "timer", table
     )
-    assert paid.transfer_id is None and moved.other == owner
+    assert paid.transfer_id is None
+    assert moved.other == owner
     assert (coins(owner), coins(partner)) == (1550, 2001)
     assert list(owner.coin_entries.order_by("id").values_list("amount", flat=True)) == [
         2000, 150, -600,
@@ -106,7 +107,8 @@ def test_debit_beyond_the_balance_is_refused_and_changes_nothing(owner):
     assert refused.value.params == {"user_id": owner.pk, "balance": 2000, "needed": 2001,
                                     "held": 0}
     balances, entries = state()
-    assert balances == [(owner.pk, 2005)] and entries[:-1] == before[1]
+    assert balances == [(owner.pk, 2005)]
+    assert entries[:-1] == before[1]
 
 
 @pytest.mark.parametrize(
@@ -232,7 +234,8 @@ def test_profiles_locked_in_ascending_user_id_and_entries_inserted_last(
     updates = [i for i, s in enumerate(sql) if s.startswith('UPDATE "accounts_profile"')]
     assert [sql[i].rsplit("=", 1)[1].strip() for i in updates] == [str(u.pk) for u in users]
     inserts = [i for i, s in enumerate(sql) if s.startswith('INSERT INTO "shop_coinentry"')]
-    assert len(inserts) == 1 and inserts[0] > max(updates) > min(updates) > locks[0]
+    assert len(inserts) == 1
+    assert inserts[0] > max(updates) > min(updates) > locks[0]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -278,7 +281,8 @@ def test_transfer_holds_the_lower_user_id_while_waiting_for_the_higher(django_us
     release.set()
     holder.join(10)
     payer.join(10)
-    assert a_locked and still_waiting
+    assert a_locked
+    assert still_waiting
     assert (coins(a), coins(b)) == (2005, 1995)
 
 
@@ -419,7 +423,7 @@ def test_grant_coins_refusals_change_nothing(owner, argv, message):
 
 
 def test_grant_coins_beyond_the_balance_exits_non_zero(owner):
-    with pytest.raises(CommandError, match="^not_enough_coins: ") as refused:
+    with pytest.raises(CommandError, match=r"^not_enough_coins: ") as refused:
         call_command("grant_coins", "owner", "-2001", "--reason", "too much")
     assert refused.value.returncode == 1  # manage.py's exit status
     assert coins(owner) == 2000
@@ -440,11 +444,13 @@ def test_admin_shows_coins_and_rating_points_read_only(admin_client, owner):
     url = reverse("admin:accounts_profile_change", args=[profile.pk])
     response = admin_client.get(url)
     page = response.content.decode()
-    assert 'name="coins"' not in page and 'name="rating_points"' not in page
+    assert 'name="coins"' not in page
+    assert 'name="rating_points"' not in page
     assert "2000" in page
     form = response.context["adminform"].form  # resubmit every editable field as shown
     fields = {name: form.initial.get(name, f.initial) for name, f in form.fields.items()}
-    assert "coins" not in fields and "rating_points" not in fields
+    assert "coins" not in fields
+    assert "rating_points" not in fields
     fields["games_played"] = 7
     response = admin_client.post(url, {**fields, "coins": 999_999, "rating_points": 50_000})
     assert response.status_code == 302
@@ -457,10 +463,12 @@ def test_admin_lists_ledger_entries_read_only(admin_client, owner):
     entry = CoinEntry.objects.get(user=owner)
     changelist = reverse("admin:shop_coinentry_changelist")
     found = admin_client.get(changelist, {"q": "owner", "reason__exact": "signup"})
-    assert found.status_code == 200 and list(found.context["cl"].result_list) == [entry]
+    assert found.status_code == 200
+    assert list(found.context["cl"].result_list) == [entry]
     assert admin_client.get(changelist, {"q": "nobody-at-all"}).context["cl"].result_count == 0
     detail = admin_client.get(reverse("admin:shop_coinentry_change", args=[entry.pk]))
-    assert detail.status_code == 200 and 'name="amount"' not in detail.content.decode()
+    assert detail.status_code == 200
+    assert 'name="amount"' not in detail.content.decode()
     assert admin_client.get(reverse("admin:shop_coinentry_add")).status_code == 403
     delete = reverse("admin:shop_coinentry_delete", args=[entry.pk])
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
@@ -513,9 +521,9 @@ def test_postgres_refuses_a_transfer_that_does_not_sum_to_zero(owner, partner):
     from django.db import IntegrityError
 
     lone = uuid.uuid4()
-    with pytest.raises(IntegrityError, match="sums to 10, not 0"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(UNBALANCED_LEG, [owner.pk, 10, 2010, lone])
+    with (pytest.raises(IntegrityError, match="sums to 10, not 0"), transaction.atomic(),
+          connection.cursor() as cursor):
+        cursor.execute(UNBALANCED_LEG, [owner.pk, 10, 2010, lone])
     assert not CoinEntry.objects.filter(transfer_id=lone).exists()
 
     pair = uuid.uuid4()

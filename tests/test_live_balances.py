@@ -154,7 +154,10 @@ async def test_a_wager_settlement_updates_all_four_and_tells_the_winners(socks, 
     pages = await _four_on_the_channel(four, socks)
     await _db(tw.finish_with)(game, tw.finished_state("0"))  # N and S win
     changes = await _db(lambda: tw.GameWager.objects.get(game=game).coin_changes)()
-    assert changes[0] > 0 and changes[2] > 0 and changes[1] < 0 and changes[3] < 0
+    assert changes[0] > 0
+    assert changes[2] > 0
+    assert changes[1] < 0
+    assert changes[3] < 0
     for user, page, change in zip(four, pages, changes, strict=True):
         after = await _db(balance)(user)
         assert after == 5000 + change
@@ -201,18 +204,23 @@ def test_the_header_shows_coins_and_level_on_pages_without_a_table(client, owner
         figures = re.search(
             r'<span id="me-figures"[^>]*>(.*?)<a href="/accounts/profile/"', html, re.S)
         assert figures, url
-        assert 'data-coins="1750"' in html and 'data-level="1"' in html and 'data-held="0"' in html
+        assert 'data-coins="1750"' in html
+        assert 'data-level="1"' in html
+        assert 'data-held="0"' in html
         text = re.sub(r"<[^>]+>|\s+", " ", figures.group(1))
-        assert "1750 金币" in text and "第 1 级" in text, text
+        assert "1750 金币" in text, text
+        assert "第 1 级" in text, text
         assert '<span id="me-held" class="me-held" hidden>' in html  # nothing held
         # no socket of its own: the page opens /ws/me/ for the per-user channel
         assert '<script type="module" src="/static/js/personal.js">' in html, url
     # the lobby's and a table's own socket carry it: no second socket there
     html = client.get("/").content.decode()
-    assert 'id="me-figures"' in html and 'src="/static/js/personal.js"' not in html
+    assert 'id="me-figures"' in html
+    assert 'src="/static/js/personal.js"' not in html
     # nothing of the kind for a visitor
     html = Client().get("/rules/").content.decode()
-    assert 'id="me-figures"' not in html and 'src="/static/js/personal.js"' not in html
+    assert 'id="me-figures"' not in html
+    assert 'src="/static/js/personal.js"' not in html
 
 
 def test_the_header_shows_held_coins_when_some_are_held(rf, owner):
@@ -230,14 +238,16 @@ def test_the_header_shows_held_coins_when_some_are_held(rf, owner):
         html = render_to_string("_me_figures.html", {"me_header": live.figures(profile)},
                                 request=rf.get("/"))
     held = re.search(r'<span id="me-held"([^>]*)>(.*?)</span>', html)
-    assert "hidden" not in held.group(1) and held.group(2) == "300 冻结"
+    assert "hidden" not in held.group(1)
+    assert held.group(2) == "300 冻结"
     assert 'data-held="300"' in html
 
 
 def test_the_table_page_has_the_header_and_no_second_socket(client, owner, table):
     client.force_login(owner)
     html = client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'id="me-figures"' in html and 'src="/static/js/personal.js"' not in html
+    assert 'id="me-figures"' in html
+    assert 'src="/static/js/personal.js"' not in html
     assert 'id="me-strings"' in html
 
 
@@ -340,7 +350,8 @@ def test_a_movement_sends_one_me_frame_per_user_after_commit_and_none_on_rollbac
         assert sorted((u, f["type"], f["coins"]) for u, f in sent) == sorted(
             [(owner.pk, "me", 1970), (outsider.pk, "me", 2030)])
         sent.clear()
-        with pytest.raises(RuntimeError), transaction.atomic():
+        # one transaction, rolled back by the raise at its end
+        with pytest.raises(RuntimeError), transaction.atomic():  # noqa: PT012
             ledger.credit(owner, 5, ledger.Reason.GRANT)
             raise RuntimeError("rolled back")
         assert sent == []

@@ -26,13 +26,15 @@ def test_a_request_is_one_line_with_its_id_user_status_and_duration(client, owne
     response = client.get(reverse("lobby"), HTTP_X_REQUEST_ID="abc12345-req")
     assert response["X-Request-ID"] == "abc12345-req"
     [line] = [x for x in _lines(caplog, "yuanzi.requests") if x["path"] == "/"]
-    assert line["event"] == "request" and line["request_id"] == "abc12345-req"
+    assert line["event"] == "request"
+    assert line["request_id"] == "abc12345-req"
     assert (line["method"], line["status"], line["user_id"]) == ("GET", 200, owner.pk)
     assert line["ms"] >= 0
     caplog.clear()
     response = client.get("/no-such-page/", HTTP_X_REQUEST_ID="x y")  # not an id: a new one
     [line] = _lines(caplog, "yuanzi.requests")
-    assert line["status"] == 404 and line["request_id"] == response["X-Request-ID"] != "x y"
+    assert line["status"] == 404
+    assert line["request_id"] == response["X-Request-ID"] != "x y"
     assert not [r for r in caplog.records if r.exc_info]  # a refusal: no traceback
 
 
@@ -52,6 +54,7 @@ async def test_a_socket_message_is_one_line_with_its_outcome(owner, caplog):
         await comm.disconnect()
     lines = _lines(caplog, "yuanzi.messages")
     assert [(x["type"], x["outcome"]) for x in lines] == [("sit", "ok"), ("sit", "bad_seat")]
-    assert {x["user_id"] for x in lines} == {owner.pk} and {x["table_id"] for x in lines} == {
+    assert {x["user_id"] for x in lines} == {owner.pk}
+    assert {x["table_id"] for x in lines} == {
         table.pk}
     assert len({x["connection"] for x in lines}) == 1

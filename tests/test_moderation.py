@@ -58,7 +58,8 @@ def test_moderator_command_adds_lists_and_removes(owner, capsys):
     call_command("moderator", "add", "owner")
     assert access.is_moderator(get_user_model().objects.get(pk=owner.pk))
     owner = get_user_model().objects.get(pk=owner.pk)
-    assert not owner.is_staff and not owner.is_superuser
+    assert not owner.is_staff
+    assert not owner.is_superuser
     call_command("moderator", "list")
     assert "owner" in capsys.readouterr().out.split()
     call_command("moderator", "remove", "owner")
@@ -78,15 +79,18 @@ def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider)
     anonymous, player, moderator = _client(), _client(owner), _client(mod)
     for url in pages:
         r = anonymous.get(url)
-        assert r.status_code == 302 and r["Location"].startswith("/accounts/login/"), url
+        assert r.status_code == 302, url
+        assert r["Location"].startswith("/accounts/login/"), url
         r = player.get(url)
         # the site's own 403 page, in Chinese, with the way back
-        assert r.status_code == 403 and "无权访问" in r.content.decode(), url
+        assert r.status_code == 403, url
+        assert "无权访问" in r.content.decode(), url
         assert 'href="/"' in r.content.decode(), url
         assert moderator.get(url).status_code == 200, url
     for url in _post_urls(table.pk, outsider.username):
         r = anonymous.post(url, {"reason": "x"})
-        assert r.status_code == 302 and "/accounts/login/" in r["Location"], url
+        assert r.status_code == 302, url
+        assert "/accounts/login/" in r["Location"], url
         assert player.post(url, {"reason": "x"}).status_code == 403, url
     assert not AuditEntry.objects.exists()
     assert Table.objects.get(pk=table.pk).closed is False
@@ -98,13 +102,15 @@ def test_every_post_needs_csrf(mod, owner, outsider):
     for url in _post_urls(table.pk, outsider.username):
         assert client.post(url, {"reason": "spam", "amount": "5", "unit": "m"}
                            ).status_code == 403, url
-    assert not AuditEntry.objects.exists() and not Sanction.objects.exists()
+    assert not AuditEntry.objects.exists()
+    assert not Sanction.objects.exists()
     # with the token the same form works
     client.get(f"/mod/users/{outsider.username}/")
     token = client.cookies["csrftoken"].value
     r = client.post(f"/mod/users/{outsider.username}/mute/",
                     {"reason": "spam", "amount": "5", "unit": "m", "csrfmiddlewaretoken": token})
-    assert r.status_code == 302 and Sanction.objects.filter(kind="mute").count() == 1
+    assert r.status_code == 302
+    assert Sanction.objects.filter(kind="mute").count() == 1
 
 
 def test_console_lists_private_tables_marked_which_the_lobby_never_shows(mod, owner):
@@ -114,7 +120,8 @@ def test_console_lists_private_tables_marked_which_the_lobby_never_shows(mod, ow
     tables.set_spectators(table.pk, owner, False)
     assert table.pk not in {r["id"] for r in snapshots.lobby_rows()}
     text = _client(mod).get("/mod/").content.decode()
-    assert "密室" in text and ("禁止旁观" in text or "no spectators" in text)
+    assert "密室" in text
+    assert ("禁止旁观" in text or "no spectators" in text)
     row = next(t for t in _client(mod).get("/mod/tables.json").json()["tables"]
                if t["id"] == table.pk)
     assert (row["private"], row["spectators_allowed"]) == (True, False)
@@ -125,10 +132,13 @@ def test_console_lists_tables_with_seats_spectators_and_running_time(mod, game):
     assert r.status_code == 200
     text = r.content.decode()
     table = game.table
-    assert table.name in text and "player0" in text and "0:00:0" in text
+    assert table.name in text
+    assert "player0" in text
+    assert "0:00:0" in text
     rows = _client(mod).get("/mod/tables.json").json()["tables"]
     row = next(t for t in rows if t["id"] == table.pk)
-    assert row["status"] == "playing" and row["running"].startswith("0:00:")
+    assert row["status"] == "playing"
+    assert row["running"].startswith("0:00:")
     assert row["spectators"] == 0 and row["moderators"] == [] if "moderators" in row else True
     assert _client(mod).get("/mod/tables.json?q=nobody-here").json()["tables"] == []
     assert _client(mod).get("/mod/tables.json?status=waiting").json()["tables"] == []
@@ -143,18 +153,21 @@ def test_close_ends_the_game_with_no_changes_closes_the_table_and_audits(mod, ga
     r = _client(mod).post(f"/mod/tables/{game.table_id}/close/", {"reason": "刷分"})
     assert r.status_code == 302
     g = Game.objects.get(pk=game.pk)
-    assert g.status == Game.OVER and g.end_reason == Game.MODERATOR_CLOSE
+    assert g.status == Game.OVER
+    assert g.end_reason == Game.MODERATOR_CLOSE
     assert g.record["result"]["reason"] == "moderator_close"
     assert g.state["result"]["rating_changes"] == [0, 0, 0, 0]
     assert not RatingEntry.objects.filter(game=g).exists()
     assert {p.user_id: (p.rating_points, p.coins) for p in Profile.objects.all()} == before
     assert CoinEntry.objects.count() == entries
     table = Table.objects.get(pk=game.table_id)
-    assert table.closed and not Seat.objects.filter(table=table).exclude(user=None).exists()
+    assert table.closed
+    assert not Seat.objects.filter(table=table).exclude(user=None).exists()
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.moderator, entry.table_id, entry.reason) == (
         "close", mod, table.pk, "刷分")
-    assert entry.before["game"] == game.pk and entry.after == {"closed": True}
+    assert entry.before["game"] == game.pk
+    assert entry.after == {"closed": True}
     with pytest.raises(Refused) as e:
         actions.close_table(mod, table.pk, "again")
     assert e.value.reason == "already_closed"
@@ -165,7 +178,8 @@ def test_kick_ends_the_game_and_bans_the_player_from_that_table(mod, game):
     kicked = game.seats.get(index=2).user
     actions.kick(mod, game.table_id, kicked.username, "骂人")
     g = Game.objects.get(pk=game.pk)
-    assert g.end_reason == Game.MODERATOR_KICK and g.state["result"]["abandoned_by"] == 2
+    assert g.end_reason == Game.MODERATOR_KICK
+    assert g.state["result"]["abandoned_by"] == 2
     assert g.state["result"]["rating_changes"] == [0, 0, 0, 0]
     assert not Seat.objects.filter(user=kicked).exists()
     ban = Sanction.objects.get(kind=Sanction.TABLE_BAN)
@@ -180,7 +194,8 @@ def test_kick_ends_the_game_and_bans_the_player_from_that_table(mod, game):
     Sanction.objects.filter(pk=ban.pk).update(until=timezone.now() - timedelta(seconds=1))
     tables.sit(game.table_id, kicked, 2)  # the ban ended by itself
     entry = AuditEntry.objects.get(action="kick")
-    assert entry.target_user == kicked and entry.after["seated"] is False
+    assert entry.target_user == kicked
+    assert entry.after["seated"] is False
 
 
 def test_kick_from_a_waiting_table_stands_the_player_up(mod, owner, outsider):
@@ -209,7 +224,8 @@ def test_rename_overrides_a_protection_policy_and_audits(mod, owner, plug):
     assert seen == [False, True]
     assert Table.objects.get(pk=table.pk).name == "新桌"
     entry = AuditEntry.objects.get()
-    assert entry.before == {"name": "老桌"} and entry.after == {"name": "新桌"}
+    assert entry.before == {"name": "老桌"}
+    assert entry.after == {"name": "新桌"}
 
 
 def test_a_console_rename_overrides_and_clears_a_sign(mod, owner, partner,
@@ -248,23 +264,28 @@ def test_a_console_rename_overrides_and_clears_a_sign(mod, owner, partner,
             r = client.post(url, form)
     finally:
         events.unsubscribe(events.Notice, keep)
-    assert r.status_code == 302 and r["Location"] == f"/mod/tables/{table.pk}/"
+    assert r.status_code == 302
+    assert r["Location"] == f"/mod/tables/{table.pk}/"
     snap = snapshots.table_snapshot(table.pk)
-    assert snap["name"] == "管理改名" and snap["sign"] is None
+    assert snap["name"] == "管理改名"
+    assert snap["sign"] is None
     row = next(r for r in snapshots.lobby_rows() if r["id"] == table.pk)
-    assert row["name"] == "管理改名" and row["sign"] is None
+    assert row["name"] == "管理改名"
+    assert row["sign"] is None
     decor = TableDecor.objects.get(table=table)
     assert (decor.sign_by, decor.sign_item, decor.sign_until) == (None, "", None)
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.moderator, entry.table_id) == ("rename", mod, table.pk)
-    assert entry.before["name"] == "招牌桌" and entry.before["sign"]["by"] == "owner"
+    assert entry.before["name"] == "招牌桌"
+    assert entry.before["sign"]["by"] == "owner"
     assert entry.after == {"name": "管理改名", "sign": None}
     assert sorted(told) == sorted([(owner.pk, "moderator_rename", True),
                                    (partner.pk, "moderator_rename", False)])
     # the signer's protection is gone: the partner's sign now renames (and protects)
     items.use(partner, theirs, "sign", "c", table_id=table.pk, name="三号")
     snap = snapshots.table_snapshot(table.pk)
-    assert snap["name"] == "三号" and snap["sign"]["by"] == "partner"
+    assert snap["name"] == "三号"
+    assert snap["sign"]["by"] == "partner"
     assert held(partner, "sign") == 1
     # and a rename through the seam by someone else is refused while it holds
     with pytest.raises(Refused) as e:
@@ -298,7 +319,8 @@ def test_each_action_needs_its_own_permission(owner, outsider, django_user_model
         text = r.content.decode()
         assert "nothing was changed" in text or "未作任何更改" in text, text
     assert Profile.objects.get(user=outsider).coins == coins
-    assert Table.objects.get(pk=table.pk).name == "原桌" and not Table.objects.get(
+    assert Table.objects.get(pk=table.pk).name == "原桌"
+    assert not Table.objects.get(
         pk=table.pk).closed
     assert GemCap.objects.filter(pk=1, override__isnull=False).count() == 0
     assert not AuditEntry.objects.exists()
@@ -307,11 +329,15 @@ def test_each_action_needs_its_own_permission(owner, outsider, django_user_model
     assert e.value.reason == "not_permitted"
     # what the group does hold works, and only its forms are shown
     r = client.post("/mod/users/outsider/mute/", {"amount": "5", "unit": "m", "reason": "刷屏"})
-    assert r.status_code == 302 and Sanction.objects.filter(kind="mute").count() == 1
+    assert r.status_code == 302
+    assert Sanction.objects.filter(kind="mute").count() == 1
     page = client.get("/mod/users/outsider/").content.decode()
-    assert "/mute/" in page and "/grant/" not in page and "/revoke/" not in page
+    assert "/mute/" in page
+    assert "/grant/" not in page
+    assert "/revoke/" not in page
     page = client.get(f"/mod/tables/{table.pk}/").content.decode()
-    assert "/rename/" not in page and "/close/" not in page
+    assert "/rename/" not in page
+    assert "/close/" not in page
     assert 'value="gem_cap"' not in client.get("/mod/settings/").content.decode()
     # the moderators group holds every action's permission; the helper not all
     full = django_user_model.objects.create_user(username="fullmod")
@@ -342,13 +368,15 @@ def test_suspension_vacates_the_seat_and_blocks_log_in(mod, game, client):
     user.save()
     actions.suspend(mod, user.username, "2", "h", "外挂")
     g = Game.objects.get(pk=game.pk)
-    assert g.end_reason == Game.SUSPENSION and g.state["result"]["rating_changes"] == [0] * 4
+    assert g.end_reason == Game.SUSPENSION
+    assert g.state["result"]["rating_changes"] == [0] * 4
     assert not Seat.objects.filter(user=user).exists()
     assert not client.login(username=user.username, password=PASSWORD)
     r = client.post("/accounts/login/", {"login": user.username, "password": PASSWORD},
                     follow=True)
     assert "_auth_user_id" not in client.session
-    assert r.context["user"].is_anonymous and len(list(r.context["messages"])) == 1
+    assert r.context["user"].is_anonymous
+    assert len(list(r.context["messages"])) == 1
     with pytest.raises(Refused) as e:
         tables.sit(tables.create_table(mod).pk, user, 0)
     assert e.value.reason == "suspended"
@@ -365,7 +393,8 @@ def test_a_suspended_session_is_told_why_and_until_when_on_its_next_page(mod, ou
     actions.suspend(mod, "outsider", "2", "d", "刷屏广告")
     page = client.get("/")
     said = [str(m) for m in page.context["messages"]]
-    assert page.context["user"].is_anonymous and "_auth_user_id" not in client.session
+    assert page.context["user"].is_anonymous
+    assert "_auth_user_id" not in client.session
     until = hooks.until_text(hooks.active(outsider.pk, Sanction.SUSPENSION))
     assert said == [f"你的账号已被封禁至 {until}：刷屏广告"]
     assert "刷屏广告" in page.content.decode()
@@ -417,7 +446,7 @@ def test_gem_cap_override_set_and_cleared(mod):
 # --- refusals ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("call, code", [
+@pytest.mark.parametrize(("call", "code"), [
     (lambda m, t: actions.mute(m, "nobody", "5", "m", "x"), "no_user"),
     (lambda m, t: actions.mute(m, "laoli", "5", "m", "x"), "self_target"),
     (lambda m, t: actions.mute(m, "othermod", "5", "m", "x"), "protected_target"),
@@ -448,7 +477,8 @@ def test_refusals_change_nothing(mod, owner, outsider, django_user_model, call, 
     with pytest.raises(Refused) as e:
         call(mod, table)
     assert e.value.reason == code
-    assert not AuditEntry.objects.exists() and not Sanction.objects.exists()
+    assert not AuditEntry.objects.exists()
+    assert not Sanction.objects.exists()
     assert Profile.objects.get(user=outsider).coins == coins
     assert Table.objects.get(pk=table.pk).name == "原桌"
 
@@ -470,7 +500,7 @@ def test_no_action_on_a_table_where_the_moderator_sits(mod, django_user_model):
 def test_a_refusal_through_the_console_shows_its_message(mod, outsider):
     r = _client(mod).post("/mod/users/outsider/mute/", {"amount": "5", "unit": "m",
                                                         "reason": ""}, follow=True)
-    assert r.status_code == 200 and "Give a reason" in r.content.decode() or \
+    assert (r.status_code == 200 and "Give a reason" in r.content.decode()) or \
         "请填写理由" in r.content.decode()
     assert not Sanction.objects.exists()
 
@@ -495,9 +525,12 @@ def test_audit_log_is_append_only_and_searchable(mod, owner, outsider):
     c = _client(mod)
     assert "outsider" in c.get("/mod/audit/?user=outsid").content.decode()
     page = c.get(f"/mod/audit/?table={table.pk}").content.decode()
-    assert "查询桌二" in page and ">禁言<" not in page
+    assert "查询桌二" in page
+    assert ">禁言<" not in page
     # actions by their names, states as key: value pairs (not raw dicts)
-    assert ">改桌名<" in page and "name: 查询桌二" in page and "{&#x27;" not in page
+    assert ">改桌名<" in page
+    assert "name: 查询桌二" in page
+    assert "{&#x27;" not in page
     assert c.get("/mod/audit/?moderator=laoli").context["page"].paginator.count == 2
     assert c.get("/mod/audit/?moderator=zzz").context["page"].paginator.count == 0
 
@@ -531,7 +564,8 @@ def test_chat_is_stored_raw_and_sent_masked_and_names_are_filtered(mod, owner, c
         assert e.value.reason == "blocked_word"
     r = client.post("/accounts/signup/", {"username": "笨蛋王", "password1": "Qw3rty!x9",
                                           "password2": "Qw3rty!x9"})
-    assert r.status_code == 200 and not get_user_model().objects.filter(
+    assert r.status_code == 200
+    assert not get_user_model().objects.filter(
         username="笨蛋王").exists()
 
 
@@ -625,21 +659,28 @@ def test_the_console_shows_words_beijing_times_seat_names_and_item_names(mod, ow
     beijing = timezone.localtime(timezone.datetime.fromisoformat(until)).strftime("%Y-%m-%d %H:%M")
     client = _client(mod)
     page = _shown(client.get(f"/mod/tables/{table.pk}/").content.decode())
-    assert "金字招牌" in page and beijing in page  # the sign's item and until
-    assert "gold_sign" not in page and until not in page and '{"' not in page
-    assert '<li data-seat="2">南： ' in page and '<li data-seat="0">北： ' in page
+    assert "金字招牌" in page
+    assert beijing in page
+    assert "gold_sign" not in page
+    assert until not in page
+    assert '{"' not in page
+    assert '<li data-seat="2">南： ' in page
+    assert '<li data-seat="0">北： ' in page
     said = ChatMessage.objects.get(table=table).created_at
     assert f'<small class="at">{timezone.localtime(said):%Y-%m-%d %H:%M}</small>' in page
     assert timezone.localtime(said).utcoffset() == timedelta(hours=8)
     assert ('你好<span class="emoji"><img class="emoji-img" '
             'src="/static/icons/thumbs_up.svg"') in page
     audit = _shown(client.get("/mod/audit/").content.decode())
-    assert "金字招牌" in audit and "gold_sign" not in audit and '{"' not in audit
+    assert "金字招牌" in audit
+    assert "gold_sign" not in audit
+    assert '{"' not in audit
 
     four = make_players(4, "lost")
     finish_with(start_game(four), finished_state("1"))  # seats 0 and 2 lose
     page = client.get(f"/mod/users/{four[0].username}/").content.decode()
-    assert '<span class="result">负</span>' in page and ">loss<" not in page
+    assert '<span class="result">负</span>' in page
+    assert ">loss<" not in page
 
 
 def test_the_admin_audits_a_price_change_and_cannot_edit_sanctions(django_user_model, owner):
@@ -689,7 +730,8 @@ def test_a_superuser_is_a_moderator_at_a_private_table_and_over_a_protected_sign
 
     boss = django_user_model.objects.create_superuser("boss", password="pw-boss-123")
     assert not boss.groups.exists()
-    assert access.is_moderator(boss) and not access.is_moderator(owner)
+    assert access.is_moderator(boss)
+    assert not access.is_moderator(owner)
     assert access.moderator_ids([boss.pk, owner.pk, None]) == {boss.pk}
     private = tables.create_table(owner, "好友房", private=True)
     assert access.open_table(private.pk, boss, None) is not None
@@ -701,4 +743,5 @@ def test_a_superuser_is_a_moderator_at_a_private_table_and_over_a_protected_sign
     result = items.use(boss, give(boss, "sign"), "sign", "b", table_id=table.pk, name="管理桌")
     assert (result["name"], result["protected_until"]) == ("管理桌", None)
     snap = snapshots.table_snapshot(table.pk)
-    assert snap["name"] == "管理桌" and snap["sign"] is None
+    assert snap["name"] == "管理桌"
+    assert snap["sign"] is None

@@ -84,7 +84,8 @@ def test_the_moderator_badge_shows_among_the_watchers_at_a_seat_and_in_chat(
     page = player.page
     watching = page.locator("#mod-watching")
     watching.wait_for(state="visible")
-    assert "guanli" in watching.inner_text() and "管理员" in watching.inner_text()
+    assert "guanli" in watching.inner_text()
+    assert "管理员" in watching.inner_text()
     page.locator("#spectators").click()
     watcher = page.locator("#watchers-names li.watcher", has_text="guanli")
     watcher.wait_for(state="visible")

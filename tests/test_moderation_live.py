@@ -72,11 +72,13 @@ async def test_close_reaches_every_client_and_changes_nothing(table, players, ou
     await db(actions.close_table)(mod, table.pk, "赌博")
     for s in socks:
         notice = await s.until(lambda m: m["type"] == "notice")
-        assert notice["code"] == "moderator_close" and notice["params"]["reason"] == "赌博"
+        assert notice["code"] == "moderator_close"
+        assert notice["params"]["reason"] == "赌博"
         assert (await s.until(lambda m: m["type"] == "table_closed"))["id"] == table.pk
         assert await _closed(s) == 4404
     g = await db(Game.objects.get)(pk=game.pk)
-    assert g.end_reason == "moderator_close" and g.record["result"]["reason"] == "moderator_close"
+    assert g.end_reason == "moderator_close"
+    assert g.record["result"]["reason"] == "moderator_close"
     assert not await db(RatingEntry.objects.filter(game=g).exists)()
     after = await db(lambda: {p.user_id: (p.rating_points, p.coins)
                               for p in Profile.objects.all()})()
@@ -89,7 +91,8 @@ async def test_kick_ends_the_game_live_and_the_ban_refuses_sitting(table, player
     await db(actions.kick)(mod, table.pk, "partner", "骂人")
     kicked = socks[2]
     notice = await kicked.until(lambda m: m["type"] == "notice")
-    assert notice["code"] == "moderator_kick" and notice["params"]["minutes"] == 30
+    assert notice["code"] == "moderator_kick"
+    assert notice["params"]["minutes"] == 30
     over = await socks[0].until(lambda m: m["type"] == "game" and m["view"]["status"] == "over")
     assert over["view"]["result"]["reason"] == "moderator_kick"
     assert over["view"]["result"]["rating_changes"] == [0, 0, 0, 0]
@@ -127,7 +130,8 @@ async def test_mute_is_enforced_and_lifted_by_itself(table, owner, outsider, mod
         until=timezone.now() - timedelta(seconds=1)))()
     await sock.send({"type": "chat", "text": "又能说了"})
     line = await listener.until(lambda m: m["type"] == "chat")
-    assert line["line"]["text"] == "又能说了" and line["line"]["moderator"] is False
+    assert line["line"]["text"] == "又能说了"
+    assert line["line"]["moderator"] is False
 
 
 async def test_suspension_closes_every_socket_of_the_user(table, players, mod, socks):
@@ -146,7 +150,8 @@ async def test_suspension_closes_every_socket_of_the_user(table, players, mod, s
     await db(actions.suspend)(mod, "opponent", "1", "d", "外挂")
     for s in (socks[1], elsewhere, lobby):
         notice = await s.until(lambda m: m["type"] == "notice")
-        assert notice["code"] == "suspended" and notice["params"]["reason"] == "外挂"
+        assert notice["code"] == "suspended"
+        assert notice["params"]["reason"] == "外挂"
         assert await _closed(s) == 4403
     over = await _seen(socks[0], lambda m: m["type"] == "game"
                        and m["view"]["status"] == "over")
@@ -168,7 +173,8 @@ async def test_reports_over_the_socket_and_their_outcome(table, owner, outsider,
                          "note": "骂人"})
     reply = await reporter.until(lambda m: m["type"] == "reported")
     report = await db(Report.objects.get)(pk=reply["id"])
-    assert report.target_id == outsider.pk and report.chat_line_id == line.pk
+    assert report.target_id == outsider.pk
+    assert report.chat_line_id == line.pk
     for bad, code in (({"category": "nope", "user_id": outsider.pk}, "bad_report"),
                       ({"category": "other", "user_id": owner.pk}, "report_self"),
                       ({"category": "other", "user_id": mod.pk}, "bad_report"),
@@ -178,7 +184,8 @@ async def test_reports_over_the_socket_and_their_outcome(table, owner, outsider,
         assert (await reporter.error())["reason"] == code
     await db(reports.handle)(mod, report.pk, "已禁言", resolved=True)
     notice = await reporter.until(lambda m: m["type"] == "notice")
-    assert notice["code"] == "report_outcome" and "已禁言" not in notice["message"]
+    assert notice["code"] == "report_outcome"
+    assert "已禁言" not in notice["message"]
     assert await db(AuditEntry.objects.filter(action="report").count)() == 1
 
 
@@ -219,7 +226,8 @@ async def test_a_moderator_watches_a_table_with_spectators_off(players, outsider
         return next(t for t in rows if t["id"] == private.pk)
 
     row = await db(console_row)()
-    assert row["private"] is True and row["spectators_allowed"] is False
+    assert row["private"] is True
+    assert row["spectators_allowed"] is False
 
     watcher = await _open(private.pk, mod)
     socks.append(watcher)
@@ -228,7 +236,9 @@ async def test_a_moderator_watches_a_table_with_spectators_off(players, outsider
     assert greeting["watchers"]["names"] == [{"username": "laoli", "moderator": True}]
     assert greeting["moderators"] == [{"id": mod.pk, "username": "laoli"}]
     view = (await watcher.until(lambda m: m["type"] == "game"))["view"]
-    assert view["game_id"] == game.pk and view["seat"] is None and view["hand"] is None
+    assert view["game_id"] == game.pk
+    assert view["seat"] is None
+    assert view["hand"] is None
     # the players see the moderator among the watchers
     frame = await seated.until(lambda m: m["type"] == "table"
                                and m["table"]["watchers"]["names"])

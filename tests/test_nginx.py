@@ -32,7 +32,7 @@ from django.conf import settings
 from tests.servers import ROOT, ServerProcess, free_port, test_database_url
 
 sys.path.insert(0, str(ROOT / "deploy"))
-import nginx_conf  # noqa: E402  (deploy/ is scripts, not a package)
+import nginx_conf  # deploy/ is scripts, not a package
 
 NEEDS = "needs DATABASE_URL (PostgreSQL), REDIS_URL (Redis) and nginx"
 pytestmark = [
@@ -128,7 +128,8 @@ def test_pages_static_files_and_websockets_through_nginx(proxied, owner):
     assert page.status == 200
     assert "原子" in page.read().decode()
     css = _get(opener, nginx.base_url + "/static/css/site.css")
-    assert css.status == 200 and "immutable" in " ".join(css.headers.get_all("Cache-Control"))
+    assert css.status == 200
+    assert "immutable" in " ".join(css.headers.get_all("Cache-Control"))
 
     from django.test import Client
 

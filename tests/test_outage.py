@@ -94,7 +94,8 @@ def test_a_turn_that_began_during_the_outage_gets_a_full_turn(outage, settings):
     game.refresh_from_db()
     resumed_at = SchedulerHeartbeat.objects.get(name=clock.NAME).at
     assert (game.due_at - resumed_at).total_seconds() == 30
-    assert game.seq == 1 and game.state["status"] == engine.PLAYING
+    assert game.seq == 1
+    assert game.state["status"] == engine.PLAYING
 
 
 @pytest.mark.django_db

@@ -26,7 +26,8 @@ def test_saturation_is_lag_held_past_the_limit_or_too_many_sockets(settings, mon
     overload.note_lag(0.3, now=101.5)
     assert overload.lag_saturated(now=102.0)
     overload.note_lag(0.05, now=102.1)  # one prompt wake-up ends it
-    assert not overload.lag_saturated(now=103.0) and not overload.saturated()
+    assert not overload.lag_saturated(now=103.0)
+    assert not overload.saturated()
     settings.GAMES_MAX_SOCKETS = 0
     monkeypatch.setattr(overload.drain, "open_sockets", lambda: 1)
     assert overload.saturated()

@@ -16,13 +16,16 @@ pytestmark = pytest.mark.django_db
 def test_favicon_ico_is_served_and_the_pages_link_an_svg_icon():
     client = Client()
     r = client.get("/favicon.ico")
-    assert r.status_code == 302 and r["Location"].endswith(".ico")
+    assert r.status_code == 302
+    assert r["Location"].endswith(".ico")
     icon = client.get(r["Location"])
     assert icon.status_code == 200
     body = b"".join(icon.streaming_content) if icon.streaming else icon.content
     assert body[:4] == b"\x00\x00\x01\x00"  # an ICO header
     page = client.get("/").content.decode()
-    assert 'rel="icon"' in page and "favicon.svg" in page and 'type="image/svg+xml"' in page
+    assert 'rel="icon"' in page
+    assert "favicon.svg" in page
+    assert 'type="image/svg+xml"' in page
 
 
 # 您, or a half-width , : ? ! ; ( ) touching Chinese text
@@ -67,7 +70,8 @@ def test_the_owner_standing_at_a_waiting_table_is_no_spectator():
     table = tables.create_table(owner)
     presence.touch_presence("c-owner", table.pk, owner)
     snap = snapshots.table_snapshot(table.pk)
-    assert snap["spectators"] == 0 and snap["watchers"]["names"] == []
+    assert snap["spectators"] == 0
+    assert snap["watchers"]["names"] == []
     assert next(r for r in snapshots.lobby_rows() if r["id"] == table.pk)["spectators"] == 0
     presence.touch_presence("c-watch", table.pk, watcher)
     assert snapshots.table_snapshot(table.pk)["spectators"] == 1

@@ -87,9 +87,12 @@ def test_lobby_lists_open_tables_with_seats(client, owner, partner):
     html = client.get(reverse("lobby")).content.decode()
 
     assert f'data-table-id="{table.pk}"' in html
-    assert "老街一号" in html and "关掉的桌" not in html
-    assert "partner" in html and "科员" in html  # seated player with level title
-    assert "机器人" in html and "空位" in html  # bot seat, empty seats
+    assert "老街一号" in html
+    assert "关掉的桌" not in html
+    assert "partner" in html
+    assert "科员" in html
+    assert "机器人" in html
+    assert "空位" in html
     assert "等待中" in html
     assert f'href="/tables/{table.pk}/"' in html
     assert "lobby.js" in html
@@ -98,7 +101,8 @@ def test_lobby_lists_open_tables_with_seats(client, owner, partner):
 def test_lobby_shows_playing_tables(client, owner, partner, opponent, fourth):
     _start_game(owner, partner, opponent, fourth)
     html = client.get(reverse("lobby")).content.decode()
-    assert 'data-status="playing"' in html and "游戏中" in html
+    assert 'data-status="playing"' in html
+    assert "游戏中" in html
 
 
 def test_create_table_requires_login(client):
@@ -137,7 +141,8 @@ def test_create_table_rate_limited_with_message(client, owner, settings, private
     # the message is shown on the lobby page, as an error
     m = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
     assert m, "no messages on the lobby"
-    assert 'class="message error"' in m.group(1) and "开桌太频繁" in m.group(1)
+    assert 'class="message error"' in m.group(1)
+    assert "开桌太频繁" in m.group(1)
     # and only once: the next page has no stale message
     assert "开桌太频繁" not in client.get(reverse("lobby")).content.decode()
 
@@ -150,7 +155,8 @@ def test_too_many_empty_tables_message_in_chinese_on_the_lobby(
     client.post(reverse("table_new"), {"name": "一号"})
     html = client.post(reverse("table_new"), {"name": "二号"}, follow=True).content.decode()
     m = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
-    assert m and "你已经开了 1 张空桌" in m.group(1)
+    assert m
+    assert "你已经开了 1 张空桌" in m.group(1)
 
 
 def test_create_table_get_goes_to_lobby(client, owner):
@@ -167,11 +173,13 @@ def test_table_page_renders_waiting_table(client, owner):
     html = response.content.decode()
     assert response.status_code == 200
     boot = _json_script(html, "table-boot")
-    assert boot["table"]["id"] == table.pk and boot["view"] is None
+    assert boot["table"]["id"] == table.pk
+    assert boot["view"] is None
     assert boot["ws_path"] == f"/ws/table/{table.pk}/"
     assert boot["me"] == {"id": None, "username": None}
     strings = _json_script(html, "table-strings")
-    assert strings["sit"] == "坐下" and strings["pass_mark"] == "不要"
+    assert strings["sit"] == "坐下"
+    assert strings["pass_mark"] == "不要"
     for hook in ('id="table-app"', 'data-status="waiting"', 'id="play-btn"', 'id="pass-btn"',
                  'id="hint-btn"', 'id="ready-btn"', 'id="escape-btn"', 'id="result-panel"',
                  'id="chat-input"', 'maxlength="200"', 'id="closed-notice"',
@@ -197,10 +205,12 @@ def test_table_page_embeds_only_the_viewers_own_hand(
     view = boot["view"]
 
     assert 'data-status="playing"' in html
-    assert view["seat"] == 2 and view["game_id"] == game.pk
+    assert view["seat"] == 2
+    assert view["game_id"] == game.pk
     assert view["hand"] == state["hands"][2]
     assert view["counts"] == [len(h) for h in state["hands"]]
-    assert "hands" not in view and "seed" not in view
+    assert "hands" not in view
+    assert "seed" not in view
     assert state["seed"] not in html
     # nothing but the own hand is a list of cards as long as a hand
     blob = json.dumps(boot)
@@ -214,7 +224,8 @@ def test_table_page_embeds_only_the_viewers_own_hand(
     spectator = _json_script(
         client.get(reverse("table", args=[table.pk])).content.decode(), "table-boot"
     )["view"]
-    assert spectator["seat"] is None and spectator["hand"] is None
+    assert spectator["seat"] is None
+    assert spectator["hand"] is None
     assert state["seed"] not in json.dumps(spectator)
 
 
@@ -240,13 +251,14 @@ def test_result_page_404_for_missing_game(client):
 
 
 def test_result_page_of_a_finished_game(client, owner, partner, opponent, fourth, outsider):
-    table, game = _start_game(owner, partner, opponent, fourth)
+    _table, game = _start_game(owner, partner, opponent, fourth)
     game = _finish_by_clock(game)
     result = game.state["result"]
     client.force_login(outsider)
     html = client.get(reverse("game_result", args=[game.pk])).content.decode()
     assert 'data-status="over"' in html
-    assert "上半局" in html and "合计" in html
+    assert "上半局" in html
+    assert "合计" in html
     assert "获胜" in html
     if result["double_clamp"]:
         assert "双夹" in html
@@ -285,11 +297,15 @@ def test_card_face():
 
     assert card_face("TH", "9") == {"code": "TH", "joker": False, "color": "red", "rank": "10",
                                     "suit": "♥", "label": "10♥", "dao": False}
-    assert card_face("9S", "9")["dao"] and card_face("9S", "9")["color"] == "black"
+    assert card_face("9S", "9")["dao"]
+    assert card_face("9S", "9")["color"] == "black"
     assert card_face("JC")["label"] == "J♣"
     big, small = card_face("RJ"), card_face("BJ")
-    assert big["joker"] and big["color"] == "red" and big["rank"] == "大王"
-    assert small["color"] == "black" and small["rank"] == "小王"
+    assert big["joker"]
+    assert big["color"] == "red"
+    assert big["rank"] == "大王"
+    assert small["color"] == "black"
+    assert small["rank"] == "小王"
 
 
 def test_abandoned_game_result_names_the_escaper(client, owner, partner, opponent, fourth):
@@ -314,7 +330,8 @@ def test_profile_lists_recent_games(client, owner, partner, opponent, fourth):
     response = client.get(reverse("profile_self"))
     rows = response.context["recent_games"]
     assert [r.game_id for r in rows] == [game.pk]
-    assert rows[0].rating_change == delta and rows[0].seat == 0
+    assert rows[0].rating_change == delta
+    assert rows[0].seat == 0
     html = response.content.decode()
     assert f'data-game-id="{game.pk}"' in html
     assert reverse("game_result", args=[game.pk]) in html
@@ -327,10 +344,11 @@ def test_profile_lists_recent_games(client, owner, partner, opponent, fourth):
 
 
 def test_recent_games_results_escape_and_practice(owner, partner, opponent, fourth):
-    table, game = _start_game(owner, partner, opponent, fourth)
+    _table, game = _start_game(owner, partner, opponent, fourth)
     play.escape(game.pk, owner)
     rows = queries.recent_games(owner)
-    assert rows[0].result == queries.ESCAPED and rows[0].rating_change == -20
+    assert rows[0].result == queries.ESCAPED
+    assert rows[0].rating_change == -20
     assert queries.recent_games(partner)[0].result == queries.ABANDONED
     assert queries.recent_games(partner)[0].rating_change == 0
 
@@ -342,7 +360,9 @@ def test_recent_games_results_escape_and_practice(owner, partner, opponent, four
     pgame = tables.set_ready(practice.pk, partner)
     play.escape(pgame.pk, partner)
     latest = queries.recent_games(partner)[0]
-    assert latest.game_id == pgame.pk and latest.practice and latest.rating_change is None
+    assert latest.game_id == pgame.pk
+    assert latest.practice
+    assert latest.rating_change is None
 
 
 def test_recent_games_limit_and_outsider(owner, partner, opponent, fourth, outsider):
@@ -362,16 +382,20 @@ def test_recent_games_limit_and_outsider(owner, partner, opponent, fourth, outsi
 def test_language_switch_to_english(client, owner):
     tables.create_table(owner)
     html = client.get(reverse("lobby")).content.decode()
-    assert "大厅" in html and "等待中" in html
+    assert "大厅" in html
+    assert "等待中" in html
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     html = client.get(reverse("lobby")).content.decode()
-    assert "Lobby" in html and "Waiting" in html and "Open a table" not in html
+    assert "Lobby" in html
+    assert "Waiting" in html
+    assert "Open a table" not in html
     assert "等待中" not in html
     table = Table.objects.get()
     strings = _json_script(
         client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
     )
-    assert strings["sit"] == "Sit here" and strings["lang"] == "en"
+    assert strings["sit"] == "Sit here"
+    assert strings["lang"] == "en"
 
 
 def test_nav_links_the_shop_and_the_link_works(client, owner):
@@ -381,7 +405,8 @@ def test_nav_links_the_shop_and_the_link_works(client, owner):
         html = client.get(reverse("lobby")).content.decode()
         nav = html[html.index('<nav class="site-nav"'):html.index("</nav>")]
         assert '<a href="/shop/">商店</a>' in nav  # the shop is in the nav
-        assert reverse("rules") in nav and reverse("leaderboard") in nav
+        assert reverse("rules") in nav
+        assert reverse("leaderboard") in nav
         assert client.get("/shop/").status_code == 200
 
 
@@ -394,7 +419,8 @@ def test_table_strings_explain_stand_up_and_auto_play(client, owner):
     assert strings["auto_by_timeout"] == (
         "连续两次超时，已为你托管。点击「取消托管」即可恢复自己出牌。"
     )
-    assert strings["auto_off"] == "取消托管" and strings["empty_seat"] == "空位"
+    assert strings["auto_off"] == "取消托管"
+    assert strings["empty_seat"] == "空位"
     assert "bot_badge" not in strings  # a bot seat shows its name once
 
 

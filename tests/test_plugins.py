@@ -85,9 +85,11 @@ def test_game_end_hooks_run_in_the_lists_order_once_with_the_record(register):
     register("on_game_end", lambda end: calls.append(("early", end.reason)), first=True)
     game = _play_to_the_end(start_game(make_players()))
     assert calls == [("early", "normal"), ("late", "normal")]
-    assert game.end_reason == "normal" and game.settled
+    assert game.end_reason == "normal"
+    assert game.settled
     record = game.record
-    assert record["version"] == 2 and record["result"]["reason"] == "normal"
+    assert record["version"] == 2
+    assert record["result"]["reason"] == "normal"
     assert record == engine.to_record(game.state)
     assert play.finish(game) is False  # once per game, whatever path calls it again
     assert len(calls) == 2
@@ -136,7 +138,8 @@ def test_a_moderators_ending_changes_no_rating_and_stands_the_target_up(reason, 
     seat = None if reason == "moderator_close" else 1
     play.end_game(game.pk, reason, seat)
     game = fresh(game)
-    assert game.end_reason == reason and game.record["result"]["reason"] == reason
+    assert game.end_reason == reason
+    assert game.record["result"]["reason"] == reason
     assert game.state["result"]["rating_changes"] == [0, 0, 0, 0]
     assert [e.reason for e in ends] == [reason]
     assert not RatingEntry.objects.exists()
@@ -179,13 +182,15 @@ def test_a_timeout_hook_extends_the_turn_instead_of_the_clock_action(register):
     force_due(game)
     assert play.run_due(game.pk, game.seq) is True
     extended = fresh(game)
-    assert extended.seq == game.seq and asked == [seat]
+    assert extended.seq == game.seq
+    assert asked == [seat]
     left = (extended.due_at - timezone.now()).total_seconds()
     assert 85 < left <= 90
     assert seat_row(extended, seat).timeouts == 0
     force_due(extended)
     assert play.run_due(game.pk, game.seq) is True  # the hook declines: the §8 action
-    assert fresh(game).seq == game.seq + 1 and seat_row(game, seat).timeouts == 1
+    assert fresh(game).seq == game.seq + 1
+    assert seat_row(game, seat).timeouts == 1
 
 
 # --- seat policies, one seat per person ----------------------------------------------------
@@ -216,7 +221,8 @@ def test_a_seat_policy_refuses_a_seat_and_stands_up_before_a_start(register, set
     banned.add(users[3].pk)  # fell below before the start: stood up, the others stay ready
     assert tables.set_ready(table.pk, users[3]) is None
     seats = list(Seat.objects.filter(table=table).order_by("index"))
-    assert seats[3].user is None and [s.ready for s in seats[:3]] == [True] * 3
+    assert seats[3].user is None
+    assert [s.ready for s in seats[:3]] == [True] * 3
     assert Table.objects.get(pk=table.pk).status == Table.WAITING
 
 
@@ -269,7 +275,8 @@ def test_closing_idle_tables_keeps_one_someone_sat_at(settings, owner, partner):
     Table.objects.update(created_at=timezone.now() - timedelta(minutes=5))
     tables.sit(taken.pk, partner, 0)
     assert tables.close_idle_tables() == 1
-    assert Table.objects.get(pk=idle.pk).closed and not Table.objects.get(pk=taken.pk).closed
+    assert Table.objects.get(pk=idle.pk).closed
+    assert not Table.objects.get(pk=taken.pk).closed
 
 
 # --- contributions, chat policies ------------------------------------------------------------
@@ -287,10 +294,13 @@ def test_view_and_snapshot_keys(register):
     assert (view["extra_seat"], view["extra_user"]) == (2, seat_row(game, 2).user_id)
     assert seatview.view_for(game, None)["extra_user"] is None
     snap = snapshots.table_snapshot(game.table_id)
-    assert snap["theme"] == f"t{game.table_id}" and snap["secret"] == 1
+    assert snap["theme"] == f"t{game.table_id}"
+    assert snap["secret"] == 1
     [row] = [r for r in snapshots.lobby_rows() if r["id"] == game.table_id]
-    assert row["theme"] == f"t{game.table_id}" and "secret" not in row
-    assert snapshots.lobby_row(snap)["theme"] == snap["theme"] and "secret" not in (
+    assert row["theme"] == f"t{game.table_id}"
+    assert "secret" not in row
+    assert snapshots.lobby_row(snap)["theme"] == snap["theme"]
+    assert "secret" not in (
         snapshots.lobby_row(snap))
 
 

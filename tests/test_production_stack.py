@@ -170,7 +170,8 @@ async def _play_game(players: list[Player], watchers: list[Player]) -> dict[str,
             if view["status"] == engine.OVER:
                 break
             me = players[view["turn"]]
-            assert me.view["seat"] == view["turn"] and me.view["seq"] == view["seq"]
+            assert me.view["seat"] == view["turn"]
+            assert me.view["seq"] == view["seq"]
             await me.send(choose(me.view, rngs[me.seat]))
             for c in clients:
                 await c.until_seq(view["seq"] + 1)
@@ -192,7 +193,9 @@ async def _play_game(players: list[Player], watchers: list[Player]) -> dict[str,
 def _check_result(table: Table, users: list, players: list[Player], watchers: list[Player],
                   final: dict[str, Any]) -> None:
     game = Game.objects.get(pk=Table.objects.get(pk=table.pk).current_game_id)
-    assert game.status == Game.OVER and game.settled and game.seq == final["seq"]
+    assert game.status == Game.OVER
+    assert game.settled
+    assert game.seq == final["seq"]
     states = states_by_seq(game)
     assert states[game.seq] == game.state
     for p in players:
@@ -302,7 +305,8 @@ def test_the_redis_channel_layer_has_no_read_timeout_and_a_waiting_pool():
         pool = layer.create_pool(index)
         assert pool.connection_class(**pool.connection_kwargs).socket_timeout is None
         # a storm waits for one of a bounded number of connections
-        assert isinstance(pool, BlockingConnectionPool) and pool.max_connections <= 100
+        assert isinstance(pool, BlockingConnectionPool)
+        assert pool.max_connections <= 100
         # a command on a connection that died is retried once
         retry = pool.connection_class(**pool.connection_kwargs).retry
         assert retry.get_retries() == 1
@@ -330,7 +334,7 @@ def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes
                 await p.connect(timeout=60)  # a storm queues; Daphne waits 30 s
                 await p.until(lambda m: m["type"] == "chat_history")
                 return None
-            except Exception as e:  # noqa: BLE001 — reported below
+            except Exception as e:  # reported below
                 return repr(e)
 
         async def alive(p: Player, error: str | None):
@@ -340,7 +344,7 @@ def test_a_connect_storm_of_300_sockets_over_two_daphnes_is_all_accepted(daphnes
             try:
                 await p.send({"type": "ping"})
                 return (await p.until(lambda m: m["type"] == "pong"))["type"]
-            except Exception as e:  # noqa: BLE001 — reported below
+            except Exception as e:  # reported below
                 return repr(e)
         try:
             errors = await asyncio.gather(*(one(p) for p in clients))

@@ -53,8 +53,11 @@ def _json_client(user) -> Client:
 def test_whole_reads_ascii_digits_only():
     assert [wire.whole(v) for v in ("0", "42", " 7 ", 5)] == [0, 42, 7, 5]
     assert [wire.whole(v) for v in STRANGE_DIGITS] == [None] * len(STRANGE_DIGITS)
-    assert wire.whole("9" * 8000) is None and wire.whole(True) is None
-    assert wire.whole(-3) is None and wire.whole(1.0) is None and wire.whole(None) is None
+    assert wire.whole("9" * 8000) is None
+    assert wire.whole(True) is None
+    assert wire.whole(-3) is None
+    assert wire.whole(1.0) is None
+    assert wire.whole(None) is None
 
 
 def test_shop_numbers_take_ascii_digits_only(owner):
@@ -68,7 +71,8 @@ def test_shop_numbers_take_ascii_digits_only(owner):
         assert (r.status_code, r.json()["reason"]) == (400, "bad_message"), text
     r = client.post("/shop/buy/", {"item": "recorder", "quantity": "1",
                                    "price": Item.objects.get(code="recorder").price})
-    assert r.status_code == 200 and r.json()["ok"]
+    assert r.status_code == 200
+    assert r.json()["ok"]
     slot = client.get("/api/me").json()["inventory"][0]["slot"]
     for text in ["²", "٣", "１", "３００"]:
         for body in ({"slot": slot, "item": "recorder", "key": f"k{text}", "game": text},):
@@ -91,7 +95,8 @@ def test_moderator_numbers_and_lobby_filters_take_ascii_digits_only(mod, outside
         assert r.status_code == 200, text
         assert client.get(f"/?wager={text}").status_code == 200
     from moderation.models import AuditEntry, Sanction
-    assert not AuditEntry.objects.exists() and not Sanction.objects.exists()
+    assert not AuditEntry.objects.exists()
+    assert not Sanction.objects.exists()
 
 
 def test_json_bodies_too_deep_or_malformed_are_400_bad_message(owner):
@@ -130,7 +135,9 @@ async def test_a_malformed_route_is_accepted_and_closed_4404_in_one_short_line(p
                                                         "code": 4404}
     await comm.disconnect()
     lines = [r for r in caplog.records if r.name == "games.adapters.consumers"]
-    assert len(lines) == 1 and len(lines[0].getMessage()) < 120 and not lines[0].exc_info
+    assert len(lines) == 1
+    assert len(lines[0].getMessage()) < 120
+    assert not lines[0].exc_info
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
@@ -142,7 +149,8 @@ def test_expected_refusals_log_one_line_without_a_traceback(owner, caplog):
         assert client.get("/tables/" + "9" * 8000 + "/").status_code == 404
         assert client.get("/tables/999999/").status_code == 404
     records = [r for r in caplog.records if r.name == "django.request"]
-    assert records and all(r.exc_info is None for r in records)
+    assert records
+    assert all(r.exc_info is None for r in records)
     assert all(len(r.getMessage()) < 300 for r in records)
     assert "Forbidden" in records[0].getMessage()
 
@@ -158,7 +166,7 @@ def counted(plug):
 
     plug(make_plugin(socket_messages=lambda: {
         "count_me": SocketMessage(handler, rate=None, login=False)}))
-    yield calls
+    return calls
 
 
 async def test_a_flood_is_dropped_before_any_work_and_counted(owner, counted, settings):
@@ -185,6 +193,7 @@ async def test_a_flood_is_dropped_before_any_work_and_counted(owner, counted, se
         dropped = consumers.dropped_frames - before
     finally:
         await comm.disconnect()
-    assert dropped > 0 and len(counted) + dropped == sent
+    assert dropped > 0
+    assert len(counted) + dropped == sent
     assert answered == counted  # the handler saw exactly the frames answered
     assert counted[:30] == list(range(30))  # the burst went through, in order

@@ -106,7 +106,8 @@ def test_a_move_is_at_most_four_statements_broadcast_included():
         assert markers == 2  # one transaction: the lock, the event, the game row
         # the broadcast was built and sent inside what was counted
         frame = async_to_sync(layer.receive)(listener)
-        assert frame["type"] == "game.update" and frame["view"]["seq"] == msg["seq"] + 1
+        assert frame["type"] == "game.update"
+        assert frame["view"]["seq"] == msg["seq"] + 1
         assert frame["view"]["armed_timer"] is False  # the item state was read for it
         async_to_sync(layer.group_discard)(group, listener)
     assert GameEvent.objects.filter(game=game).count() == 3
@@ -123,8 +124,10 @@ def test_a_seated_players_connect_is_at_most_six_statements():
         hello = consumers._connect("chan-0", game.table_id, user, None, "10.0.0.1")
     counted, _markers = _statements(captured)
     assert len(counted) <= CONNECT_MAX, "\n".join(counted)
-    assert hello["view"]["game_id"] == game.pk and hello["view"]["hand"]
-    assert hello["moderator"] is False and [line["text"] for line in hello["chat"]] == ["好牌"]
+    assert hello["view"]["game_id"] == game.pk
+    assert hello["view"]["hand"]
+    assert hello["moderator"] is False
+    assert [line["text"] for line in hello["chat"]] == ["好牌"]
 
 
 def test_a_stale_game_hint_falls_back_to_the_tables_current_game():

@@ -84,7 +84,9 @@ def test_quick_start_alone_reuses_your_empty_table_or_opens_one():
     Seat.objects.filter(user=me).update(user=None)
     Table.objects.filter(pk=own.pk).update(closed=True)
     table, alone = tables.quick_start(me)
-    assert alone and table.pk != own.pk and table.owner_id == me.pk
+    assert alone
+    assert table.pk != own.pk
+    assert table.owner_id == me.pk
 
 
 def test_quick_start_skips_a_table_a_seat_policy_refuses(plug):
@@ -103,7 +105,8 @@ def test_quick_start_skips_a_table_a_seat_policy_refuses(plug):
 def test_a_private_table_opens_only_with_its_invite_or_from_inside(django_user_model):
     owner, guest, seated, mod = make_players(4, "pv")
     table = tables.create_table(owner, "好友房", private=True)
-    assert len(table.room_code) == 6 and table.room_code.isdigit()
+    assert len(table.room_code) == 6
+    assert table.room_code.isdigit()
     assert len(table.invite_token) >= 20
     tables.sit(table.pk, seated, 1)
     Group.objects.get_or_create(name="moderators")[0].user_set.add(mod)
@@ -113,7 +116,8 @@ def test_a_private_table_opens_only_with_its_invite_or_from_inside(django_user_m
     assert all(access.may_open(table, u, None) for u in (owner, seated, mod))
     assert table.pk not in {r["id"] for r in snapshots.lobby_rows()}
     assert access.by_code(table.room_code).pk == table.pk
-    assert access.by_code("12345") is None and access.by_code("abcdef") is None
+    assert access.by_code("12345") is None
+    assert access.by_code("abcdef") is None
 
     client = Client()
     client.force_login(guest)
@@ -183,7 +187,9 @@ def test_a_single_timeout_sends_a_turn_timeout_notice(django_capture_on_commit_c
     (uid, notice), = [s for s in sent if s[1]["code"] == "turn_timeout"]
     assert uid == players[seat].pk
     params = notice["params"]
-    assert params["action"] == "play" and len(params["cards"]) == 1 and params["auto"] is False
+    assert params["action"] == "play"
+    assert len(params["cards"]) == 1
+    assert params["auto"] is False
     assert "auto-play" in notice["message"] or "托管" in notice["message"]
 
 
@@ -214,7 +220,8 @@ def test_the_creator_of_a_table_is_seated_on_creation():
     tables.sit(first.pk, friend, 1)
     # a second table moves them from the first, which keeps the friend
     second, why = tables.open_table(me, "二号", private=True)
-    assert why is None and Seat.objects.get(user=me).table_id == second.pk
+    assert why is None
+    assert Seat.objects.get(user=me).table_id == second.pk
     assert list(Seat.objects.filter(table=first, user__isnull=False)
                 .values_list("user_id", flat=True)) == [friend.pk]
 
@@ -223,8 +230,10 @@ def test_a_creator_playing_elsewhere_gets_the_table_without_a_seat():
     players = make_players(4, "busy")
     game = start_game(players)
     table, why = tables.open_table(players[2], "等我")
-    assert why is not None and why.reason == "seated_elsewhere"
-    assert table.owner_id == players[2].pk and not table.closed
+    assert why is not None
+    assert why.reason == "seated_elsewhere"
+    assert table.owner_id == players[2].pk
+    assert not table.closed
     assert not Seat.objects.filter(table=table, user__isnull=False).exists()
     assert Seat.objects.get(user=players[2]).table_id == game.table_id  # still playing there
 
@@ -247,12 +256,14 @@ def test_practice_gives_a_started_game_with_three_bots_of_the_level(level):
     waiting = tables.create_table(me)
     tables.sit(waiting.pk, me, 0)
     table = tables.practice(me, level)
-    assert table.status == Table.PLAYING and table.name == f"练习桌 {table.pk}"
+    assert table.status == Table.PLAYING
+    assert table.name == f"练习桌 {table.pk}"
     seats = list(Seat.objects.filter(table=table).order_by("index"))
     assert seats[0].user_id == me.pk
     assert [(s.is_bot, s.bot_policy) for s in seats[1:]] == [(True, level)] * 3
     game = table.current_game
-    assert game.practice and game.state["bots"] == [None, level, level, level]
+    assert game.practice
+    assert game.state["bots"] == [None, level, level, level]
     assert not Seat.objects.filter(table=waiting, user=me).exists()  # moved, one seat
 
 
@@ -283,10 +294,12 @@ def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
     assert game.state["bots"][1:] == ["expert"] * 3
     # while that game runs: another table opens without them and says 请坐下
     page = client.post("/tables/new/", {"name": "下一桌"}, follow=True).content.decode()
-    assert "请坐下" in page and "练习桌" in page
+    assert "请坐下" in page
+    assert "练习桌" in page
     assert not Seat.objects.filter(table__name="下一桌", user__isnull=False).exists()
     page = client.post("/tables/practice/", {"bot": "normal"}, follow=True)
-    assert page.redirect_chain[-1][0] == "/" and "请先打完这局" in page.content.decode()
+    assert page.redirect_chain[-1][0] == "/"
+    assert "请先打完这局" in page.content.decode()
     assert client.get("/tables/practice/").status_code == 405
 
 
@@ -299,4 +312,5 @@ def test_a_room_code_typed_in_full_width_digits_opens_the_table():
     client = Client()
     client.force_login(make_players(1, "fwfriend")[0])
     answer = client.post("/tables/join/", {"code": wide})
-    assert answer.status_code == 302 and answer["Location"] == f"/tables/{private.pk}/"
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/tables/{private.pk}/"

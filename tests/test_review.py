@@ -58,7 +58,8 @@ def _endgame_lead():
     120); after a single ace North never plays again (every card left beats an
     ace), East and West go out and take all."""
     state = new_game("rv0")  # dao 8, North leads the first half
-    assert state["dao"] == "8" and state["turn"] == 0
+    assert state["dao"] == "8"
+    assert state["turn"] == 0
     hands = [["AS", "AH"], ["8H", "2S", "2S", "2H", "2H"], [], ["8S", "2C", "2C", "2D", "2D"]]
     rest = Counter(SHOE)
     for h in hands:
@@ -80,7 +81,8 @@ def test_a_clearly_best_play_is_good_and_the_other_a_blunder(playout):
     rng = random.Random
     out = judge(view, {"type": "play", "cards": ["AS", "AH"]}, rng(1), samples=8,
                 playout=playout)
-    assert out.label == "good" and out.loss == 0.0
+    assert out.label == "good"
+    assert out.loss == 0.0
     assert out.best == out.made
     single = judge(view, {"type": "play", "cards": ["AS"]}, rng(1), samples=8, playout=playout)
     assert single.label == "blunder", single

@@ -76,23 +76,28 @@ def test_a_player_asks_the_worker_makes_it_and_asking_again_shows_the_stored_one
     assert _review_json(client, finished) == {
         "ok": True, "status": "none", "done": 0, "total": 0, "position": None}
     r = client.post(reverse("game_review", args=[finished.pk]))
-    assert r.status_code == 302 and r.url == reverse("game_review", args=[finished.pk])
+    assert r.status_code == 302
+    assert r.url == reverse("game_review", args=[finished.pk])
     row = GameReview.objects.get()
     assert (row.game_id, row.seat, row.user_id, row.status) == (
         finished.pk, 0, owner.pk, GameReview.QUEUED)
     assert _review_json(client, finished) == {
         "ok": True, "status": "queued", "done": 0, "total": 0, "position": 1}
     page = client.get(reverse("game_review", args=[finished.pk])).content.decode()
-    assert 'id="review-progress"' in page and "<progress" in page
+    assert 'id="review-progress"' in page
+    assert "<progress" in page
 
     assert reviews.run_next()
     assert not reviews.run_next()  # nothing else queued
     row.refresh_from_db()
-    assert row.status == GameReview.DONE and row.finished_at is not None
+    assert row.status == GameReview.DONE
+    assert row.finished_at is not None
     progress = _review_json(client, finished)
-    assert progress["status"] == "done" and progress["done"] == progress["total"] > 0
+    assert progress["status"] == "done"
+    assert progress["done"] == progress["total"] > 0
     result = row.result
-    assert result["seat"] == 0 and result["thresholds"] == [10.0, 25.0, 50.0]
+    assert result["seat"] == 0
+    assert result["thresholds"] == [10.0, 25.0, 50.0]
     assert set(result["counts"]) == {"good", "inexact", "mistake", "blunder"}
     assert sum(result["counts"].values()) == len(result["judged"]) == progress["total"]
     assert 0 <= result["accuracy"] <= 1
@@ -109,7 +114,8 @@ def test_a_player_asks_the_worker_makes_it_and_asking_again_shows_the_stored_one
 
 def test_the_clocks_moves_are_not_judged(finished, owner):
     clocked = list(GameEvent.objects.filter(game=finished, by="clock").values_list("seq", "seat"))
-    assert clocked and all(seat == 0 for _, seat in clocked)
+    assert clocked
+    assert all(seat == 0 for _, seat in clocked)
     assert {seq - 1 for seq, _ in clocked} <= reviews.excluded(finished, finished.record)
     bots = GameEvent.objects.filter(game=finished).exclude(by="player").count()
     assert len(reviews.excluded(finished, finished.record)) == bots
@@ -117,7 +123,8 @@ def test_the_clocks_moves_are_not_judged(finished, owner):
     assert reviews.run(row.pk)
     row.refresh_from_db()
     judged = {j["index"] for j in row.result["judged"]}
-    assert judged and not judged & {seq - 1 for seq, _ in clocked}
+    assert judged
+    assert not judged & {seq - 1 for seq, _ in clocked}
 
 
 def test_only_the_games_players_each_their_own_seat(finished, players, outsider, client):
@@ -127,7 +134,8 @@ def test_only_the_games_players_each_their_own_seat(finished, players, outsider,
     assert client.get(reverse("game_review", args=[finished.pk])).status_code == 404
     assert client.post(reverse("game_review", args=[finished.pk])).status_code == 404
     r = client.get(reverse("game_review_api", args=[finished.pk]))
-    assert r.status_code == 404 and r.json()["reason"] == "not_seated"
+    assert r.status_code == 404
+    assert r.json()["reason"] == "not_seated"
     assert not GameReview.objects.exists()
     # the result page offers the button to the players only
     assert 'id="review-btn"' not in client.get(
@@ -135,7 +143,8 @@ def test_only_the_games_players_each_their_own_seat(finished, players, outsider,
     client.logout()
     assert client.get(reverse("game_review_api", args=[finished.pk])).status_code == 401
     r = client.get(reverse("game_review", args=[finished.pk]))
-    assert r.status_code == 302 and "login" in r.url
+    assert r.status_code == 302
+    assert "login" in r.url
 
     # each player gets their own seat's review, never another's
     seats = []
@@ -153,10 +162,12 @@ def test_not_while_the_game_runs(players, client):
     helpers.refused("game_running", reviews.request_review, game.pk, players[0])
     client.force_login(players[0])
     page = client.get(reverse("game_review", args=[game.pk])).content.decode()
-    assert 'data-status="playing"' in page and "review-ask" not in page
+    assert 'data-status="playing"' in page
+    assert "review-ask" not in page
     client.post(reverse("game_review", args=[game.pk]))
     r = client.post(reverse("game_review_api", args=[game.pk]))
-    assert r.status_code == 400 and r.json()["reason"] == "game_running"
+    assert r.status_code == 400
+    assert r.json()["reason"] == "game_running"
     assert not GameReview.objects.exists()
     assert 'id="review-btn"' not in client.get(
         reverse("game_result", args=[game.pk])).content.decode()
@@ -190,8 +201,10 @@ def test_a_worker_that_died_frees_its_player(finished, owner, settings):
     GameReview.objects.filter(pk=row.pk).update(beat_at=stale)
     assert reviews.progress_of(GameReview.objects.get())["status"] == "failed"
     again = reviews.request_review(finished.pk, owner)  # asked again: queued anew
-    assert again.pk == row.pk and again.status == GameReview.QUEUED
-    assert reviews.run(row.pk) and GameReview.objects.get().status == GameReview.DONE
+    assert again.pk == row.pk
+    assert again.status == GameReview.QUEUED
+    assert reviews.run(row.pk)
+    assert GameReview.objects.get().status == GameReview.DONE
 
 
 def test_a_review_that_fails_says_so_and_may_be_asked_again(finished, owner):
@@ -200,10 +213,12 @@ def test_a_review_that_fails_says_so_and_may_be_asked_again(finished, owner):
     Game.objects.filter(pk=finished.pk).update(record={"version": 2, "seed": "x"})
     assert reviews.run(row.pk)
     row.refresh_from_db()
-    assert row.status == GameReview.FAILED and row.error
+    assert row.status == GameReview.FAILED
+    assert row.error
     Game.objects.filter(pk=finished.pk).update(record=good)
     assert reviews.request_review(finished.pk, owner).status == GameReview.QUEUED
-    assert reviews.run(row.pk) and GameReview.objects.get().status == GameReview.DONE
+    assert reviews.run(row.pk)
+    assert GameReview.objects.get().status == GameReview.DONE
 
 
 def test_the_celery_task_runs_on_the_review_queue(finished, owner, settings):
@@ -249,7 +264,8 @@ def test_a_long_queued_review_asked_again_is_sent_again(finished, owner, setting
         created_at=timezone.now() - reviews.RESEND - timedelta(seconds=1))
     with django_capture_on_commit_callbacks() as sent:
         assert reviews.request_review(finished.pk, owner).pk == row.pk
-    assert len(sent) == 1 and GameReview.objects.count() == 1
+    assert len(sent) == 1
+    assert GameReview.objects.count() == 1
 
 
 def test_the_embedded_worker_command_makes_what_is_queued(finished, players):
@@ -284,8 +300,11 @@ def test_the_page_shows_the_summary_and_only_the_players_own_hand(finished, play
     assert reviews.run_next()
     client.force_login(user)
     html = client.get(reverse("game_review", args=[finished.pk])).content.decode()
-    assert 'id="review-summary"' in html and 'id="review-accuracy"' in html
-    assert "10" in html and "25" in html and "50" in html  # the thresholds, stated
+    assert 'id="review-summary"' in html
+    assert 'id="review-accuracy"' in html
+    assert "10" in html
+    assert "25" in html
+    assert "50" in html
     row = GameReview.objects.get()
     assert html.count('<li data-step="') == len(row.result["costliest"]) <= 3
     steps = _steps(html)
@@ -312,7 +331,8 @@ def test_the_page_shows_the_summary_and_only_the_players_own_hand(finished, play
     for half, cards in seen_per_half.items():
         assert not cards - Counter(record["halves"][half - 1]["hands"][seat])
     assert not (Counter(c for s in steps for c in s["cards"]) - public)
-    assert '"hands"' not in html and "seed" not in html.split('id="review-data"')[1]
+    assert '"hands"' not in html
+    assert "seed" not in html.split('id="review-data"')[1]
 
     # another player's page is their own
     client.force_login(players[2])
@@ -326,9 +346,11 @@ def test_the_page_speaks_english_too(finished, owner, client):
     client.force_login(owner)
     html = client.get(reverse("game_review", args=[finished.pk]),
                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "accuracy" in html and "Step through the game" in html
+    assert "accuracy" in html
+    assert "Step through the game" in html
     zh = client.get(reverse("game_review", args=[finished.pk])).content.decode()
-    assert "准确率" in zh and "逐手回看" in zh
+    assert "准确率" in zh
+    assert "逐手回看" in zh
 
 
 def test_the_profile_offers_a_review_of_each_recent_game(finished, owner, outsider, client):

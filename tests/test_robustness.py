@@ -147,7 +147,7 @@ async def test_cards_must_be_a_list_of_at_most_41_card_strings(settings):
         await comm.disconnect()
 
 
-@pytest.mark.parametrize("origin,host,ok", [
+@pytest.mark.parametrize(("origin", "host", "ok"), [
     (b"http://localhost", None, True),               # a configured site origin
     (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),  # the handshake's own origin
     (b"http://127.0.0.1:9999", b"127.0.0.1:8000", False),  # another port
@@ -290,4 +290,5 @@ def test_forged_x_forwarded_for_does_not_pass_the_signup_limit_of_daphne_proxy_h
         finally:
             daphne.stop(show_output=False)
     # three sign-ups a minute from 127.0.0.1, whatever addresses the header claims
-    assert 429 not in codes[:3] and codes[3:] == [429, 429, 429], codes
+    assert 429 not in codes[:3], codes
+    assert codes[3:] == [429, 429, 429], codes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import threading
+from typing import ClassVar
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -14,7 +15,7 @@ from games.management.commands import runsite
 
 
 class FakeTicker:
-    made: list[FakeTicker] = []
+    made: ClassVar[list[FakeTicker]] = []
 
     def __init__(self) -> None:
         self.interval = 0.2
@@ -28,7 +29,7 @@ class FakeTicker:
 class FakeWorker:
     """runsite's review worker child, not started (the real one: test_review_site)."""
 
-    made: list[FakeWorker] = []
+    made: ClassVar[list[FakeWorker]] = []
 
     def __init__(self) -> None:
         self.started = self.stopped = False
@@ -74,7 +75,8 @@ def test_runsite_migrates_prints_ticks_and_serves(fakes, settings):
     assert ticker.stopped  # stopped when Daphne returns
     # the embedded default: the review worker is a child process, stopped with the site
     (worker,) = FakeWorker.made
-    assert worker.started and worker.stopped
+    assert worker.started
+    assert worker.stopped
     assert "review worker" in out.getvalue()
 
 
@@ -83,7 +85,8 @@ def test_runsite_no_ticker_and_host(fakes):
     calls, _ = fakes
     out = io.StringIO()
     call_command("runsite", "--host", "0.0.0.0", "--port", "9000", "--no-ticker", stdout=out)
-    assert calls == [("0.0.0.0", 9000, False)] and FakeTicker.made == []
+    assert calls == [("0.0.0.0", 9000, False)]
+    assert FakeTicker.made == []
     assert "http://0.0.0.0:9000/" in out.getvalue()
 
 
@@ -94,7 +97,7 @@ def test_runsite_refuses_a_bad_port(fakes):
 
 def test_no_ticker_runs_under_tests():
     # importing the whole site (ASGI app, Celery app, scheduler) starts no thread or task
-    import yuanzi_site.asgi  # noqa: F401
+    import yuanzi_site.asgi
     import yuanzi_site.celery  # noqa: F401
 
     assert threading.active_count() == len(threading.enumerate())

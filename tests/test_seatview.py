@@ -57,4 +57,5 @@ def test_escape_penalty_for_players_of_a_running_game_only():
     practice = engine.new_game("escape", [0, 0, 0, 0], [False, True, False, False])
     assert _view(practice, 0)["escape_penalty"] == 0
     over, _ = engine.apply(state, 0, {"type": "escape"})
-    assert over["status"] == engine.OVER and "escape_penalty" not in _view(over, 1)
+    assert over["status"] == engine.OVER
+    assert "escape_penalty" not in _view(over, 1)

@@ -107,7 +107,8 @@ def test_sentinel_variables_configure_every_part():
 
 def test_without_passwords_nothing_is_sent_and_the_db_defaults_to_0():
     target = sentinel_target("s1:26379", "yuanzi")
-    assert target is not None and (target.db, target.password) == (0, None)
+    assert target is not None
+    assert (target.db, target.password) == (0, None)
     parts = redis_settings(target, prefix="p")
     assert "password" not in parts["CACHES"]["default"]["OPTIONS"]
     assert "password" not in parts["CHANNEL_LAYERS"]["default"]["CONFIG"]["hosts"][0]
@@ -184,7 +185,8 @@ print(json.dumps({
 def test_a_bad_sentinel_value_stops_start_up():
     run = _setup({"REDIS_SENTINELS": "10.0.0.1", "REDIS_SENTINEL_MASTER": "yuanzi"}, "")
     assert run.returncode != 0
-    assert "ImproperlyConfigured" in run.stderr and "'10.0.0.1' is not host:port" in run.stderr
+    assert "ImproperlyConfigured" in run.stderr
+    assert "'10.0.0.1' is not host:port" in run.stderr
 
 
 def test_every_sentinel_variable_is_documented():
@@ -200,7 +202,8 @@ def test_every_sentinel_variable_is_documented():
     deploy = (ROOT / "docs/deploy.md").read_text()
     assert read <= example
     assert all(f"`{name}`" in deploy for name in read)
-    assert "## Redis with Sentinel" in deploy and "--sentinel" in deploy
+    assert "## Redis with Sentinel" in deploy
+    assert "--sentinel" in deploy
 
 
 # --- the failover drill -----------------------------------------------------------------

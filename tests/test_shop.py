@@ -87,9 +87,11 @@ def test_check_in_once_a_calendar_day_in_shanghai(owner, monkeypatch):
     before = picture(owner)
     with pytest.raises(Refused) as e:
         coins.check_in(owner)
-    assert e.value.reason == "already_checked_in" and picture(owner) == before
+    assert e.value.reason == "already_checked_in"
+    assert picture(owner) == before
     status = coins.check_in_status(owner)
-    assert not status.available and status.amount == 150
+    assert not status.available
+    assert status.amount == 150
     at(monkeypatch, datetime(2026, 12, 2, 0, 10, tzinfo=SH))
     assert coins.check_in(owner).amount == 150
     assert CheckIn.objects.filter(user=owner).count() == 2
@@ -107,7 +109,8 @@ def test_relief_under_200_once_per_rolling_24_hours(owner, monkeypatch):
     at(monkeypatch, now + timedelta(hours=23, minutes=59))
     with pytest.raises(Refused) as e:
         coins.claim_relief(owner)
-    assert e.value.reason == "relief_too_soon" and picture(owner) == before
+    assert e.value.reason == "relief_too_soon"
+    assert picture(owner) == before
     at(monkeypatch, now + timedelta(hours=24, minutes=1))
     assert coins.claim_relief(owner).amount == 500
 
@@ -122,7 +125,8 @@ def test_catalogue_has_the_issue_codes_and_prices():
         "sign": 1000, "gold_sign": 8000, "timer": 600, "card_counter": 400,
         "tablecloth": 1500, "recorder": 300}
     gems = Item.objects.filter(code__startswith="gem_")
-    assert gems.count() == 3 and not gems.filter(for_sale=True).exists()
+    assert gems.count() == 3
+    assert not gems.filter(for_sale=True).exists()
     assert not gems.filter(stackable=True).exists()
 
 
@@ -136,10 +140,11 @@ def test_buy_debits_and_fills_stacks_then_empty_slots(owner):
                 .values_list("slot", "item__code", "count"))
     assert rows == [(0, "timer", 99), (1, "card_counter", 99), (2, "timer", 1)]
     entry = CoinEntry.objects.filter(user=owner, reason="purchase").first()
-    assert entry.amount == -59400 and entry.item_code == "timer"
+    assert entry.amount == -59400
+    assert entry.item_code == "timer"
 
 
-@pytest.mark.parametrize("code, quantity, price, reason", [
+@pytest.mark.parametrize(("code", "quantity", "price", "reason"), [
     ("nothing", 1, 600, "no_item"),
     ("gem_shard", 1, 0, "no_item"),
     (None, 1, 600, "no_item"),
@@ -155,7 +160,8 @@ def test_refused_purchases_change_nothing(owner, code, quantity, price, reason):
     before = picture(owner)
     with pytest.raises(Refused) as e:
         purchase.buy(owner, code, quantity, price)
-    assert e.value.reason == reason and str(e.value)
+    assert e.value.reason == reason
+    assert str(e.value)
     assert picture(owner) == before
 
 
@@ -167,7 +173,8 @@ def test_a_full_inventory_refuses_the_whole_purchase(owner):
     before = picture(owner)
     with pytest.raises(Refused) as e:
         purchase.buy(owner, "sign", 2, 1000)
-    assert e.value.reason == "inventory_full" and picture(owner) == before
+    assert e.value.reason == "inventory_full"
+    assert picture(owner) == before
     purchase.buy(owner, "sign", 1, 1000)
     with pytest.raises(Refused) as e:
         purchase.buy(owner, "recorder", 1, 300)
@@ -178,7 +185,8 @@ def test_price_change_in_the_admin_is_what_you_pay(owner):
     Item.objects.filter(code="recorder").update(price=350)
     with pytest.raises(Refused) as e:
         purchase.buy(owner, "recorder", 1, 300)
-    assert e.value.reason == "price_changed" and "350" in str(e.value)
+    assert e.value.reason == "price_changed"
+    assert "350" in str(e.value)
     purchase.buy(owner, "recorder", 2, 350)
     assert balance(owner) == 1300
 
@@ -203,7 +211,8 @@ def test_swap_keeps_the_order_and_the_arming(owner):
         before = picture(owner)
         with pytest.raises(Refused) as e:
             inventory.swap(owner, 0, bad)
-        assert e.value.reason == "bad_slot" and picture(owner) == before
+        assert e.value.reason == "bad_slot"
+        assert picture(owner) == before
 
 
 # --- pages and the API ------------------------------------------------------------------
@@ -214,9 +223,12 @@ def test_shop_page_lists_every_item_with_picture_price_and_holding(owner, client
     purchase.buy(owner, "timer", 2, 600)
     page = client.get("/shop/").content.decode()
     for item in Item.objects.all():
-        assert f'data-item="{item.code}"' in page and f"shop/{item.code}.svg" in page
-    assert "600" in page and 'id="shop-coins" class="coins">800<' in page
-    assert "checkin-btn" in page and "relief-btn" in page
+        assert f'data-item="{item.code}"' in page
+        assert f"shop/{item.code}.svg" in page
+    assert "600" in page
+    assert 'id="shop-coins" class="coins">800<' in page
+    assert "checkin-btn" in page
+    assert "relief-btn" in page
     assert 'href="/shop/"' in client.get("/").content.decode()  # the nav links the shop
 
 
@@ -231,10 +243,12 @@ def test_buy_form_post_csrf_and_get_405(owner):
     client = Client()
     client.force_login(owner)
     r = client.post("/shop/buy/", {"item": "timer", "quantity": "2", "price": "600"}, follow=True)
-    assert r.redirect_chain[-1][0] == "/shop/" and balance(owner) == 800
+    assert r.redirect_chain[-1][0] == "/shop/"
+    assert balance(owner) == 800
     r = client.post("/shop/buy/", {"item": "timer", "quantity": "2", "price": "600"},
                     HTTP_ACCEPT="application/json")
-    assert r.status_code == 400 and r.json()["reason"] == "not_enough_coins"
+    assert r.status_code == 400
+    assert r.json()["reason"] == "not_enough_coins"
     assert balance(owner) == 800
 
 
@@ -243,12 +257,16 @@ def test_api_shop_and_me(owner, client):
     assert {"code": "timer", "name_zh": "定时器", "name_en": "Timer", "price": 600,
             "stackable": True, "for_sale": True} in rows
     r = client.get("/api/me")
-    assert r.status_code == 401 and r.json()["reason"] == "login_required"
+    assert r.status_code == 401
+    assert r.json()["reason"] == "login_required"
     client.force_login(owner)
     purchase.buy(owner, "card_counter", 1, 400)
     me = client.get("/api/me").json()
-    assert me["username"] == "owner" and me["coins"] == 1600 and me["rating_points"] == 0
-    assert me["level"] == 0 and me["title"]
+    assert me["username"] == "owner"
+    assert me["coins"] == 1600
+    assert me["rating_points"] == 0
+    assert me["level"] == 0
+    assert me["title"]
     assert len(me["inventory"]) == 24
     assert me["inventory"][0] == {"slot": 0, "item": "card_counter", "count": 1, "armed": False}
 
@@ -256,13 +274,17 @@ def test_api_shop_and_me(owner, client):
 def test_check_in_and_relief_through_the_pages(owner, client):
     client.force_login(owner)
     r = client.post("/shop/checkin/", HTTP_ACCEPT="application/json")
-    assert r.json()["amount"] == 100 and balance(owner) == 2100
+    assert r.json()["amount"] == 100
+    assert balance(owner) == 2100
     r = client.post("/shop/checkin/", HTTP_ACCEPT="application/json")
-    assert r.status_code == 400 and r.json()["reason"] == "already_checked_in"
+    assert r.status_code == 400
+    assert r.json()["reason"] == "already_checked_in"
     r = client.post("/shop/relief/", follow=True)
-    assert "200" in r.content.decode() and balance(owner) == 2100
+    assert "200" in r.content.decode()
+    assert balance(owner) == 2100
     profile = client.get("/accounts/profile/").content.decode()
-    assert "shop-panel" in profile and "inventory" in profile
+    assert "shop-panel" in profile
+    assert "inventory" in profile
 
 
 # --- 50 purchases at once (PostgreSQL) ------------------------------------------------------
@@ -318,13 +340,16 @@ def test_inventory_endpoints_use_swap_disarm(owner, client):
         return client.post(url, _json.dumps(body), content_type="application/json")
 
     r = post("/shop/use/", {"slot": 0, "item": "timer", "key": "arm-1"})
-    assert r.status_code == 200 and r.json()["result"] == {"item": "timer", "slot": 0,
+    assert r.status_code == 200
+    assert r.json()["result"] == {"item": "timer", "slot": 0,
                                                           "armed": True}
     assert r.json()["inventory"][0]["armed"] is True
     r = post("/shop/use/", {"slot": 1, "item": "timer", "key": "arm-2"})
-    assert r.status_code == 400 and r.json()["reason"] == "wrong_item"
+    assert r.status_code == 400
+    assert r.json()["reason"] == "wrong_item"
     r = client.post("/shop/use/", "{not json", content_type="application/json")
-    assert r.status_code == 400 and r.json()["reason"] == "bad_message"
+    assert r.status_code == 400
+    assert r.json()["reason"] == "bad_message"
     r = client.post("/shop/swap/", {"a": "0", "b": "5"})  # a form works too
     assert r.json()["inventory"][5] == {"slot": 5, "item": "timer", "count": 2, "armed": True}
     page = client.get("/shop/").content.decode()
@@ -334,11 +359,13 @@ def test_inventory_endpoints_use_swap_disarm(owner, client):
     assert 'id="disarm-btn" disabled>' in client.get("/shop/").content.decode()
     before = picture(owner)
     r = post("/shop/use/", {"slot": 1, "item": "recorder", "key": "rec"})
-    assert r.status_code == 400 and r.json()["reason"] == "needs_game"
+    assert r.status_code == 400
+    assert r.json()["reason"] == "needs_game"
     assert picture(owner) == before
 
 
 def test_the_shop_page_logged_out_loads_no_inventory_script(client):
     """Logged out there is no inventory panel, so its script (which needs one) is not sent."""
     page = client.get("/shop/").content.decode()
-    assert "shop/inventory.js" not in page and 'id="inventory"' not in page
+    assert "shop/inventory.js" not in page
+    assert 'id="inventory"' not in page

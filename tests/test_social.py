@@ -200,10 +200,13 @@ def test_a_new_block_ends_friendship_and_pending_requests(owner, partner, oppone
     assert relations.state(owner.pk, opponent.pk) == relations.NONE
     ended = FriendRequest.objects.get(from_user=owner, to_user=opponent)
     assert ended.status == FriendRequest.ENDED
-    assert relations.blocks(opponent.pk, owner.pk) and not relations.blocks(owner.pk, opponent.pk)
-    assert blocks.block(opponent, owner) is True and Block.objects.count() == 2  # once
+    assert relations.blocks(opponent.pk, owner.pk)
+    assert not relations.blocks(owner.pk, opponent.pk)
+    assert blocks.block(opponent, owner) is True
+    assert Block.objects.count() == 2
     assert blocks.unblock(opponent, owner) is False
-    assert blocks.unblock(opponent, owner) is False and Block.objects.count() == 1
+    assert blocks.unblock(opponent, owner) is False
+    assert Block.objects.count() == 1
 
 
 def test_at_most_500_blocks(owner, partner):
@@ -219,9 +222,12 @@ def test_at_most_500_blocks(owner, partner):
 def test_api_friend_actions_and_lists(owner, partner, opponent):
     a, b = _client(owner), _client(partner)
     status, body = _act(a, "partner", "request")
-    assert (status, body["ok"], body["state"]) == (200, True, "outgoing") and body["message"]
+    assert (status, body["ok"], body["state"]) == (200, True, "outgoing")
+    assert body["message"]
     status, body = _act(a, "opponent", "request")
-    assert status == 200 and body["ok"] and body["state"] == "outgoing"
+    assert status == 200
+    assert body["ok"]
+    assert body["state"] == "outgoing"
     got = b.get(reverse("api_friends")).json()
     assert got == {"friends": [], "incoming": ["owner"], "outgoing": [], "next": None}
     status, body = _act(b, "owner", "accept")
@@ -230,7 +236,8 @@ def test_api_friend_actions_and_lists(owner, partner, opponent):
     assert got["friends"] == [{"username": "partner", "level": 0,
                                "title": got["friends"][0]["title"],
                                "online": False, "table": None}]
-    assert got["outgoing"] == ["opponent"] and got["incoming"] == []
+    assert got["outgoing"] == ["opponent"]
+    assert got["incoming"] == []
     o = _client(opponent)
     assert _act(o, "owner", "decline")[1]["state"] == "none"
     assert _act(a, "partner", "remove")[1]["state"] == "none"
@@ -261,11 +268,13 @@ def test_api_unknown_user_anonymous_wrong_method_and_csrf(owner, partner):
         status, body = _post(a, url)
         assert (status, body["ok"], body["reason"]) == (404, False, "no_user")
     r = a.get(reverse("api_user", args=["nobody"]))
-    assert r.status_code == 404 and r.json()["reason"] == "no_user"
+    assert r.status_code == 404
+    assert r.json()["reason"] == "no_user"
     anon = Client()
     for url in (reverse("api_friends"), reverse("api_blocks"), reverse("api_search") + "?q=p"):
         r = anon.get(url)
-        assert r.status_code == 401 and r.json()["reason"] == "login_required"
+        assert r.status_code == 401
+        assert r.json()["reason"] == "login_required"
     assert _act(anon, "partner", "request")[0] == 401
     assert a.get(reverse("api_friend_action", args=["partner", "request"])).status_code == 405
     assert a.post(reverse("api_friends")).status_code == 405
@@ -278,7 +287,8 @@ def test_api_unknown_user_anonymous_wrong_method_and_csrf(owner, partner):
     strict.get(reverse("friends"))
     token = strict.cookies["csrftoken"].value
     r = strict.post(url, HTTP_ACCEPT="application/json", HTTP_X_CSRFTOKEN=token)
-    assert r.status_code == 200 and r.json()["state"] == "outgoing"
+    assert r.status_code == 200
+    assert r.json()["state"] == "outgoing"
 
 
 def test_api_blocks_and_the_block_silence(owner, partner):
@@ -377,23 +387,29 @@ def test_friends_page_in_chinese_and_english(owner, partner, opponent, outsider)
     blocks.block(owner, User.objects.create_user("pest"))
     a = _client(owner)
     zh = a.get(reverse("friends")).content.decode()
-    assert "好友" in zh and "屏蔽" in zh and "接受" in zh
+    assert "好友" in zh
+    assert "屏蔽" in zh
+    assert "接受" in zh
     for name in ("partner", "opponent", "outsider", "pest"):
         assert f'data-username="{name}"' in zh
     assert reverse("api_friend_action", args=["partner", "accept"]) in zh
     assert reverse("api_unblock", args=["pest"]) in zh
     a.cookies["django_language"] = "en"
     en = a.get(reverse("friends")).content.decode()
-    assert "My friends" in en and "Blocked players" in en and "Accept" in en
+    assert "My friends" in en
+    assert "Blocked players" in en
+    assert "Accept" in en
     found = a.get(reverse("friends"), {"q": "opp"}).content.decode()
-    assert 'id="search-results"' in found and "Request sent" in found
+    assert 'id="search-results"' in found
+    assert "Request sent" in found
     assert Client().get(reverse("friends")).status_code == 302  # log in first
 
 
 def test_a_form_post_without_script_redirects_back_with_a_message(owner, partner):
     a = _client(owner)
     r = a.post(reverse("api_friend_action", args=["partner", "request"]), {"next": "/friends/?q=p"})
-    assert r.status_code == 302 and r["Location"] == "/friends/?q=p"
+    assert r.status_code == 302
+    assert r["Location"] == "/friends/?q=p"
     assert relations.state(owner.pk, partner.pk) == relations.OUTGOING
     r = a.post(reverse("api_friend_action", args=["owner", "request"]),
                {"next": "https://evil.example/"}, follow=True)
@@ -404,7 +420,8 @@ def test_a_form_post_without_script_redirects_back_with_a_message(owner, partner
 def test_the_page_script_and_style_are_served(client):
     for name, kind in (("social/friends.js", "text/javascript"), ("social/social.css", "text/css")):
         r = client.get(f"/static/{name}")
-        assert r.status_code == 200 and r["Content-Type"].startswith(kind)
+        assert r.status_code == 200
+        assert r["Content-Type"].startswith(kind)
 
 
 def test_the_admin_lists_friends_requests_and_blocks_read_only(owner, partner, admin_client):
@@ -481,7 +498,8 @@ def test_every_list_pages_with_a_constant_number_of_queries(owner, partner, outs
     assert len(big.get(reverse("api_blocks"), {"page": 200}).json()["blocks"]) == 50
     page = big.get(reverse("friends"), {"page": 3}).content.decode()
     assert page.count('class="social-row') == 4 * 50
-    assert 'rel="next"' in page and 'rel="prev"' in page
+    assert 'rel="next"' in page
+    assert 'rel="prev"' in page
 
 
 # --- races (PostgreSQL) ----------------------------------------------------------------

@@ -48,7 +48,8 @@ def test_seat_rules_through_services(table, owner, partner, opponent, outsider, 
     assert tables.set_ready(t, rival) is None
     assert Game.objects.count() == 0
     game = tables.set_ready(t, opponent)
-    assert game is not None and not game.practice
+    assert game is not None
+    assert not game.practice
     names = [r.username for r in GameSeat.objects.filter(game=game)]
     assert names == ["partner", "owner", "opponent", "rival"]
 

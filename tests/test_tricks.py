@@ -51,6 +51,7 @@ def test_the_view_carries_the_previous_trick_with_its_kinds():
         state, _ = engine.apply(state, seat, engine.heuristic_policy(engine.view(state, seat), rng))
     v = build_view(1, state, players, None, None)
     prev = v["previous_trick"]
-    assert prev["plays"][0][1] and prev["kinds"][0]["kind"] in engine.KINDS
+    assert prev["plays"][0][1]
+    assert prev["kinds"][0]["kind"] in engine.KINDS
     pairs = zip(prev["plays"], prev["kinds"], strict=True)
     assert all((k is None) == (not c) for (_, c), k in pairs)

@@ -54,11 +54,11 @@ def test_there_are_eight_lessons_each_ending_with_a_check():
         for s in les.steps:
             if s.kind == "choice":
                 assert sum(o.why is None for o in s.options) == 1
-                assert all(o.why is None or "§" in o.why[0] and "§" in o.why[1]
+                assert all(o.why is None or ("§" in o.why[0] and "§" in o.why[1])
                            for o in s.options)
 
 
-@pytest.mark.parametrize("n, i, step", list(_play_steps()),
+@pytest.mark.parametrize(("n", "i", "step"), list(_play_steps()),
                          ids=[f"{n}-{i}" for n, i, _ in _play_steps()])
 def test_every_scripted_deal_is_valid_and_its_wanted_play_legal(n, i, step):
     dao = step.dao
@@ -104,38 +104,51 @@ def test_every_scripted_deal_is_valid_and_its_wanted_play_legal(n, i, step):
 def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     # a pair on a single: kinds do not cross (Rules §3)
     r = tutorial.judge(1, 0, cards=["6H", "6D"], lang="en")
-    assert not r["ok"] and "Rules §3" in r["explanation"] and "single" in r["explanation"]
+    assert not r["ok"]
+    assert "Rules §3" in r["explanation"]
+    assert "single" in r["explanation"]
     # a lower single
     r = tutorial.judge(1, 0, cards=["4S"], lang="en")
-    assert not r["ok"] and "higher rank" in r["explanation"]
+    assert not r["ok"]
+    assert "higher rank" in r["explanation"]
     # a bomb on a dao pair
     r = tutorial.judge(5, 2, cards=["4S", "4H", "4C", "4D"], lang="en")
-    assert not r["ok"] and "dao" in r["explanation"]
+    assert not r["ok"]
+    assert "dao" in r["explanation"]
     # a shorter bomb with a higher rank
     r = tutorial.judge(2, 2, cards=["KS", "KH", "KC", "KD"], lang="en")
-    assert not r["ok"] and "more cards" in r["explanation"]
+    assert not r["ok"]
+    assert "more cards" in r["explanation"]
     # a lower atom by suit
     r = tutorial.judge(3, 1, cards=["8D", "8D", "8D"], lang="en")
-    assert not r["ok"] and r["explanation"].endswith(
+    assert not r["ok"]
+    assert r["explanation"].endswith(
         "♠ > ♥ > ♣ > ♦: the atom 8♦ is below the atom 8♥.")
     # a joker alone is a 3
     r = tutorial.judge(5, 0, cards=["BJ"], lang="en")
-    assert not r["ok"] and "single" in r["explanation"]
+    assert not r["ok"]
+    assert "single" in r["explanation"]
     # mixed ranks are no play; cards not held are refused by name
     r = tutorial.judge(1, 0, cards=["9C", "JD"], lang="zh")
-    assert not r["ok"] and r["explanation"].startswith("规则 §3")
+    assert not r["ok"]
+    assert r["explanation"].startswith("规则 §3")
     r = tutorial.judge(1, 0, cards=["AS"], lang="en")
-    assert not r["ok"] and "not all in your hand" in r["explanation"]
+    assert not r["ok"]
+    assert "not all in your hand" in r["explanation"]
     # a legal play the step does not ask for, and a pass on a lead
     r = tutorial.judge(6, 0, cards=["6S", "6D"], lang="en")
-    assert not r["ok"] and "Rules §3" in r["explanation"]
+    assert not r["ok"]
+    assert "Rules §3" in r["explanation"]
     r = tutorial.judge(6, 1, cards=[], lang="en")
-    assert not r["ok"] and "Rules §4" in r["explanation"]
+    assert not r["ok"]
+    assert "Rules §4" in r["explanation"]
     r = tutorial.judge(1, 0, cards=[], lang="en")  # a pass where a play beats
-    assert not r["ok"] and "Rules §4: you may pass" in r["explanation"]
+    assert not r["ok"]
+    assert "Rules §4: you may pass" in r["explanation"]
     # the learner's right play comes first in what follows, then the bots'
     r = tutorial.judge(1, 0, cards=["9C"], lang="en")
-    assert r["ok"] and [(p["seat"], p["cards"]) for p in r["after"]] == [
+    assert r["ok"]
+    assert [(p["seat"], p["cards"]) for p in r["after"]] == [
         (2, ["9C"]), (1, []), (0, []), (3, [])]
 
 
@@ -147,12 +160,15 @@ def test_a_wrong_play_is_explained_and_changes_nothing(client):
     data = r.json()
     assert data == {"ok": False, "explanation": data["explanation"], "after": [],
                     "next": None, "token": None}
-    assert data["explanation"].startswith("规则 §3") and "单张" in data["explanation"]
+    assert data["explanation"].startswith("规则 §3")
+    assert "单张" in data["explanation"]
     r = _post(client, url, {"step": 0, "cards": ["6H", "6D"]}, **EN)
     assert r.json()["explanation"].startswith("Rules §3: a single beats only a single")
     assert client.get(reverse("tutorial_step", args=[1]) + "?step=0").json() == before
-    assert not Game.objects.exists() and not Table.objects.exists()
-    assert not GameEvent.objects.exists() and not TutorialProgress.objects.exists()
+    assert not Game.objects.exists()
+    assert not Table.objects.exists()
+    assert not GameEvent.objects.exists()
+    assert not TutorialProgress.objects.exists()
 
 
 def test_the_step_shows_no_answer():
@@ -175,7 +191,8 @@ def _finish(client, n, **extra):
                   {"step": i, **_right(les.steps[i])}, **extra).json()
         assert r["ok"], r
         step, token = r["next"], r["token"]
-    assert step is None and token
+    assert step is None
+    assert token
     return _post(client, reverse("tutorial_complete", args=[n]), {"token": token}, **extra)
 
 
@@ -185,7 +202,8 @@ def test_a_visitor_finishes_every_lesson_and_nothing_is_stored(client):
         assert r.status_code == 200
         assert r.json() == {"lesson": tutorial.lesson(n).code, "saved": False}
     assert not TutorialProgress.objects.exists()
-    assert not Game.objects.exists() and not Table.objects.exists()
+    assert not Game.objects.exists()
+    assert not Table.objects.exists()
 
 
 def test_an_account_finishes_lessons_and_its_progress_is_saved(client, owner):
@@ -207,11 +225,13 @@ def test_complete_needs_the_lessons_own_token(client, owner):
     url = reverse("tutorial_complete", args=[2])
     for body in ({}, {"token": "forged"}, {"token": None}):
         r = _post(client, url, body)
-        assert r.status_code == 400 and r.json()["error"] == "bad_token"
+        assert r.status_code == 400
+        assert r.json()["error"] == "bad_token"
     les = tutorial.lesson(1)
     token = tutorial.judge(1, len(les.steps) - 1, **_right(les.steps[-1]))["token"]
     r = _post(client, url, {"token": token})  # lesson 1's token on lesson 2
-    assert r.status_code == 400 and r.json()["error"] == "bad_token"
+    assert r.status_code == 400
+    assert r.json()["error"] == "bad_token"
     assert not TutorialProgress.objects.exists()
 
 
@@ -220,9 +240,11 @@ def test_bad_requests_get_a_clear_error(client):
     assert client.get(reverse("tutorial_step", args=[9])).status_code == 404
     assert client.get(reverse("tutorial_step", args=[0])).status_code == 404
     r = client.get(reverse("tutorial_step", args=[1]) + "?step=99")
-    assert r.status_code == 400 and r.json()["error"] == "no_step"
+    assert r.status_code == 400
+    assert r.json()["error"] == "no_step"
     r = client.get(reverse("tutorial_step", args=[1]) + "?step=-1")
-    assert r.status_code == 400 and r.json()["error"] == "no_step"
+    assert r.status_code == 400
+    assert r.json()["error"] == "no_step"
     for body, code in (({"step": 0, "cards": "6H"}, "bad_cards"),
                        ({"step": 0, "cards": ["XX"]}, "bad_cards"),
                        ({"step": 0, "cards": ["6H", 6]}, "bad_cards"),
@@ -230,16 +252,20 @@ def test_bad_requests_get_a_clear_error(client):
                        ({"step": 3, "choice": True}, "bad_cards"),
                        ({"step": "0", "cards": []}, "no_step")):
         r = _post(client, play, body)
-        assert r.status_code == 400 and r.json()["error"] == code, (body, r.content)
+        assert r.status_code == 400, (body, r.content)
+        assert r.json()["error"] == code, (body, r.content)
     r = client.post(play, "not json", content_type="application/json")
-    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+    assert r.status_code == 400
+    assert r.json()["error"] == "bad_request"
     assert client.get(play).status_code == 405
     assert _post(client, reverse("tutorial_play", args=[9]), {"step": 0}).status_code == 404
 
 
 def test_pages_render_for_a_visitor_in_both_languages(client):
     html = client.get(reverse("tutorial_lesson", args=[5])).content.decode()
-    assert "刀和王" in html and 'id="tutorial-strings"' in html and "js/tutorial.js" in html
+    assert "刀和王" in html
+    assert 'id="tutorial-strings"' in html
+    assert "js/tutorial.js" in html
     html = client.get(reverse("tutorial_lesson", args=[5]), **EN).content.decode()
     assert "The dao and the jokers" in html
     assert client.get(reverse("tutorial_lesson", args=[9])).status_code == 404
@@ -261,11 +287,14 @@ def test_the_scoring_lessons_numbers_are_the_engines():
     (RULES.md §2), so the lesson cannot teach a wrong sum."""
     trick = tutorial.lesson(7).steps[0]
     points = engine.cards_points([c for bp in trick.before for c in bp.cards])
-    assert points == 25 and "25" in trick.prompt[0] and "25" in trick.prompt[1]
+    assert points == 25
+    assert "25" in trick.prompt[0]
+    assert "25" in trick.prompt[1]
     check = tutorial.lesson(7).steps[1]
     right = next(o for o in check.options if o.why is None)
     assert right.text[0] == str(engine.cards_points(["5S", "5H", "TC", "KD", "KD"]))
     last = tutorial.lesson(7).steps[2]
     held = engine.cards_points(["KS", "5H", "9C"])
     right = next(o for o in last.options if o.why is None)
-    assert str(40 + held) in right.text[0] and str(held) in last.options[1].text[0]
+    assert str(40 + held) in right.text[0]
+    assert str(held) in last.options[1].text[0]

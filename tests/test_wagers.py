@@ -13,6 +13,7 @@ and the levels are known), then calls the finisher as every ending does.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import threading
@@ -170,7 +171,7 @@ def test_ladder_is_zero_then_doubling_from_ten_to_10240():
     assert wagers.LADDER == (0, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240)
 
 
-@pytest.mark.parametrize("payer, amount, receivers, shares", [
+@pytest.mark.parametrize(("payer", "amount", "receivers", "shares"), [
     (0, 7, [1, 3], {3: 4, 1: 3}),       # the worked example: W (after N) first
     (0, 10, [1, 3], {3: 5, 1: 5}),
     (1, 7, [0, 2], {0: 4, 2: 3}),       # after E comes N, then S
@@ -181,7 +182,9 @@ def test_ladder_is_zero_then_doubling_from_ten_to_10240():
 def test_split_gives_the_remainder_in_turn_order_after_the_payer(payer, amount, receivers,
                                                                  shares):
     got = wagers.split(payer, amount, receivers)
-    assert got == shares and list(got) == list(shares) and sum(got.values()) == amount
+    assert got == shares
+    assert list(got) == list(shares)
+    assert sum(got.values()) == amount
 
 
 def test_settlement_caps_a_short_loser_at_their_balance():
@@ -218,7 +221,7 @@ def test_worked_example_exactly(four):
 
 def test_worked_example_with_a_short_loser(four):
     """… with N holding 7: N pays 7, W (seat 3, the seat after N) gets 4 and E 3."""
-    n, e, s, w = four
+    n, _e, _s, _w = four
     game = start(wager_table(four, 10), four)
     without_holds(game)
     set_coins(n, 7)
@@ -228,7 +231,7 @@ def test_worked_example_with_a_short_loser(four):
     assert sum(wager_entries(game).values()) == 0
 
 
-@pytest.mark.parametrize("levels, want, stake", [
+@pytest.mark.parametrize(("levels", "want", "stake"), [
     ((0, 0, 0, 0), "0", 1),
     ((0, 0, 0, 0), "0dc", 2),
     ((2, 3, 2, 4), "1", 10),       # the lowest level (2, 副科) sets the stake
@@ -307,12 +310,13 @@ def test_an_escaper_with_nothing_left_moves_no_coins(four):
     assert GameWager.objects.get(game=game).coin_changes == [0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("reason, seat", [
+@pytest.mark.parametrize(("reason", "seat"), [
     ("moderator_close", None), ("moderator_kick", 1), ("suspension", 2)])
 def test_a_moderators_ending_moves_no_coins(four, reason, seat):
     game = start(wager_table(four, 10), four)
     game = play.end_game(game.pk, reason, seat)  # the moderators' path (RULES.md §12)
-    assert game.settled and game.end_reason == reason
+    assert game.settled
+    assert game.end_reason == reason
     assert [coins(u) for u in four] == [2000] * 4
     assert not CoinEntry.objects.filter(game=game).exists()
     assert not GameWager.objects.filter(game=game).exists()
@@ -395,7 +399,8 @@ def test_too_few_coins_to_sit(four, outsider):
     wagers.set_wager(table.pk, four[0], 40)  # needs 4,000
     before = _table_state(table)
     e = refused("not_enough_coins", tables.sit, table.pk, outsider, 0)
-    assert e.params == {"needed": 4000, "wager": 40} and "4000" in str(e)
+    assert e.params == {"needed": 4000, "wager": 40}
+    assert "4000" in str(e)
     assert _table_state(table) == before
     set_coins(outsider, 4000)
     tables.sit(table.pk, outsider, 0)  # exactly 100 × wager is enough
@@ -450,7 +455,8 @@ def test_raising_the_wager_unreadies_everyone_and_stands_up_the_short(
     before = _table_state(table)
     # who would be stood up: a count to confirm, never a balance; nothing changes yet
     e_ = refused("wager_stands_up", wagers.set_wager, table.pk, n, 40)
-    assert e_.params == {"count": 1, "wager": 40} and "3999" not in str(e_)
+    assert e_.params == {"count": 1, "wager": 40}
+    assert "3999" not in str(e_)
     assert _table_state(table) == before
     with django_capture_on_commit_callbacks(execute=True):
         wagers.set_wager(table.pk, n, 40, confirm=True)
@@ -474,7 +480,7 @@ def test_the_same_wager_again_changes_nothing(four):
 
 
 def test_snapshot_shows_wager_affordability_and_stakes(four):
-    n, e, s, w = four
+    n, e, _s, _w = four
     table = tables.create_table(n)
     snap = snapshots.table_snapshot(table.pk)
     assert (snap["wager"], snap["wager_afford"], snap["wager_stakes"]) == (0, [None] * 4, None)
@@ -514,8 +520,10 @@ def test_lobby_page_filters_by_wager(client, four):
     _plain, staked = tables.create_table(n, "平桌"), tables.create_table(n, "押宝桌")
     wagers.set_wager(staked.pk, n, 80)
     page = client.get("/?wager=80").content.decode()
-    assert "押宝桌" in page and "平桌" not in page
-    assert '<option value="80" selected>' in page and 'data-wager="80"' in page
+    assert "押宝桌" in page
+    assert "平桌" not in page
+    assert '<option value="80" selected>' in page
+    assert 'data-wager="80"' in page
     assert "平桌" in client.get("/").content.decode()
 
 
@@ -525,7 +533,8 @@ def test_table_page_embeds_only_my_own_balance(client, four):
     set_coins(e, 1234)
     client.force_login(e)
     page = client.get(f"/tables/{table.pk}/").content.decode()
-    assert '"coins": 1234' in page and '"coins": 2000' not in page
+    assert '"coins": 1234' in page
+    assert '"coins": 2000' not in page
 
 
 def test_views_after_a_wager_game_carry_the_coin_changes(four):
@@ -611,7 +620,8 @@ def test_settlement_racing_a_purchase_stays_exact(django_user_model):
         if results["buy"] == "bought":  # bought first: 5 left, all of it paid
             assert (paid, coins(n)) == (5, 0)
         else:  # settled first: 1,000 left, the purchase of 1,005 refused
-            assert results["buy"] == "refused" and (paid, coins(n)) == (10, 1000)
+            assert results["buy"] == "refused"
+            assert (paid, coins(n)) == (10, 1000)
         outcomes[results["buy"]] += 1
         assert coins(players[1]) + coins(players[3]) == 4000 + paid + 10  # S paid 10 too
         assert ledger.audit().ok
@@ -648,7 +658,8 @@ def _cookie(user) -> bytes:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_whole_wager_game_through_sockets(_site):
+@pytest.mark.usefixtures("_site")
+async def test_a_whole_wager_game_through_sockets():
     from tests.test_consumers import Sock, _play_through_sockets
     from yuanzi_site.asgi import application
 
@@ -705,7 +716,8 @@ async def test_a_whole_wager_game_through_sockets(_site):
 
         game, states, changes, balances = await truth()
         rating = game.state["result"]["rating_changes"]
-        assert changes == [40 * c for c in rating] and sum(changes) == 0
+        assert changes == [40 * c for c in rating]
+        assert sum(changes) == 0
         assert balances == [5000 + c for c in changes]
         for s in seats:
             assert check_frames(s.frames, states, s.seat) >= game.seq
@@ -713,27 +725,29 @@ async def test_a_whole_wager_game_through_sockets(_site):
             first = next(i for i, t in enumerate(tables_seen) if t["wager"] == 40)
             assert all(t["wager"] == 40 for t in tables_seen[first:])  # from set_wager on
             assert tables_seen[-1]["status"] == "waiting"  # the game's end, wager still shown
-            assert s.view["wager"] == 40 and s.view["coin_changes"] == changes
+            assert s.view["wager"] == 40
+            assert s.view["coin_changes"] == changes
             assert s.view["coins"] == balances[s.seat]
         assert check_frames(watcher.frames, states, None) >= game.seq
-        assert watcher.view["coin_changes"] == changes and "coins" not in watcher.view
+        assert watcher.view["coin_changes"] == changes
+        assert "coins" not in watcher.view
     finally:
         for s in socks:
-            try:
+            with contextlib.suppress(BaseException):  # closed by the server, or cancelled
                 await s.comm.disconnect()
-            except BaseException:  # noqa: BLE001  (closed by the server, or cancelled)
-                pass
 
 
 async def outsider_sits_short(watcher) -> None:
     """The watcher holds 2,000 < 4,000: ``sit`` is refused with the amount needed."""
     await watcher.send({"type": "sit", "seat": 0})
     err = await watcher.error()
-    assert err["reason"] == "not_enough_coins" and err["params"]["needed"] == 4000
+    assert err["reason"] == "not_enough_coins"
+    assert err["params"]["needed"] == 4000
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_lobby_socket_filters_by_wager(_site):
+@pytest.mark.usefixtures("_site")
+async def test_the_lobby_socket_filters_by_wager():
     from yuanzi_site.asgi import application
 
     owner = (await database_sync_to_async(make_players)(1, "lobby"))[0]
@@ -750,7 +764,8 @@ async def test_the_lobby_socket_filters_by_wager(_site):
     assert (await comm.connect(timeout=5))[0]
     try:
         first = await comm.receive_json_from(timeout=5)
-        assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [a.pk]
+        assert first["type"] == "tables"
+        assert [t["id"] for t in first["tables"]] == [a.pk]
         assert first["tables"][0]["wager"] == 40
         await database_sync_to_async(wagers.set_wager)(b.pk, owner, 40)  # b joins the filter
         msg = await comm.receive_json_from(timeout=5)
@@ -774,7 +789,8 @@ def test_result_page_and_profile_show_coin_changes(client, four):
     game = start(wager_table(four, 10), four)
     finish_with(game, finished_state("1"))  # N–S lose 10 each, E–W win 10
     page = client.get(reverse("game_result", args=[game.pk])).content.decode()
-    assert page.count('data-coins="-10"') == 2 and page.count('data-coins="10"') == 2
+    assert page.count('data-coins="-10"') == 2
+    assert page.count('data-coins="10"') == 2
     # the coins a player's games moved are theirs to see (and moderators')
     profile = client.get(f"/accounts/profile/{four[1].username}/").content.decode()
     assert "data-coins" not in profile
@@ -795,8 +811,10 @@ def test_table_page_shows_the_wager_box(client, four):
     wagers.set_wager(table.pk, n, 20)
     client.force_login(e)
     page = client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'id="wager-box"' in page and 'data-wager="20"' in page
-    assert 'id="wager-strings"' in page and 'id="wager-select"' in page
+    assert 'id="wager-box"' in page
+    assert 'data-wager="20"' in page
+    assert 'id="wager-strings"' in page
+    assert 'id="wager-select"' in page
     assert page.count("<option value=") >= len(wagers.LADDER)
 
 
@@ -851,4 +869,4 @@ def test_the_finisher_locks_the_table_before_any_profile(four):
     profile = next(i for i, q in enumerate(sql) if 'accounts_profile' in q and
                    (q.startswith("UPDATE") or "FOR UPDATE" in q or q.startswith("SELECT")))
     assert table < profile
-    assert [coins(u) for u in four][0] == 1800
+    assert next(coins(u) for u in four) == 1800

@@ -61,7 +61,8 @@ def check_frames(frames: list[dict[str, Any]], states: dict[int, dict], seat: in
         engine_part = {k: val for k, val in v.items() if k not in SITE_KEYS}
         assert engine_part == engine.view(true, seat)
         if true["status"] == engine.PLAYING:
-            assert "seed" not in v and "hands" not in v
+            assert "seed" not in v
+            assert "hands" not in v
             # the deal's fairness: the commitment only, never the server seed (games.fairness)
             assert "server_seed" not in v.get("fairness", {})
             assert v["hand"] == (true["hands"][seat] if seat is not None else None)

@@ -50,6 +50,7 @@ pool keyword (``max_connections``, ``timeout``, ``socket_timeout``, ``db``,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from copy import deepcopy
 from typing import Any
@@ -87,10 +88,9 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]  # c
             if queue is None:
                 queue = self.channels[channel] = asyncio.Queue(
                     maxsize=self.get_capacity(channel))
-            try:
+            # ChannelFull for a group member is ignored by the base class too
+            with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait((expires, deepcopy(message)))
-            except asyncio.QueueFull:
-                pass  # ChannelFull for a group member is ignored by the base class too
 
 
 class BlockingSentinelConnectionPool(SentinelConnectionPool, aioredis.BlockingConnectionPool):

@@ -54,6 +54,8 @@ class OneLineRefusals(logging.Filter):
 
 def install() -> None:
     """Shorten the request field of Daphne's access log lines."""
+    # here, not at the top: the settings' LOGGING loads this module in every
+    # process (Celery, manage.py), which need not load Daphne and Twisted
     from daphne.access import AccessLogGenerator
 
     if getattr(AccessLogGenerator.write_entry, "shortened", False):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from daphne import http_protocol, utils, ws_protocol
 from django.conf import settings
 
 
@@ -27,7 +28,6 @@ def forwarded_address(headers: Any, address_header_name: str = "X-Forwarded-For"
                       ) -> tuple[list[str | int] | None, str | None]:
     """Daphne's ``parse_x_forwarded_for`` contract (same arguments, returns
     ``([host, port], scheme)``), trusting the headers only from a trusted proxy."""
-    from daphne import utils
 
     peer = original_addr[0] if original_addr else None
     if not address_header_name or peer not in set(settings.TRUSTED_PROXIES):
@@ -48,7 +48,6 @@ def forwarded_address(headers: Any, address_header_name: str = "X-Forwarded-For"
 
 def install() -> None:
     """Make Daphne's HTTP and websocket protocols use :func:`forwarded_address`."""
-    from daphne import http_protocol, ws_protocol
 
     http_protocol.parse_x_forwarded_for = forwarded_address
     ws_protocol.parse_x_forwarded_for = forwarded_address

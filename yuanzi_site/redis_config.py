@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -108,7 +109,7 @@ def parse_sentinels(value: str, name: str = "REDIS_SENTINELS") -> tuple[tuple[st
             host, sep, port_text = entry[1:].partition("]:")
         else:
             host, sep, port_text = entry.rpartition(":")
-        if not sep or not host or ":" in host and not entry.startswith("["):
+        if not sep or not host or (":" in host and not entry.startswith("[")):
             raise ImproperlyConfigured(
                 f"{name}: {entry!r} is not host:port (for example 10.0.0.1:26379; "
                 "an IPv6 address goes in brackets, [::1]:26379).")
@@ -237,6 +238,8 @@ def client(target: str | SentinelTarget, **options: Any) -> redis.Redis:
     """A redis-py client on ``target``'s server (through Sentinel: its current
     master, asked again on every new connection); ``options`` are connection
     options (``socket_timeout``…)."""
+    # here, not at the top: the settings import this module, and the embedded
+    # mode (no Redis) never needs redis-py
     import redis
     from redis.sentinel import Sentinel
 
@@ -253,7 +256,6 @@ def client(target: str | SentinelTarget, **options: Any) -> redis.Redis:
 def configured_target() -> str | SentinelTarget | None:
     """The running site's Redis: ``settings.REDIS_URL``, else
     ``settings.REDIS_SENTINEL``, else ``None`` (the embedded default)."""
-    from django.conf import settings
 
     url: str | None = getattr(settings, "REDIS_URL", None)
     target: SentinelTarget | None = getattr(settings, "REDIS_SENTINEL", None)

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
-from games import events
+from games import events, snapshots
 from games.adapters import sends
+from games.adapters.dbcalls import db
+from games.seatview import build_view
 
 if TYPE_CHECKING:
     from games.snapshots import TableSnapshot
@@ -75,7 +77,6 @@ def table_changed_soon(table_id: int) -> None:
 
 
 async def _flush(loop: asyncio.AbstractEventLoop) -> None:
-    from games.adapters.dbcalls import db
 
     # one database call per table: after a connect storm fifty snapshots in
     # one call held the database thread (and every move waiting on it) ~100 ms
@@ -91,7 +92,6 @@ def table_changed(table_id: int) -> TableSnapshot | None:
 
     :returns: the snapshot sent, or ``None`` if the table is gone or closed.
     """
-    from games import snapshots
 
     snap = snapshots.table_snapshot(table_id)
     if snap is not None:
@@ -117,7 +117,6 @@ def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
 def game_changed(event: events.GameChanged) -> None:
     """Send a game's new views: each player's seat view to that user's group,
     the seat-less view to the table's watchers."""
-    from games.seatview import build_view
 
     game_id, table_id, state, players, due_at = (
         event.game_id, event.table_id, event.state, event.players, event.due_at)

@@ -22,10 +22,14 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
+from importlib import import_module
 
+from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import timezone
 
-from games import events
+from games import events, tasks
+from yuanzi_site.jobs import PERIODIC_JOBS, SWEEP_JOB
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +37,9 @@ log = logging.getLogger(__name__)
 def schedule_due(game_id: int, seq: int, due_at: datetime) -> None:
     """Arrange for ``run_due(game_id, seq)`` at ``due_at`` (an aware datetime):
     a countdown task if it is within the horizon, else the beat sweep's."""
-    if settings.GAMES_SCHEDULER == "celery":
-        from django.utils import timezone
-
-        from games import tasks
-
-        if (due_at - timezone.now()).total_seconds() <= settings.GAMES_COUNTDOWN_HORIZON_SECONDS:
-            tasks.run_due.apply_async((game_id, seq), eta=due_at)
+    if (settings.GAMES_SCHEDULER == "celery" and (due_at - timezone.now()).total_seconds()
+            <= settings.GAMES_COUNTDOWN_HORIZON_SECONDS):
+        tasks.run_due.apply_async((game_id, seq), eta=due_at)
 
 
 def game_changed(event: events.GameChanged) -> None:
@@ -84,10 +84,6 @@ class Ticker:
     """
 
     def __init__(self, interval: float = 0.2, intervals: dict[str, float] | None = None) -> None:
-        from importlib import import_module
-
-        from yuanzi_site.jobs import PERIODIC_JOBS, SWEEP_JOB
-
         self.interval = interval
         self.task: asyncio.Task[None] | None = None
         # (name, the job: a Celery task, called directly, or a function; seconds)
@@ -110,7 +106,6 @@ class Ticker:
         """Tick forever (until cancelled)."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from channels.db import database_sync_to_async
 
         executor = ThreadPoolExecutor(1, thread_name_prefix="ticker")
         tick = database_sync_to_async(self.tick, thread_sensitive=False, executor=executor)

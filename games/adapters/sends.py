@@ -18,6 +18,7 @@ import os
 import threading
 from typing import Any
 
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 
 from games import metrics
@@ -66,7 +67,6 @@ async def _drain(queue: asyncio.Queue[_Batch]) -> None:
 
 def _serving_loop() -> asyncio.AbstractEventLoop | None:
     """Daphne's event loop when called from Channels' sync thread, else ``None``."""
-    from asgiref.sync import SyncToAsync
 
     local = SyncToAsync.threadlocal
     loop = getattr(local, "main_event_loop", None)

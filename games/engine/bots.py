@@ -130,7 +130,8 @@ def heuristic_policy(view: View, rng: random.Random) -> Action:
         return _as_action(plays[best[1]])
     seat = view["seat"]
     last = view["trick"]["last"]
-    assert seat is not None and last is not None  # a hand is a seat's; a table is a last play
+    assert seat is not None
+    assert last is not None
     last_seat = last[0]
     points = view["trick"]["points"]
     counts = view["counts"]

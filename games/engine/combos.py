@@ -38,7 +38,7 @@ class Play:
     first three). Build plays with :func:`classify`, not directly.
     """
 
-    __slots__ = ("kind", "rank", "size", "cards", "dao", "jokers", "strength", "is_dao")
+    __slots__ = ("cards", "dao", "is_dao", "jokers", "kind", "rank", "size", "strength")
 
     def __init__(
         self,

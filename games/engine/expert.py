@@ -649,7 +649,8 @@ def _follow_opponent(sit: Situation, plays: Sequence[Play]) -> Scored:
 
 
 def _follow_partner(sit: Situation, plays: Sequence[Play]) -> Scored:
-    assert sit.owner is not None and sit.table is not None
+    assert sit.owner is not None
+    assert sit.table is not None
     w = sit.w
     scored: Scored = [(0.0, PASS)]
     if sit.counts[sit.partner] == 0:

@@ -246,7 +246,7 @@ class InferredThreats(Threats):
     def _chances_of(
         self, kind: str, strength: int, size: int, is_dao: bool, j: int
     ) -> tuple[float, float, float]:
-        none, bomb_any, atom_any, p3 = self._opponent_j(j)
+        none, bomb_any, atom_any, _p3 = self._opponent_j(j)
         if kind in (HYDROGEN, ATOM):
             return self._chances(kind, strength, size, is_dao, self.holders[j][0])
         if kind == BOMB:
@@ -305,7 +305,8 @@ def sample_hands(
     """
     seat = view["seat"]
     hand = view["hand"]
-    assert seat is not None and hand is not None
+    assert seat is not None
+    assert hand is not None
     counts = view["counts"]
     hands: list[list[str]] = [[], [], [], []]
     hands[seat] = list(hand)

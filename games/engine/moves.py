@@ -129,22 +129,7 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
     :raises ArgumentError: (a ``ValueError``) ``bad_dao`` for a bad dao.
     """
     check_dao(dao)
-    cards = list(hand)
-    if not _VALID.issuperset(cards):
-        parse_cards(cards)  # raises, naming the bad card
-    counts: dict[str, dict[str, int]] = {}
-    big = small = 0
-    for c in cards:
-        if c[1] == "J":
-            if c == BIG_JOKER:
-                big += 1
-            else:
-                small += 1
-        else:
-            d = counts.setdefault(c[0], {})
-            d[c[1]] = d.get(c[1], 0) + 1
-    if max(big, small, *(v for d in counts.values() for v in d.values())) > COPIES:
-        parse_cards(cards)  # raises: more copies than the shoe holds
+    counts, big, small = _count_hand(list(hand))
     jorder = joker_order(big, small)
     nj = len(jorder)
     small_plays: list[Play] = []
@@ -153,18 +138,7 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
     hydrogens: list[Play] = []
     table_kind = table_play.kind if table_play is not None else None
 
-    # jokers alone: 3s of the lowest order (below the 4s when 3 is dao)
-    js = joker_strength(dao)
-    for j in _sizes(table_play, js, False, nj):
-        kind = _SMALL.get(j, BOMB)
-        chosen = jorder[:j]
-        if j == 3 and chosen[0] == chosen[1] == chosen[2]:
-            other = next((c for c in jorder if c != chosen[0]), None)
-            if other is None:
-                continue  # only the joker atom: listed below
-            chosen = [chosen[0], chosen[1], other]
-        p = Play(kind, "3", tuple(chosen), dao, j, js, False)
-        (bombs if kind == BOMB else small_plays).append(p)
+    _joker_plays(jorder, table_play, dao, small_plays, bombs)
 
     for ri, rank in enumerate(RANKS):
         suits = counts.get(rank)
@@ -211,6 +185,44 @@ def legal_plays(hand: Iterable[str], table_play: Play | None, dao: str) -> list[
     atoms.sort(key=_strength_key)
     hydrogens.sort(key=_strength_key)
     return small_plays + bombs + atoms + hydrogens
+
+
+def _count_hand(cards: list[str]) -> tuple[dict[str, dict[str, int]], int, int]:
+    """``(counts, big, small)`` of ``cards``: copies by rank then suit, and
+    the big and small jokers; raises :class:`CardError` as :func:`legal_plays`."""
+    if not _VALID.issuperset(cards):
+        parse_cards(cards)  # raises, naming the bad card
+    counts: dict[str, dict[str, int]] = {}
+    big = small = 0
+    for c in cards:
+        if c[1] == "J":
+            if c == BIG_JOKER:
+                big += 1
+            else:
+                small += 1
+        else:
+            d = counts.setdefault(c[0], {})
+            d[c[1]] = d.get(c[1], 0) + 1
+    if max(big, small, *(v for d in counts.values() for v in d.values())) > COPIES:
+        parse_cards(cards)  # raises: more copies than the shoe holds
+    return counts, big, small
+
+
+def _joker_plays(jorder: list[str], table_play: Play | None, dao: str,
+                 small_plays: list[Play], bombs: list[Play]) -> None:
+    """Append the plays of jokers alone to ``small_plays`` / ``bombs``: 3s of
+    the lowest order (below the 4s when 3 is dao); the joker atom is not one."""
+    js = joker_strength(dao)
+    for j in _sizes(table_play, js, False, len(jorder)):
+        kind = _SMALL.get(j, BOMB)
+        chosen = jorder[:j]
+        if j == 3 and chosen[0] == chosen[1] == chosen[2]:
+            other = next((c for c in jorder if c != chosen[0]), None)
+            if other is None:
+                continue  # only the joker atom: listed by legal_plays
+            chosen = [chosen[0], chosen[1], other]
+        p = Play(kind, "3", tuple(chosen), dao, j, js, False)
+        (bombs if kind == BOMB else small_plays).append(p)
 
 
 _KIND_ORDER = {SINGLE: 0, PAIR: 1, TRIPLE: 2}

@@ -13,6 +13,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from games import queries, ui
+from shop.models import Item
 
 register = template.Library()
 
@@ -54,7 +55,6 @@ def local_time(value: Any) -> str:
 
 
 def _item_name(code: str) -> str:
-    from shop.models import Item  # the console reads the catalogue's names
 
     item = Item.objects.filter(code=code).first()
     return item.name if item else code

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.contrib.auth.models import User
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
@@ -58,7 +59,6 @@ def strings() -> dict[str, str]:
 @register.inclusion_tag("shop/_table_items.html", takes_context=True)
 def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
     """The table page's items panel and theme (``static/shop/table_items.js``)."""
-    from django.urls import reverse
 
     user = context["request"].user
     return {

@@ -102,7 +102,7 @@ class Command(BaseCommand):
         "policies (--a, --b; each deal twice, teams swapped), the ladder of the site's "
         "levels (--ladder), or a seat run with a policy per seat (--games, --north …)."
     )
-    requires_system_checks: list[str] = []
+    requires_system_checks: tuple[str, ...] = ()
 
     def add_arguments(self, parser: Any) -> None:
         choices = sorted(POLICIES)
@@ -173,7 +173,7 @@ class Command(BaseCommand):
         log = None
         if opts.get("log"):
             try:
-                log = open(opts["log"], "w", encoding="utf-8")
+                log = open(opts["log"], "w", encoding="utf-8")  # noqa: SIM115 -- closed below
             except OSError as e:
                 raise CommandError(f"cannot write the log: {e}") from None
 

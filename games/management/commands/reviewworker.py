@@ -17,6 +17,7 @@ Celery queue's own worker instead (docs/deploy.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from argparse import ArgumentParser
@@ -40,10 +41,8 @@ class Command(BaseCommand):
                **options: Any) -> None:
         from games import reviews
 
-        try:
+        with contextlib.suppress(OSError):
             os.nice(19)  # reviews take whatever CPU the site leaves
-        except OSError:
-            pass
         reviews.requeue_running()
         while parent is None or os.getppid() == parent:
             if reviews.run_next():

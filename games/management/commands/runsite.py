@@ -50,6 +50,8 @@ def endpoint(host: str, port: int, backlog: int = BACKLOG) -> str:
 def serve(host: str, port: int, verbosity: int = 1, ticker: Ticker | None = None) -> None:
     """Run Daphne in this process on ``host:port`` until it is stopped (blocks);
     ``ticker`` starts on Daphne's event loop once it runs."""
+    # here, not at the top: daphne.server installs Twisted's asyncio reactor
+    # on import, which the command's other uses (--help, tests) need not do
     from daphne.cli import CommandLineInterface
     from daphne.server import twisted_loop
     from twisted.internet import reactor
