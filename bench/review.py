@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 from games.engine.botmatch import play_game  # noqa: E402
 from games.engine.record import to_record  # noqa: E402
-from games.engine.review import PLAYOUT, SAMPLES, WIDTH, review_game  # noqa: E402
+from games.engine.review import PLAYOUT, SAMPLES, SURE, WIDTH, review_game  # noqa: E402
 
 
 def main() -> None:
@@ -41,6 +41,7 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=SAMPLES)
     ap.add_argument("--width", type=int, default=WIDTH)
     ap.add_argument("--playout", default=PLAYOUT, choices=("expert", "normal"))
+    ap.add_argument("--sure", type=float, default=SURE)
     args = ap.parse_args()
     seconds: list[float] = []
     judged = same = 0
@@ -49,7 +50,8 @@ def main() -> None:
     for i in range(args.games):
         record = to_record(play_game(f"{args.seed}:{i}", [args.players] * 4))
         seat = i % 4
-        kw = {"samples": args.samples, "width": args.width, "playout": args.playout}
+        kw = {"samples": args.samples, "width": args.width, "playout": args.playout,
+              "sure": args.sure}
         t0 = time.process_time()
         a = review_game(record, seat, **kw)  # type: ignore[arg-type]
         seconds.append(time.process_time() - t0)
@@ -64,7 +66,7 @@ def main() -> None:
               f"accuracy {a.accuracy:.2f} / {b.accuracy:.2f}", file=sys.stderr)
     print(json.dumps({
         "games": args.games, "samples": args.samples, "width": args.width,
-        "playout": args.playout, "players": args.players,
+        "playout": args.playout, "players": args.players, "sure": args.sure,
         "cpu_seconds_per_game": {"median": statistics.median(seconds), "max": max(seconds)},
         "decisions": judged, "label_agreement": same / judged if judged else None,
         "labels": dict(labels), "agreeing_by_label": dict(agree_by_label),

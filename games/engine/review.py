@@ -187,11 +187,13 @@ _NO_RNG = random.Random(0)  # the play-out policies draw nothing from it
 def judge(
     view: BotView, made: Action, rng: random.Random, thresholds: Thresholds = DEFAULT_THRESHOLDS,
     samples: int = SAMPLES, width: int = WIDTH, playout: str = PLAYOUT, index: int = 0,
+    sure: float | None = None,
 ) -> Judgement:
     """Judge the action ``made`` in the position of ``view`` (a bot_view: what the
     seat knew; see the module docstring).
 
     :param rng: the source of the sampled deals (seed it for a reproducible judgement).
+    :param sure: standard errors taken off a loss (default :data:`SURE`).
     :raises ArgumentError: ``bad_seat`` for a spectator's view.
     """
     seat, hand = view["seat"], view["hand"]
@@ -217,12 +219,13 @@ def judge(
     means = [statistics.fmean(v) if v else 0.0 for v in values]
     # the loss against each alternative, less one standard error of the paired
     # differences: only what the sampled deals show clearly counts
+    sure = SURE if sure is None else sure
     losses = [0.0] * len(alts)
     for i in range(1, len(alts)):
         d = [a - b for a, b in zip(values[i], values[0], strict=True)]
         if len(d) >= 2:
             se = statistics.stdev(d) / math.sqrt(len(d))
-            losses[i] = max(0.0, statistics.fmean(d) - SURE * se)
+            losses[i] = max(0.0, statistics.fmean(d) - sure * se)
     best = max(range(len(alts)), key=lambda i: (losses[i], -i))
     order = sorted(range(len(alts)), key=lambda i: (-means[i], i))
     return Judgement(
@@ -235,7 +238,7 @@ def judge(
 def review_game(
     record: Record, seat: int, thresholds: Thresholds = DEFAULT_THRESHOLDS, *,
     samples: int = SAMPLES, width: int = WIDTH, playout: str = PLAYOUT,
-    exclude: Collection[int] = (), salt: str = "",
+    exclude: Collection[int] = (), salt: str = "", sure: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Review ``seat``'s decisions in the finished game of ``record`` (RULES.md §11).
@@ -245,6 +248,7 @@ def review_game(
     :param exclude: indices of the action log (:func:`record_actions` order) not
         to judge: the clock's and 托管's actions, which the record does not mark.
     :param salt: changes every decision's seed (for the two-seed agreement benchmark).
+    :param sure: standard errors taken off each loss (default :data:`SURE`).
     :param progress: called ``progress(done, total)`` after each judged decision.
     :returns: the :class:`Review`, judgements in game order.
     :raises ArgumentError: ``bad_seat`` for a seat not 0–3.
@@ -264,7 +268,7 @@ def review_game(
     judgements: list[Judgement] = []
     for n, (i, view, action) in enumerate(todo):
         rng = random.Random(f"review:{record['seed']}:{seat}:{i}{salt}")
-        judgements.append(judge(view, action, rng, thresholds, samples, width, playout, i))
+        judgements.append(judge(view, action, rng, thresholds, samples, width, playout, i, sure))
         if progress is not None:
             progress(n + 1, len(todo))
     return summarize(seat, judgements)
