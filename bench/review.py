@@ -42,6 +42,8 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=WIDTH)
     ap.add_argument("--playout", default=PLAYOUT, choices=("expert", "normal"))
     ap.add_argument("--sure", type=float, default=SURE)
+    ap.add_argument("--budget", type=int, default=None,
+                    help="play-out actions per decision (more deals late in a half)")
     args = ap.parse_args()
     seconds: list[float] = []
     judged = same = 0
@@ -51,7 +53,7 @@ def main() -> None:
         record = to_record(play_game(f"{args.seed}:{i}", [args.players] * 4))
         seat = i % 4
         kw = {"samples": args.samples, "width": args.width, "playout": args.playout,
-              "sure": args.sure}
+              "sure": args.sure, "budget": args.budget}
         t0 = time.process_time()
         a = review_game(record, seat, **kw)  # type: ignore[arg-type]
         seconds.append(time.process_time() - t0)
@@ -66,7 +68,7 @@ def main() -> None:
               f"accuracy {a.accuracy:.2f} / {b.accuracy:.2f}", file=sys.stderr)
     print(json.dumps({
         "games": args.games, "samples": args.samples, "width": args.width,
-        "playout": args.playout, "players": args.players, "sure": args.sure,
+        "playout": args.playout, "players": args.players, "sure": args.sure, "budget": args.budget,
         "cpu_seconds_per_game": {"median": statistics.median(seconds), "max": max(seconds)},
         "decisions": judged, "label_agreement": same / judged if judged else None,
         "labels": dict(labels), "agreeing_by_label": dict(agree_by_label),

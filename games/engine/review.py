@@ -67,6 +67,8 @@ SURE = 1.0
 """A loss counts only beyond this many standard errors of its sampled estimate
 (the paired differences over the sampled deals), so a label says what the
 deals show clearly and two seeds agree."""
+MAX_SAMPLES = 64
+"""At most this many deals per decision when a ``budget`` buys more."""
 MAX_PLAYOUT = 600
 """A play-out longer than this many actions is cut (real halves take ~150)."""
 
@@ -187,13 +189,17 @@ _NO_RNG = random.Random(0)  # the play-out policies draw nothing from it
 def judge(
     view: BotView, made: Action, rng: random.Random, thresholds: Thresholds = DEFAULT_THRESHOLDS,
     samples: int = SAMPLES, width: int = WIDTH, playout: str = PLAYOUT, index: int = 0,
-    sure: float | None = None,
+    sure: float | None = None, budget: int | None = None,
 ) -> Judgement:
     """Judge the action ``made`` in the position of ``view`` (a bot_view: what the
     seat knew; see the module docstring).
 
     :param rng: the source of the sampled deals (seed it for a reproducible judgement).
     :param sure: standard errors taken off a loss (default :data:`SURE`).
+    :param budget: if given, more deals where play-outs are short: as many as
+        ``budget`` play-out actions allow (the cards in the four hands standing
+        for a play-out's length), at least ``samples`` and at most
+        :data:`MAX_SAMPLES`; a count, never a time.
     :raises ArgumentError: ``bad_seat`` for a spectator's view.
     """
     seat, hand = view["seat"], view["hand"]
@@ -211,6 +217,9 @@ def judge(
     team = team_of(seat)
     weights = infer(view)
     values: list[list[float]] = [[] for _ in alts]
+    if budget is not None:
+        per = len(alts) * max(4, sum(view["counts"]))
+        samples = max(samples, min(MAX_SAMPLES, budget // per))
     for _ in range(samples):
         hands = sample_hands(view, sit.unseen, weights, rng)
         start = state_from_view(view, hands)
@@ -239,7 +248,7 @@ def review_game(
     record: Record, seat: int, thresholds: Thresholds = DEFAULT_THRESHOLDS, *,
     samples: int = SAMPLES, width: int = WIDTH, playout: str = PLAYOUT,
     exclude: Collection[int] = (), salt: str = "", sure: float | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    budget: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Review ``seat``'s decisions in the finished game of ``record`` (RULES.md §11).
 
@@ -249,6 +258,8 @@ def review_game(
         to judge: the clock's and 托管's actions, which the record does not mark.
     :param salt: changes every decision's seed (for the two-seed agreement benchmark).
     :param sure: standard errors taken off each loss (default :data:`SURE`).
+    :param budget: play-out actions per decision, for more deals late in a half
+        (see :func:`judge`; ``None``: ``samples`` everywhere).
     :param progress: called ``progress(done, total)`` after each judged decision.
     :returns: the :class:`Review`, judgements in game order.
     :raises ArgumentError: ``bad_seat`` for a seat not 0–3.
@@ -268,7 +279,8 @@ def review_game(
     judgements: list[Judgement] = []
     for n, (i, view, action) in enumerate(todo):
         rng = random.Random(f"review:{record['seed']}:{seat}:{i}{salt}")
-        judgements.append(judge(view, action, rng, thresholds, samples, width, playout, i, sure))
+        judgements.append(
+            judge(view, action, rng, thresholds, samples, width, playout, i, sure, budget))
         if progress is not None:
             progress(n + 1, len(todo))
     return summarize(seat, judgements)
