@@ -118,7 +118,7 @@ def report(fig: dict[str, object]) -> list[str]:
         f"bot decision times (ms per decision, perf_counter_ns; cpu {fig['cpu']}; "
         f"{fig['positions']} positions from games seeded '{fig['seed']}:i', "
         f"{fig['endgame_positions']} of them endgames; expert budget "
-        f"{fig['expert_budget_ms']:g} ms)",
+        f"{fig['expert_budget_ms']:g} nominal ms, a count of play-out actions)",
         f"{'':<30}{'wall clock':^27}{'CPU time':^27}",
         f"{'policy':<30}" + f"{'median':>9}{'p99':>9}{'max':>9}" * 2 + f"{'n':>7}",
     ]

@@ -5,7 +5,7 @@ Engine only, no database.
 Run from the repository root::
 
     nice -n 10 python bench/review.py --games 4 --seed 1          # JSON figures
-    nice -n 10 python bench/review.py --games 4 --samples 8 --playout normal
+    nice -n 10 python bench/review.py --games 4 --samples 16 --budget 0 --sure 1.5
 
 Each game is played by the expert in all four seats (``--players``), dealt from
 ``"<seed>:<i>"``; seat ``i % 4``'s decisions are reviewed twice, with the
@@ -30,7 +30,14 @@ if str(ROOT) not in sys.path:
 
 from games.engine.botmatch import play_game  # noqa: E402
 from games.engine.record import to_record  # noqa: E402
-from games.engine.review import PLAYOUT, SAMPLES, WIDTH, review_game  # noqa: E402
+from games.engine.review import (  # noqa: E402
+    BUDGET,
+    PLAYOUT,
+    SAMPLES,
+    SURE,
+    WIDTH,
+    review_game,
+)
 
 
 def main() -> None:
@@ -41,6 +48,9 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=SAMPLES)
     ap.add_argument("--width", type=int, default=WIDTH)
     ap.add_argument("--playout", default=PLAYOUT, choices=("expert", "normal"))
+    ap.add_argument("--sure", type=float, default=SURE)
+    ap.add_argument("--budget", type=int, default=BUDGET,
+                    help="play-out actions per decision (more deals late in a half; 0: none)")
     args = ap.parse_args()
     seconds: list[float] = []
     judged = same = 0
@@ -49,7 +59,8 @@ def main() -> None:
     for i in range(args.games):
         record = to_record(play_game(f"{args.seed}:{i}", [args.players] * 4))
         seat = i % 4
-        kw = {"samples": args.samples, "width": args.width, "playout": args.playout}
+        kw = {"samples": args.samples, "width": args.width, "playout": args.playout,
+              "sure": args.sure, "budget": args.budget or None}
         t0 = time.process_time()
         a = review_game(record, seat, **kw)  # type: ignore[arg-type]
         seconds.append(time.process_time() - t0)
@@ -64,7 +75,7 @@ def main() -> None:
               f"accuracy {a.accuracy:.2f} / {b.accuracy:.2f}", file=sys.stderr)
     print(json.dumps({
         "games": args.games, "samples": args.samples, "width": args.width,
-        "playout": args.playout, "players": args.players,
+        "playout": args.playout, "players": args.players, "sure": args.sure, "budget": args.budget,
         "cpu_seconds_per_game": {"median": statistics.median(seconds), "max": max(seconds)},
         "decisions": judged, "label_agreement": same / judged if judged else None,
         "labels": dict(labels), "agreeing_by_label": dict(agree_by_label),

@@ -32,7 +32,7 @@ def record():
 
 
 def test_a_rerun_gives_the_identical_review(record):
-    kw = {"samples": 3, "width": 2, "playout": "normal"}
+    kw = {"samples": 3, "width": 2, "playout": "normal", "budget": 400}
     first = review_game(record, 1, **kw)
     again = review_game(record, 1, **kw)
     assert first.judgements, "the game gives seat 1 decisions to judge"
@@ -43,7 +43,7 @@ def test_a_rerun_gives_the_identical_review(record):
 
 
 def test_excluded_actions_are_not_judged(record):
-    kw = {"samples": 2, "width": 1, "playout": "normal"}
+    kw = {"samples": 2, "width": 1, "playout": "normal", "budget": None}
     full = review_game(record, 2, **kw)
     skip = {full.judgements[0].index}
     cut = review_game(record, 2, exclude=skip, **kw)
