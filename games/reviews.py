@@ -161,6 +161,7 @@ def run(review_id: int) -> bool:
         review = review_game(
             record, row.seat, limits, samples=settings.GAMES_REVIEW_SAMPLES,
             width=settings.GAMES_REVIEW_WIDTH, playout=settings.GAMES_REVIEW_PLAYOUT,
+            budget=settings.GAMES_REVIEW_BUDGET or None,
             exclude=excluded(row.game, record), progress=progress)
         result = result_of(review, limits)
     except Exception as e:  # a record that does not replay: say so, keep the worker alive

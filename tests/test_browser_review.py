@@ -34,7 +34,8 @@ NO_SIDEWAYS_JS = "() => document.documentElement.scrollWidth <= innerWidth"
 def site():
     from tests.servers import Site
 
-    site = Site(env={"GAMES_REVIEW_SAMPLES": "2", "GAMES_REVIEW_WIDTH": "2",
+    site = Site(env={"GAMES_REVIEW_SAMPLES": "2", "GAMES_REVIEW_BUDGET": "0",
+                     "GAMES_REVIEW_WIDTH": "2",
                      "GAMES_REVIEW_PLAYOUT": "normal", "GAMES_REVIEW_RUNNER": "process"})
     try:
         yield site.wait_listening()

@@ -404,7 +404,9 @@ GAMES_IDLE_TABLE_MINUTES = env_int("GAMES_IDLE_TABLE_MINUTES", 15, minimum=1)
 # `review` queue's own worker, the default with REDIS_URL), process (the
 # `manage.py reviewworker` child of runsite, at nice 19), none (nothing: tests).
 GAMES_REVIEW_THRESHOLDS = (10.0, 25.0, 50.0)
-GAMES_REVIEW_SAMPLES = env_int("GAMES_REVIEW_SAMPLES", 12, minimum=1)
+GAMES_REVIEW_SAMPLES = env_int("GAMES_REVIEW_SAMPLES", 8, minimum=1)
+# play-out actions a judged decision may spend on more deals than SAMPLES (0: none)
+GAMES_REVIEW_BUDGET = env_int("GAMES_REVIEW_BUDGET", 4000, minimum=0)
 GAMES_REVIEW_WIDTH = env_int("GAMES_REVIEW_WIDTH", 3, minimum=1)
 GAMES_REVIEW_PLAYOUT = env_choice("GAMES_REVIEW_PLAYOUT", "expert", ("expert", "normal"))
 GAMES_REVIEW_QUEUE_MAX = env_int("GAMES_REVIEW_QUEUE_MAX", 20, minimum=1)
