@@ -539,3 +539,40 @@ async def test_escape_through_the_socket_abandons_the_game(table, players, socks
     assert profiles == [0, 0, -20, 0]  # max(2 × 1, 20) in the first half (§7)
     entry = await _db(RatingEntry.objects.get)(game=game)
     assert (entry.user_id, entry.delta, entry.reason) == (players[2].pk, -20, "escape")
+
+
+def test_a_socket_speaks_its_pages_language():
+    """A refusal's message reads in the page's language: the language cookie,
+    else Accept-Language, else the site's default (what a tester met: Chinese
+    errors on English pages)."""
+    from games.adapters.consumers import scope_language
+
+    def scope(*headers: tuple[bytes, bytes]) -> dict:
+        return {"headers": list(headers)}
+
+    assert scope_language(scope()) == "zh-hans"
+    assert scope_language(scope((b"accept-language", b"en-US,en;q=0.9"))) == "en"
+    assert scope_language(scope((b"cookie", b"django_language=en; sessionid=x"),
+                                (b"accept-language", b"zh-CN"))) == "en"
+    assert scope_language(scope((b"cookie", b"django_language=xx"),
+                                (b"accept-language", b"fr, en;q=0.5"))) == "en"
+    assert scope_language(scope((b"cookie", b"bad=\x00;;"))) == "zh-hans"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_refusal_comes_in_english_on_an_english_page(owner):
+    from channels.db import database_sync_to_async
+
+    from games import tables
+    from tests.test_robustness import ORIGIN, _open
+
+    table = await database_sync_to_async(tables.create_table)(owner, "English")
+    comm = await _open(table.pk, owner, headers=(ORIGIN, (b"accept-language", b"en")))
+    try:
+        await comm.send_json_to({"type": "sit", "seat": 9})
+        while (msg := await comm.receive_json_from(5))["type"] != "error":
+            pass
+        assert msg["reason"] == "bad_seat"
+        assert msg["message"].isascii(), msg["message"]  # English words, not Chinese
+    finally:
+        await comm.disconnect()

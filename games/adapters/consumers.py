@@ -10,9 +10,11 @@ connection is in its user's person group. No rules and no game state live here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
@@ -20,6 +22,7 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -89,6 +92,34 @@ def _ref(content: dict[str, Any]) -> Any:
 
 _RATES = {"act": ("act", "GAMES_ACTION_RATE", gettext_noop("Slow down: too many actions.")),
           "chat": ("chat", "GAMES_CHAT_RATE", gettext_noop("Slow down: too many messages."))}
+
+
+def scope_language(scope: dict[str, Any]) -> str:
+    """The language a socket's page speaks: the visitor's choice (the language
+    cookie), else their browser's Accept-Language, else the site's default
+    (as ``LocaleMiddleware`` picks it for pages), so a refusal's message reads
+    in the page's language."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+               for k, v in scope.get("headers", [])}
+    cookie = SimpleCookie()
+    with contextlib.suppress(Exception):  # a malformed cookie header: no choice made
+        cookie.load(headers.get("cookie", ""))
+    chosen = cookie.get(settings.LANGUAGE_COOKIE_NAME)
+    wanted = [chosen.value] if chosen else []
+    wanted += [part.split(";")[0].strip() for part in headers.get("accept-language", "").split(",")]
+    for code in wanted:
+        with contextlib.suppress(LookupError):
+            if code:
+                return translation.get_supported_language_variant(code)
+    return settings.LANGUAGE_CODE
+
+
+def _handle_in(language: str, channel_name: str, table_id: int,
+               user: User | AnonymousUser, msg: dict[str, Any],
+               game_id: int | None = None) -> dict[str, Any] | None:
+    """:func:`_handle` with the page's ``language`` active (its refusals' words)."""
+    with translation.override(language):
+        return _handle(channel_name, table_id, user, msg, game_id)
 
 
 def _handle(channel_name: str, table_id: int, user: User | AnonymousUser,
@@ -271,6 +302,7 @@ class TableConsumer(_JsonSocket):
             return
         self.table_id = table_id
         self.user = self.scope["user"]
+        self.language = scope_language(self.scope)
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = TokenBucket(*frame_budget())
         self.moderator = self.barred = False  # until the greeting says otherwise
@@ -373,9 +405,9 @@ class TableConsumer(_JsonSocket):
         start, outcome = time.perf_counter(), "error"  # "error": it raised (a bug)
         try:
             async with drain.action():  # a drain lets it finish before closing
-                reply = await db(_handle)(
-                    self.channel_name, self.table_id, self.user, content, self.game_id
-                )
+                reply = await db(_handle_in)(
+                    self.language, self.channel_name, self.table_id, self.user, content,
+                    self.game_id)
             outcome = "ok"
         except Refused as e:
             outcome = e.reason

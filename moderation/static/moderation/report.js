@@ -33,6 +33,8 @@ function open(forLine, table, meId) {
   $("report-line").textContent = forLine ? `${forLine.user}: ${forLine.text}` : "";
   if (!forLine) fillPlayers(table, meId);
   $("report-note").value = "";
+  // a chat line is reported for what it says; a player, for anything
+  if (forLine) $("report-category").value = "chat_abuse";
   dialog.showModal();
 }
 

@@ -97,7 +97,10 @@ export function renderWager(s = state) {
   $("wager-stakes").textContent = st
     ? fmt(T.wager_stakes, {stake: st.stake, normal: st.normal, double: st.double_clamp}) : "";
   // a private table takes no wager (RULES.md §12): no control that could only be refused
-  show($("wager-form"), isOwner(s) && tableWaiting(s) && !t.private);
+  // nor at a table with bots: a wager table takes none (RULES.md §12), so the
+  // control could only be refused
+  show($("wager-form"), isOwner(s) && tableWaiting(s) && !t.private
+       && !(t.seats || []).some((seat) => seat.bot));
   const select = $("wager-select");
   if (!chosen && document.activeElement !== select) select.value = String(wager);
   greyOut(select, wager);
