@@ -70,12 +70,17 @@ function notice(id, on, text) {
   return on;
 }
 
+// why the server stood me up at this table after game `game`, when a notice said
+// so (e.g. a wager table: not enough coins); else the stand-up notice's own words
+let standReason = {text: null, game: null};
+
 export function renderNotices(s = state) {
   const stood = stoodUp(s);
   $("table-app").classList.toggle("stood-up", stood);
   const auto = playing(s) && s.autoByServer === s.view.game_id && autoIn(s.view);
+  const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
   const shown = [
-    notice("stood-notice", stood, T.stood_up),
+    notice("stood-notice", stood, why || T.stood_up),
     notice("auto-notice", auto, T.auto_by_timeout),
     notice("closed-notice", closed(s)),
     notice("nowatch-notice", watchBarred(s) && s.table.status !== "waiting", T.no_watching),
@@ -108,5 +113,10 @@ export function showNotice(msg) {
   }
   const t = toast(text, "info notice-toast", 9000);
   t.dataset.code = msg.code || "";
+  // a seat refusal after a game names this table: the stand-up banner says why
+  if (state.table && params.table_id === state.table.id && "table" in params) {
+    standReason = {text, game: state.view ? state.view.game_id : null};
+    renderNotices();
+  }
   return text;
 }
