@@ -205,6 +205,22 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
     async def cleanup(self) -> None:
         """Undo what connecting did (idempotent: runs on disconnect and on any exit)."""
 
+    # the per-user channel, on every socket of a person (tables, the lobby, /ws/me/)
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        # something this person must be told (events.notify)
+        await self.send_json(event["notice"])
+
+    async def user_frame(self, event: dict[str, Any]) -> None:
+        # events.send_user: e.g. a `me` frame
+        await self.send_json(event["frame"])
+
+    async def user_close(self, event: dict[str, Any]) -> None:
+        # events.close_sockets: e.g. a suspended account is logged out everywhere
+        if event.get("notice"):
+            await self.send_json(event["notice"])
+        await self.close(code=4403)
+
     async def site_notice(self, event: dict[str, Any]) -> None:
         # the site-wide notice (维护公告) changed: every open page shows it at once
         await self.send_json({"type": "site_notice", "notice": event["notice"]})
@@ -448,20 +464,6 @@ class TableConsumer(_JsonSocket):
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "line": event["line"]})
 
-    async def user_notice(self, event: dict[str, Any]) -> None:
-        # something this person must be told (events.notify), on any table
-        await self.send_json(event["notice"])
-
-    async def user_frame(self, event: dict[str, Any]) -> None:
-        # the per-user channel (events.send_user): e.g. a `me` frame
-        await self.send_json(event["frame"])
-
-    async def user_close(self, event: dict[str, Any]) -> None:
-        # events.close_sockets: e.g. a suspended account is logged out everywhere
-        if event.get("notice"):
-            await self.send_json(event["notice"])
-        await self.close(code=4403)
-
     async def table_gone(self, event: dict[str, Any]) -> None:
         # the table closed (a moderator, or idle): say so, then close like a closed table
         if event.get("notice"):
@@ -526,16 +528,6 @@ class _PersonalSocket(_JsonSocket):
             await sync_to_async(presence.touch_person, thread_sensitive=False)(
                 self.channel_name, self.user)
 
-    async def user_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["notice"])
-
-    async def user_frame(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["frame"])
-
-    async def user_close(self, event: dict[str, Any]) -> None:
-        if event.get("notice"):
-            await self.send_json(event["notice"])
-        await self.close(code=4403)
 
 
 class PersonConsumer(_PersonalSocket):

@@ -343,27 +343,36 @@ def _fast_view(state: State, seat: int) -> View:
     })
 
 
-def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
-            rng: random.Random, playout: str = "normal") -> float:
-    """Play ``action`` then the rest of the half with the normal bot (or, with
-    ``playout="expert"``, the expert without its search, from each seat's
-    bot_view) in every seat (deterministic: ``rng`` is not drawn from); the
-    half's worth to ``team`` (:func:`~games.engine.endgame.half_value`), or 0.5
-    if it runs past :data:`MAX_ROLLOUT` actions."""
+def play_out_half(start: State, seat: int, action: Action, playout: str,
+                  rng: random.Random, limit: int) -> State | None:
+    """Play ``action`` for ``seat`` in ``start``, then the rest of the half with the
+    normal bot (``playout="normal"``) or the expert without its search
+    (``"expert"``, from each seat's bot_view) in every seat; deterministic
+    (``rng`` is not drawn from). Returns the state once the half is over, or
+    ``None`` if it runs past ``limit`` actions (RULES.md §4–§5)."""
     half = start["half"]
     state, _ = apply(start, seat, action)
     n = 1
     while state["status"] != OVER and state["half"] == half:
         s = state["turn"]
-        if s is None or n >= MAX_ROLLOUT:
-            return 0.5
+        if s is None or n >= limit:
+            return None
         if playout == "expert":
             act = expert_policy(bot_view(state, s), rng, budget_ms=0.0)
         else:
             act = heuristic_policy(_fast_view(state, s), rng)
         state, _ = apply(state, s, act)
         n += 1
-    return half_value(view, state["halves"][-1], team)
+    return state
+
+
+def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
+            rng: random.Random, playout: str = "normal") -> float:
+    """Play ``action`` then the rest of the half (:func:`play_out_half`); the
+    half's worth to ``team`` (:func:`~games.engine.endgame.half_value`), or 0.5
+    if it runs past :data:`MAX_ROLLOUT` actions."""
+    end = play_out_half(start, seat, action, playout, rng, MAX_ROLLOUT)
+    return 0.5 if end is None else half_value(view, end["halves"][-1], team)
 
 
 def _candidates(

@@ -43,14 +43,12 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .bots import heuristic_policy
 from .combos import classify
 from .deal import team_of
 from .endgame import state_from_view
 from .errors import ArgumentError
-from .expert import WEIGHTS, Situation, expert_policy, rules
-from .master import _fast_view, infer, sample_hands
-from .match import OVER, apply
+from .expert import WEIGHTS, Situation, rules
+from .master import infer, play_out_half, sample_hands
 from .moves import legal_plays
 from .record import from_record, record_actions
 from .shapes import Action, BotView, Record, State
@@ -174,21 +172,10 @@ def choices_of(view: BotView) -> int:
 
 
 def _playout(start: State, seat: int, action: Action, team: int, policy: str) -> float:
-    """Play ``action`` then the rest of the half; the team's points for it (§5)."""
-    half = start["half"]
-    state, _ = apply(start, seat, action)
-    n = 1
-    while state["status"] != OVER and state["half"] == half:
-        s = state["turn"]
-        if s is None or n >= MAX_PLAYOUT:
-            return 150.0
-        if policy == "expert":
-            act = expert_policy(bot_view(state, s), _NO_RNG, budget_ms=0.0)
-        else:
-            act = heuristic_policy(_fast_view(state, s), _NO_RNG)
-        state, _ = apply(state, s, act)
-        n += 1
-    return float(state["halves"][-1]["points"][team])
+    """Play ``action`` then the rest of the half; the team's points for it (§5),
+    150 (half of 300) for a play-out cut at :data:`MAX_PLAYOUT` actions."""
+    end = play_out_half(start, seat, action, policy, _NO_RNG, MAX_PLAYOUT)
+    return 150.0 if end is None else float(end["halves"][-1]["points"][team])
 
 
 _NO_RNG = random.Random(0)  # the play-out policies draw nothing from it
