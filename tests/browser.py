@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import pytest
+
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking"]
 PASSWORD = "atom-Jiaxing-2026"
 
@@ -277,3 +279,14 @@ def play_to_the_end(players: list[Player], deadline_s: float = 600,
                 players[0].wait_turn_or_over()
             else:
                 time.sleep(0.05)
+
+
+#: the mark of a browser test module: skipped (a failure under CI=true) without chromium
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="browser tests need Debian's chromium at /usr/bin/chromium",
+)
+#: a desktop window and a 360 px touch phone, and a test run on each
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])

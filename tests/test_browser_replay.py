@@ -12,18 +12,9 @@ directly (NOTES.md).
 
 from __future__ import annotations
 
-import pytest
+from tests.browser import DESKTOP, DEVICES, NEEDS_CHROMIUM, Player
 
-from tests.browser import Player, chromium_path
-
-pytestmark = pytest.mark.skipif(
-    chromium_path() is None,
-    reason="browser tests need Debian's chromium at /usr/bin/chromium",
-)
-
-DESKTOP = {"viewport": {"width": 1366, "height": 800}}
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+pytestmark = NEEDS_CHROMIUM
 
 IN_VIEW_JS = """sel => {
   const r = document.querySelector(sel).getBoundingClientRect();

@@ -16,16 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import Player, chromium_path
+from tests.browser import DEVICES, NEEDS_CHROMIUM, Player
 
-pytestmark = pytest.mark.skipif(
-    chromium_path() is None,
-    reason="browser tests need Debian's chromium at /usr/bin/chromium",
-)
-
-DESKTOP = {"viewport": {"width": 1366, "height": 800}}
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+pytestmark = NEEDS_CHROMIUM
 
 NO_SIDEWAYS_JS = "() => document.documentElement.scrollWidth <= innerWidth"
 
