@@ -46,7 +46,7 @@ screenshot: venv
 # ruff over the tree, then the engine's types (python-chess style: mypy --strict).
 lint: venv
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy games accounts shop moderation social yuanzi_site
+	$(VENV)/bin/mypy games accounts shop moderation social contests yuanzi_site
 
 messages: venv
 	$(PY) manage.py makemessages -l zh_Hans --ignore=.venv --ignore=staticfiles

@@ -156,3 +156,33 @@ class GemCap(models.Model):
     def cap(self) -> int | None:
         """The cap in force: the moderators' override, else the computed one."""
         return self.override if self.override is not None else self.points
+
+
+class Notification(models.Model):
+    """One thing a person must be told (消息), kept 90 days (``accounts.inbox``).
+
+    Written only by :func:`accounts.inbox.post`, in the transaction of its
+    cause; ``kind`` names a registered message (``inbox.register_kinds``),
+    rendered in the reader's language from ``params`` when shown; ``link`` is a
+    site path to what it is about ("" for none).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="notifications")
+    kind = models.CharField(max_length=40)
+    params = models.JSONField(default=dict, blank=True)
+    link = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "-created_at", "-id"], name="accounts_notice_newest"),
+            models.Index(fields=["user", "read_at"], name="accounts_notice_unread"),
+            models.Index(fields=["created_at"], name="accounts_notice_age"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.kind}"

@@ -42,7 +42,8 @@ def test_every_reason_code_is_registered_and_documented():
     missing = sorted(r for r in REASONS if f"`{r}`" not in PROTOCOL)
     assert not missing, f"docs/protocol.md lacks reason codes {missing}"
     # every code written literally in the source is registered (Refused checks at run time too)
-    src = "\n".join(p.read_text() for app in ("games", "accounts", "shop", "social")
+    apps = ("games", "accounts", "shop", "social", "moderation", "contests")
+    src = "\n".join(p.read_text() for app in apps
                     for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts)
     written = set(re.findall(r'Refused\(\s*"(\w+)"', src))
     assert written
@@ -119,7 +120,7 @@ def test_the_readme_layout_names_every_module():
     words = set(re.findall(r"[\w]+", layout))
     missing = []
     for package in ("yuanzi_site", "games", "games/engine", "games/adapters", "accounts",
-                    "shop", "moderation", "social"):
+                    "shop", "moderation", "social", "contests"):
         assert f"{package.rsplit('/', 1)[-1]}/" in layout, package
         for path in (ROOT / package).glob("*.py"):
             if path.stem != "__init__" and path.stem not in words:

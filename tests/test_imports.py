@@ -2,7 +2,7 @@
 project's packages, nested and lazy ones included, read from the source with
 ``ast``. The layers: engine ← games ⇄ accounts (``games`` uses only
 ``accounts.models`` and ``accounts.levels``) ← shop and every newer app beside
-it (the social hall …, which never import each other) ← moderation. The
+it (the social hall …, which never import each other) ← moderation ← contests. The
 engine imports nothing of Django nor of the site; the write and read modules
 never import their transports (``games.adapters``); ``games``' templates and
 scripts never load another app's; no module-level cycle anywhere. The apps are
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APPS = tuple(app for app in settings.INSTALLED_APPS if (ROOT / app).is_dir())
 PACKAGES = (*APPS, "yuanzi_site")
 #: each app's layer; an app not named here sits beside the shop (layer 2)
-LAYER = {"games": 1, "accounts": 1, "shop": 2, "moderation": 3}
+LAYER = {"games": 1, "accounts": 1, "shop": 2, "moderation": 3, "contests": 4}
 #: modules that wire transports in (besides games.adapters itself)
 WIRING = ("plugin", "apps", "views", "management", "tasks")
 

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "shop",
     "moderation",
     "social",
+    "contests",
 ]
 
 # What plugs into a game (games.plugins; docs/plugins.md). This list is the
@@ -102,6 +103,7 @@ GAME_PLUGINS = [
     "accounts.plugin.AccountsPlugin",
     "social.plugin.SocialPlugin",
     "shop.plugin.ShopPlugin",
+    "contests.plugin.ContestsPlugin",
 ]
 
 MIDDLEWARE = [
