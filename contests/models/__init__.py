@@ -1,0 +1,2 @@
+"""Contests' models, one module per contest kind (Django loads this package
+as ``contests.models``): each module's models are imported here."""
