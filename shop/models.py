@@ -40,6 +40,13 @@ class CoinEntry(models.Model):
         RELIEF = "relief", _("relief")
         WAGER = "wager", _("wager")
         ESCAPE_WAGER = "escape_wager", _("escape wager")
+        # contests (RULES.md §12 "Coin sources")
+        CHALLENGE = "challenge", _("daily challenge prize")
+        TASK = "task", _("daily task")
+        ACHIEVEMENT = "achievement", _("achievement")
+        ARENA_ENTRY = "arena_entry", _("arena entry fee")
+        ARENA_REFUND = "arena_refund", _("arena refund")
+        ARENA_PRIZE = "arena_prize", _("arena prize")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="coin_entries",
