@@ -39,7 +39,7 @@ from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
-    from django.db.models import QuerySet
+    from django.db.models import Q, QuerySet
 
     from games.engine import EndReason, Record, Result
     from games.fairness import SiteState
@@ -139,6 +139,22 @@ class LobbyFilter:
     choices: tuple[tuple[str, Any], ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class HistoryFilter:
+    """A yes/no filter of a player's game history (战绩, ``?wager=1``).
+
+    :ivar key: the query parameter (``"1"`` applies it).
+    :ivar seats: a ``Q`` over ``games.GameSeat`` rows (the seat a player
+        played): the games that have the property (built in the owning app,
+        which knows its own relations, e.g. the shop's settled wagers).
+    :ivar label: the history page's checkbox label.
+    """
+
+    key: str
+    seats: Q
+    label: Any = ""
+
+
 class GamePlugin:
     """One app's part in a game: override the hooks it needs; every hook here
     is a no-op. Adding a method here is how a new feature extends the seam."""
@@ -198,6 +214,11 @@ class GamePlugin:
     def socket_messages(self) -> Mapping[str, SocketMessage]:
         """The table-socket message types this plugin handles (one owner each)."""
         return {}
+
+    def history_filters(self) -> Sequence[HistoryFilter]:
+        """The yes/no filters a player's game history (战绩) takes from this
+        plugin (the shop's ``wager``); read-only, asked per history request."""
+        return ()
 
     def filter_chat(self, table_id: int, user: User, text: str) -> str:
         """Asked before a chat line is stored and sent: raise ``Refused`` to
@@ -372,6 +393,14 @@ def recent_game_keys(user_id: int, seats: dict[int, int]) -> dict[int, dict[str,
             if game_id in extra:
                 extra[game_id].update(keys)
     return extra
+
+
+def history_filters() -> list[HistoryFilter]:
+    """Every plugin's history filters, in ``GAME_PLUGINS`` order (keys unique)."""
+    found = [f for p in _overriding("history_filters") for f in p.history_filters()]
+    if len({f.key for f in found}) != len(found):
+        raise ValueError("two history filters share a key")
+    return found
 
 
 def socket_message(kind: str) -> SocketMessage | None:

@@ -27,7 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from games.models import Game, Table
-from games.plugins import GameEnd, GamePlugin, LobbyFilter, Moment, Slot, SocketMessage
+from games.plugins import GameEnd, GamePlugin, HistoryFilter, LobbyFilter, Moment, Slot, SocketMessage
 from shop import handlers, holds, ingame, items, wagers
 
 
@@ -79,6 +79,10 @@ class ShopPlugin(GamePlugin):
                          seats: dict[int, int]) -> dict[int, dict[str, Any]]:
         """``coin_change`` of a player's recent wager games."""
         return wagers.recent_game_keys(user_id, seats)
+
+    def history_filters(self) -> Sequence[HistoryFilter]:
+        """``?wager=1`` on a player's history: settled wager games."""
+        return (wagers.HISTORY_FILTER,)
 
     def socket_messages(self) -> Mapping[str, SocketMessage]:
         """``use_item``, ``reset_theme``, ``set_wager``."""

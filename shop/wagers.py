@@ -12,7 +12,8 @@ into the game through ``shop.plugin`` (``games`` never imports this module):
   transaction that ends the game (:func:`settlement`: the arithmetic);
 - snapshot keys (:func:`table_keys`): ``wager`` (table snapshot and lobby row), and on
   the table page ``wager_afford`` and ``wager_stakes``;
-- a lobby filter ``?wager=N`` (:data:`LOBBY_FILTER`, a database query);
+- a lobby filter ``?wager=N`` (:data:`LOBBY_FILTER`, a database query), and a
+  history filter ``?wager=1`` (:data:`HISTORY_FILTER`, settled wager games);
 - view keys (:func:`view_keys`): once a wager game is over, ``wager``, ``coin_changes``
   and the viewer's ``coins`` (the result panel and page), and recent-game
   keys ``coin_change`` (:func:`recent_game_keys`) (the profile's recent games).
@@ -29,7 +30,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -39,7 +40,7 @@ from accounts import levels
 from accounts.models import Profile
 from games import events, tables, wire
 from games.models import Game, Seat, Table
-from games.plugins import GameEnd, LobbyFilter, SocketContext, SocketMessage
+from games.plugins import GameEnd, HistoryFilter, LobbyFilter, SocketContext, SocketMessage
 from shop import holds, ledger
 from shop.models import CoinEntry, GameWager, TableWager
 from yuanzi_site.refusals import Refused
@@ -459,6 +460,11 @@ LOBBY_FILTER = LobbyFilter(
     "wager", _parse_filter, _lobby_query, _lobby_match, label=gettext_lazy("Wager"),
     choices=tuple((str(w), _ladder_label(w)) for w in LADDER),
 )
+
+#: a player's history (战绩) ``?wager=1``: the games whose wager settled (a
+#: ``GameWager`` row; a moderator's ending moves nothing and is not one)
+HISTORY_FILTER = HistoryFilter("wager", Q(game__wager__isnull=False),
+                               label=gettext_lazy("Wager games only"))
 
 #: the wager's table-socket message (docs/protocol.md "Wagers")
 MESSAGES = {"set_wager": SocketMessage(_set_wager_message)}

@@ -1,8 +1,9 @@
-"""URLs of friends and blocks, mounted at the site root (``/friends/``, ``/api/…``)."""
+"""URLs of friends and blocks and of 战绩 (``/history/``), mounted at the site
+root (``/friends/``, ``/api/…``)."""
 
 from django.urls import path, re_path
 
-from social import views
+from social import history_views, views
 
 urlpatterns = [
     path("friends/", views.friends_page, name="friends"),
@@ -14,4 +15,8 @@ urlpatterns = [
     path("api/blocks/<str:username>/remove", views.unblock, name="api_unblock"),
     path("api/users", views.api_search, name="api_search"),
     path("api/users/<str:username>", views.api_user, name="api_user"),
+    path("history/", history_views.my_history, name="history"),
+    path("u/<str:username>/history/", history_views.user_history, name="user_history"),
+    path("api/me/games", history_views.api_my_games, name="api_my_games"),
+    path("api/users/<str:username>/games", history_views.api_user_games, name="api_user_games"),
 ]

@@ -110,7 +110,7 @@ def _profile_stats(player: Player, base_url: str) -> dict:
     page = player.page
     page.goto(base_url + "/accounts/profile/")
     stats = {k: page.locator(f".stats dd.{k}").inner_text()
-             for k in ("rating-points", "games-played", "games-won", "double-clamps")}
+             for k in ("rating-points", "rated-games", "rated-wins", "double-clamps")}
     rows = page.locator(".recent-games-table tr.recent-game")
     stats["recent"] = [
         (rows.nth(i).get_attribute("class"), rows.nth(i).locator(".rating-change").inner_text())
@@ -176,8 +176,8 @@ def test_four_people_rated_game(site, browser):
         stats = _profile_stats(p, site.base_url)
         _log(f"{p.name}: {stats}")
         assert stats["rating-points"] == str(delta)
-        assert stats["games-played"] == "1"
-        assert stats["games-won"] == ("1" if outcome == "win" else "0")
+        assert stats["rated-games"] == "1"
+        assert stats["rated-wins"] == ("1" if outcome == "win" else "0")
         assert stats["double-clamps"] == ("1" if double and outcome == "win" else "0")
         (row_class, change), = stats["recent"]
         result = ("double_clamp_" if double else "") + outcome

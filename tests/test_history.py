@@ -1,0 +1,268 @@
+"""战绩: a player's finished games (filters, paging, Beijing dates, coins only
+for their owner), the rating graph with the level thresholds, the statistics
+on a hand-built set of games, constant queries over 10,000 seat rows, and the
+profile's rated counts (social/history.py, social/rating_graph.py,
+social/history_views.py; docs/api.md "History")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import Profile, RatingEntry
+from games.models import Game, GameSeat, Table
+from shop.models import GameWager
+from social import history, rating_graph
+
+T0 = datetime(2026, 3, 1, 16, 30, tzinfo=UTC)  # 2026-03-02 00:30 in Beijing
+
+
+def _state(*, winner, seat_points, firsts, clamp=False, abandoned_by=None, reason="normal",
+           changes=(0, 0, 0, 0)):
+    """A finished game's state as the finisher leaves it (the keys history reads)."""
+    halves = [{"half": i + 1, "points": list(p), "finish_order": [f]}
+              for i, (p, f) in enumerate(zip(seat_points, firsts, strict=True))]
+    totals = [sum(h["points"][t] for h in halves) for t in (0, 1)]
+    return {"version": 2, "status": "over", "halves": halves,
+            "result": {"winner": winner, "double_clamp": clamp, "abandoned_by": abandoned_by,
+                       "reason": reason, "totals": totals, "stake": 1,
+                       "rating_changes": list(changes)}}
+
+
+def _game(table, people, *, at, practice=False, name="", **state):
+    """A finished game at ``table`` with ``people`` in seats 0–3 (``None``: a bot)."""
+    reason = state.get("reason", "normal")
+    g = Game.objects.create(table=table, table_name=name or table.name, status=Game.OVER,
+                            practice=practice, end_reason=reason, ended_at=at,
+                            settled=True, state=_state(**state))
+    GameSeat.objects.bulk_create([
+        GameSeat(game=g, index=i, user=u, username=u.username if u else "",
+                 bot="" if u else "normal") for i, u in enumerate(people)])
+    return g
+
+
+@pytest.fixture
+def hand_built(players, table):
+    """owner's seven games (N owner, E opponent, S partner, W rival unless said):
+
+    1. win, double clamp after one half (300:0), owner 上游, +2, wager 10
+    2. loss, two halves (100:200, 150:150), partner 上游 then owner, −1
+    3. win (owner in seat 1, partner seat 3), 200:100 + 160:140, rival 上游 twice, +1
+    4. owner escaped (seat 0) in the second half, 120:180 over the first, −20
+    5. the opponent escaped, owner neither wins nor loses
+    6. practice with bots: loss, double clamp suffered (0:300), owner 上游
+    7. moderator_close: nothing
+    """
+    owner, opponent, partner, rival = players
+    at = [T0 + timedelta(hours=i) for i in range(7)]
+    g = [
+        _game(table, players, at=at[0], winner=0, clamp=True, seat_points=[(300, 0)],
+              firsts=[0], changes=(2, -2, 2, -2)),
+        _game(table, players, at=at[1], winner=1, seat_points=[(100, 200), (150, 150)],
+              firsts=[2, 0], changes=(-1, 1, -1, 1)),
+        _game(table, [opponent, owner, rival, partner], at=at[2], winner=1,
+              seat_points=[(100, 200), (140, 160)], firsts=[2, 2], changes=(-1, 1, -1, 1)),
+        _game(table, players, at=at[3], winner=None, reason="escape", abandoned_by=0,
+              seat_points=[(120, 180)], firsts=[3], changes=(-20, 0, 0, 0)),
+        _game(table, players, at=at[4], winner=None, reason="escape", abandoned_by=1,
+              seat_points=[], firsts=[], changes=(0, -20, 0, 0)),
+        _game(table, [owner, None, None, None], at=at[5], practice=True, winner=1, clamp=True,
+              seat_points=[(0, 300)], firsts=[0], name="练习桌"),
+        _game(table, players, at=at[6], winner=None, reason="moderator_close",
+              seat_points=[(150, 150)], firsts=[1]),
+    ]
+    GameWager.objects.create(game=g[0], wager=10, coin_changes=[20, -20, 20, -20])
+    return g
+
+
+def test_rows_newest_first_from_the_players_seat(hand_built, owner, client):
+    client.force_login(owner)
+    body = client.get("/api/me/games").json()
+    rows = body["games"]
+    assert body["next"] is None
+    assert [r["game_id"] for r in rows] == [g.pk for g in reversed(hand_built)]
+    newest, *_, third, _, first = rows
+    assert first["ended_at"] == "2026-03-02T00:30:00+08:00"  # Beijing time
+    assert first["table"] == {"id": hand_built[0].table_id, "name": "测试桌"}
+    assert first | {"ended_at": None, "table": None} == {
+        "game_id": hand_built[0].pk, "ended_at": None, "table": None, "seat": 0,
+        "partner": {"username": "partner"}, "result": "win", "reason": "normal",
+        "points": [300, 0], "rating_change": 2, "coin_change": 20}
+    # seat 1: points and result from the E–W side
+    assert (third["seat"], third["points"], third["result"], third["rating_change"]) == (
+        1, [360, 240], "win", 1)
+    assert third["partner"] == {"username": "partner"}
+    assert third["coin_change"] is None
+    assert (newest["result"], newest["reason"], newest["rating_change"]) == (
+        "abandoned", "moderator_close", 0)
+    practice = rows[1]
+    assert practice["partner"] is None and practice["rating_change"] is None
+    assert practice["table"]["name"] == "练习桌"  # as played
+    assert (rows[3]["result"], rows[3]["reason"], rows[3]["rating_change"]) == (
+        "abandoned", "escape", -20)
+
+
+def test_filters(hand_built, owner, client):
+    client.force_login(owner)
+
+    def ids(query):
+        return [r["game_id"] for r in client.get("/api/me/games" + query).json()["games"]]
+
+    g = hand_built
+    assert ids("?kind=practice") == [g[5].pk]
+    assert ids("?kind=rated") == [x.pk for x in reversed(g) if x is not g[5]]
+    assert ids("?wager=1") == [g[0].pk]
+    assert ids("?wager=0") == ids("")
+    assert ids("?partner=partner&kind=rated") == [x.pk for x in reversed(g) if x is not g[5]]
+    assert ids("?partner=rival") == []  # rival sat across only from the opponent
+    assert ids("?partner=nobody") == []
+    for bad in ("?kind=fun", "?wager=yes", "?partner=" + "x" * 151):
+        r = client.get("/api/me/games" + bad)
+        assert r.status_code == 400 and r.json()["reason"] == "bad_message"
+
+
+def test_statistics_of_a_hand_built_set(hand_built, owner):
+    s = history.stats(owner.pk)
+    assert (s.total.games, s.total.played_out, s.total.wins) == (7, 4, 2)
+    assert s.total.win_rate == 50
+    assert (s.clamps_won, s.clamps_suffered, s.escapes) == (1, 1, 1)
+    # halves: 1 + 2 + 2 + 1 + 0 + 1 + 1 = 8; 上游: games 1, 2 (second half), 6
+    assert (s.halves, s.firsts, s.first_rate) == (8, 3, 38)
+    # ours: 300 + 250 + 360 + 120 + 0 + 150 = 1180 over 8 halves
+    assert (s.half_points, s.points_per_half) == (1180, 147.5)
+    assert [(t.games, t.wins) for t in s.seats] == [(6, 1), (1, 1), (0, 0), (0, 0)]
+    assert s.partners == [("partner", history.Tally(6, 3, 2))]  # the practice game had a bot
+    rated = history.stats(owner.pk, history.Filters(kind="rated"))
+    assert (rated.total.games, rated.clamps_suffered) == (6, 0)
+    assert history.stats(owner.pk, history.Filters(flags=("wager",))).total.games == 1
+
+
+def test_partners_below_five_games_are_not_listed(players, table):
+    owner, opponent, partner, rival = players
+    for i in range(5):
+        _game(table, players, at=T0 + timedelta(minutes=i), winner=i % 2,
+              seat_points=[(200, 100)], firsts=[0])
+    for i in range(4):
+        _game(table, [owner, partner, rival, opponent], at=T0 - timedelta(minutes=i + 1),
+              winner=0, seat_points=[(200, 100)], firsts=[0])
+    s = history.stats(owner.pk)
+    assert s.partners == [("partner", history.Tally(5, 5, 3))]
+
+
+def test_paging_by_fifty_with_next(players, table, client):
+    owner = players[0]
+    for i in range(120):
+        _game(table, players, at=T0 + timedelta(minutes=i), winner=0,
+              seat_points=[(200, 100)], firsts=[0])
+    client.force_login(owner)
+    first = client.get("/api/me/games?kind=rated").json()
+    assert len(first["games"]) == 50
+    assert first["next"] == "/api/me/games?kind=rated&page=2"
+    second = client.get(first["next"]).json()
+    third = client.get(second["next"]).json()
+    assert len(third["games"]) == 20 and third["next"] is None
+    ended = [r["ended_at"] for p in (first, second, third) for r in p["games"]]
+    assert ended == sorted(ended, reverse=True) and len(set(ended)) == 120
+
+
+def test_others_see_no_coins(hand_built, owner, outsider, client):
+    client.force_login(outsider)
+    rows = client.get("/api/users/owner/games").json()["games"]
+    assert len(rows) == 7 and all("coin_change" not in r for r in rows)
+    page = client.get("/u/owner/history/")
+    assert page.status_code == 200
+    assert b'class="history-coins"' not in page.content
+    assert b"history-row" in page.content
+    client.force_login(owner)  # even one's own public page shows none
+    assert b'class="history-coins"' not in client.get("/u/owner/history/").content
+    own = client.get("/history/")
+    assert b'class="history-coins"' in own.content
+    assert b"2026-03-02 00:30" in own.content  # Beijing time on the page too
+
+
+def test_unknown_user_and_visitors(client, owner):
+    r = client.get("/api/users/nobody/games")
+    assert r.status_code == 404 and r.json()["reason"] == "no_user"
+    assert client.get("/u/nobody/history/").status_code == 404
+    r = client.get("/api/me/games")
+    assert r.status_code == 401 and r.json()["reason"] == "login_required"
+    assert client.get("/history/").status_code == 302  # to the log-in page
+    assert client.get("/api/users/owner/games").json() == {"games": [], "next": None}
+
+
+def test_the_rating_graph_has_the_thresholds(owner, client):
+    for i, delta in enumerate((30, 40, -10)):
+        e = RatingEntry.objects.create(user=owner, delta=delta, reason=RatingEntry.GAME)
+        RatingEntry.objects.filter(pk=e.pk).update(created_at=T0 + timedelta(days=i))
+    Profile.objects.filter(user=owner).update(rating_points=60)
+    g = rating_graph.graph(owner.pk, "zh")
+    # 0 → 30 → 70 → 60: from the 科员 line (0) up to 副科 (100)
+    assert [(t.points, t.label) for t in g.thresholds] == [
+        (0, "科员 0"), (50, "助科 50"), (100, "副科 100")]
+    ys = [float(p.split(",")[1]) for p in g.line.split()]
+    assert len(ys) == 4 and ys[0] == rating_graph.BOTTOM and min(ys) == ys[2]
+    assert g.thresholds[1].y > ys[2] > g.thresholds[2].y  # 70: between the 50 and 100 lines
+    client.force_login(owner)
+    page = client.get("/history/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<svg id="rating-graph-svg"' in page
+    assert ">Assistant Section Chief 50</text>" in page
+    assert 'data-points="100"' in page
+    assert ">2026-03-02</text>" in page and ">2026-03-04</text>" in page
+
+
+def test_profile_counts_rated_games(players, table, client):
+    owner = players[0]
+    Profile.objects.filter(user=owner).update(games_played=9, games_won=7, rated_games=2,
+                                              rated_wins=1)
+    client.force_login(players[1])
+    page = client.get("/accounts/profile/owner/").content.decode()
+    assert '<dd class="rated-games">2</dd>' in page
+    assert '<dd class="rated-wins">1</dd>' in page
+    assert "/u/owner/history/" in page
+    client.force_login(owner)
+    assert 'href="/history/"' in client.get("/accounts/profile/").content.decode()
+
+
+def _many_games(players, n_games: int) -> None:
+    """``n_games`` finished games of ``players`` (four seat rows each), in bulk."""
+    table = Table.objects.create(name="大桌", owner=players[0])
+    games = Game.objects.bulk_create([
+        Game(table=table, table_name="大桌", status=Game.OVER, practice=i % 3 == 0,
+             end_reason="normal", ended_at=T0 + timedelta(minutes=i), settled=True,
+             state=_state(winner=i % 2, seat_points=[(200, 100), (150, 150)], firsts=[i % 4, 0]))
+        for i in range(n_games)])
+    GameSeat.objects.bulk_create([
+        GameSeat(game=g, index=i, user=u, username=u.username)
+        for g in games for i, u in enumerate(players)])
+
+
+def test_constant_queries_over_ten_thousand_seat_rows(players, client):
+    _many_games(players, 2_500)
+    assert GameSeat.objects.count() == 10_000
+    owner = players[0]
+    client.force_login(owner)
+
+    def queries(url, sql=False):
+        with CaptureQueriesContext(connection) as ctx:
+            r = client.get(url)
+        assert r.status_code == 200
+        if sql:
+            return len(ctx.captured_queries), r, [q["sql"][:150] for q in ctx.captured_queries]
+        return len(ctx.captured_queries), r
+
+    n1, r = queries("/api/me/games")
+    assert len(r.json()["games"]) == 50
+    n2, r = queries("/api/me/games?page=30&partner=partner")
+    assert len(r.json()["games"]) == 50
+    assert n1 == n2 <= 6
+    queries("/history/")  # the site notice's cache, warm
+    p1, _, c1 = queries("/history/", True)
+    p2, page, c2 = queries("/history/?page=30&kind=rated", True)
+    assert p1 == p2 <= 16, "\n".join(c1 + ["----"] + c2)
+    assert page.content.count(b'class="history-row') == 50
+    s = history.stats(owner.pk)
+    assert (s.total.games, s.halves) == (2_500, 5_000)
+    assert s.partners == [("partner", history.Tally(2_500, 2_500, 1_250))]
