@@ -27,7 +27,15 @@ from datetime import timedelta
 from typing import Any
 
 from games.models import Game, Table
-from games.plugins import GameEnd, GamePlugin, HistoryFilter, LobbyFilter, Moment, Slot, SocketMessage
+from games.plugins import (
+    GameEnd,
+    GamePlugin,
+    HistoryFilter,
+    LobbyFilter,
+    Moment,
+    Slot,
+    SocketMessage,
+)
 from shop import handlers, holds, ingame, items, wagers
 
 

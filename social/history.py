@@ -161,9 +161,7 @@ LOST = PLAYED_OUT & ~WON
 DOUBLE_CLAMP = Q(game__state__result__double_clamp=True)
 #: the row's player escaped (an escape ending, left by this seat)
 ESCAPED = Q(game__end_reason__in=(Game.ESCAPE, "")) & (
-    Q(index=0, game__state__result__abandoned_by=0) | Q(index=1, game__state__result__abandoned_by=1)
-    | Q(index=2, game__state__result__abandoned_by=2)
-    | Q(index=3, game__state__result__abandoned_by=3))
+    reduce(operator.or_, (Q(index=i, game__state__result__abandoned_by=i) for i in range(4))))
 
 
 def _went_out_first(half: int) -> Q:
@@ -239,13 +237,16 @@ def games(user_id: int, filters: Filters = Filters(), number: int = 1, *,
     """Page ``number`` (≥ 1) of ``user_id``'s finished games, newest first.
 
     One query for the rows (≤ :data:`PAGE_SIZE` + 1, the JSON keys read by the
-    database, never the whole state), plus, with ``coins`` (the owner's own
+    database, never the whole state, and only for the page's rows: an inner
+    select picks them by date first), plus, with ``coins`` (the owner's own
     history only), one per plugin with ``recent_game_keys`` (the shop's wager
     ``coin_change``).
     """
     start = (number - 1) * PAGE_SIZE
+    order = ("-game__ended_at", "-game_id")
+    picked = seats(user_id, filters).order_by(*order).values("pk")[start:start + PAGE_SIZE + 1]
     rows = list(
-        seats(user_id, filters)
+        GameSeat.objects.filter(pk__in=picked)
         .annotate(
             partner_name=Subquery(_partner_seat().values("user__username")[:1]),
             winner=_one_of("result__winner", range(2)),
@@ -255,11 +256,10 @@ def games(user_id: int, filters: Filters = Filters(), number: int = 1, *,
             clamp=Case(When(DOUBLE_CLAMP, then=Value(1)), default=Value(0),
                        output_field=IntegerField()),
         )
-        .order_by("-game__ended_at", "-game_id")
+        .order_by(*order)
         .values("game_id", "index", "game__ended_at", "game__table_id", "game__table_name",
                 "game__table__name", "game__practice", "game__end_reason", "partner_name",
                 "winner", "abandoned_by", "ours", "theirs", "change", "clamp")
-        [start:start + PAGE_SIZE + 1]
     )
     has_next = len(rows) > PAGE_SIZE
     rows = rows[:PAGE_SIZE]

@@ -25,11 +25,11 @@ from social.history import BEIJING
 #: the movements drawn, newest back (a long history shows its latest part)
 MOVES_SHOWN = 300
 #: the drawing's size in SVG user units
-WIDTH, HEIGHT = 340, 200
+WIDTH, HEIGHT = 320, 200
 #: the plot area inside it: left, right, top, bottom
-LEFT, RIGHT, TOP, BOTTOM = 6, WIDTH - 6, 10, HEIGHT - 22
+LEFT, RIGHT, TOP, BOTTOM = 6, WIDTH - 6, 18, HEIGHT - 24
 #: thresholds closer than this (units) to a labelled one get a line, no label
-LABEL_GAP = 12
+LABEL_GAP = 14
 
 
 @dataclass(frozen=True)

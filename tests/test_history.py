@@ -99,7 +99,8 @@ def test_rows_newest_first_from_the_players_seat(hand_built, owner, client):
     assert (newest["result"], newest["reason"], newest["rating_change"]) == (
         "abandoned", "moderator_close", 0)
     practice = rows[1]
-    assert practice["partner"] is None and practice["rating_change"] is None
+    assert practice["partner"] is None
+    assert practice["rating_change"] is None
     assert practice["table"]["name"] == "练习桌"  # as played
     assert (rows[3]["result"], rows[3]["reason"], rows[3]["rating_change"]) == (
         "abandoned", "escape", -20)
@@ -121,7 +122,8 @@ def test_filters(hand_built, owner, client):
     assert ids("?partner=nobody") == []
     for bad in ("?kind=fun", "?wager=yes", "?partner=" + "x" * 151):
         r = client.get("/api/me/games" + bad)
-        assert r.status_code == 400 and r.json()["reason"] == "bad_message"
+        assert r.status_code == 400
+        assert r.json()["reason"] == "bad_message"
 
 
 def test_statistics_of_a_hand_built_set(hand_built, owner):
@@ -163,15 +165,18 @@ def test_paging_by_fifty_with_next(players, table, client):
     assert first["next"] == "/api/me/games?kind=rated&page=2"
     second = client.get(first["next"]).json()
     third = client.get(second["next"]).json()
-    assert len(third["games"]) == 20 and third["next"] is None
+    assert len(third["games"]) == 20
+    assert third["next"] is None
     ended = [r["ended_at"] for p in (first, second, third) for r in p["games"]]
-    assert ended == sorted(ended, reverse=True) and len(set(ended)) == 120
+    assert ended == sorted(ended, reverse=True)
+    assert len(set(ended)) == 120
 
 
 def test_others_see_no_coins(hand_built, owner, outsider, client):
     client.force_login(outsider)
     rows = client.get("/api/users/owner/games").json()["games"]
-    assert len(rows) == 7 and all("coin_change" not in r for r in rows)
+    assert len(rows) == 7
+    assert all("coin_change" not in r for r in rows)
     page = client.get("/u/owner/history/")
     assert page.status_code == 200
     assert b'class="history-coins"' not in page.content
@@ -185,10 +190,12 @@ def test_others_see_no_coins(hand_built, owner, outsider, client):
 
 def test_unknown_user_and_visitors(client, owner):
     r = client.get("/api/users/nobody/games")
-    assert r.status_code == 404 and r.json()["reason"] == "no_user"
+    assert r.status_code == 404
+    assert r.json()["reason"] == "no_user"
     assert client.get("/u/nobody/history/").status_code == 404
     r = client.get("/api/me/games")
-    assert r.status_code == 401 and r.json()["reason"] == "login_required"
+    assert r.status_code == 401
+    assert r.json()["reason"] == "login_required"
     assert client.get("/history/").status_code == 302  # to the log-in page
     assert client.get("/api/users/owner/games").json() == {"games": [], "next": None}
 
@@ -203,14 +210,17 @@ def test_the_rating_graph_has_the_thresholds(owner, client):
     assert [(t.points, t.label) for t in g.thresholds] == [
         (0, "科员 0"), (50, "助科 50"), (100, "副科 100")]
     ys = [float(p.split(",")[1]) for p in g.line.split()]
-    assert len(ys) == 4 and ys[0] == rating_graph.BOTTOM and min(ys) == ys[2]
+    assert len(ys) == 4
+    assert ys[0] == rating_graph.BOTTOM
+    assert min(ys) == ys[2]
     assert g.thresholds[1].y > ys[2] > g.thresholds[2].y  # 70: between the 50 and 100 lines
     client.force_login(owner)
     page = client.get("/history/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<svg id="rating-graph-svg"' in page
     assert ">Assistant Section Chief 50</text>" in page
     assert 'data-points="100"' in page
-    assert ">2026-03-02</text>" in page and ">2026-03-04</text>" in page
+    assert ">2026-03-02</text>" in page
+    assert ">2026-03-04</text>" in page
 
 
 def test_profile_counts_rated_games(players, table, client):
@@ -261,8 +271,33 @@ def test_constant_queries_over_ten_thousand_seat_rows(players, client):
     queries("/history/")  # the site notice's cache, warm
     p1, _, c1 = queries("/history/", True)
     p2, page, c2 = queries("/history/?page=30&kind=rated", True)
-    assert p1 == p2 <= 16, "\n".join(c1 + ["----"] + c2)
+    assert p1 == p2 <= 16, "\n".join([*c1, "----", *c2])
     assert page.content.count(b'class="history-row') == 50
     s = history.stats(owner.pk)
     assert (s.total.games, s.halves) == (2_500, 5_000)
     assert s.partners == [("partner", history.Tally(2_500, 2_500, 1_250))]
+
+
+def seed_history(username: str) -> None:
+    """For the browser test (run in the site's ``manage.py shell``): 60 games of
+    ``username``'s with three long-named others at a long-named table, a
+    wager, a practice game and rating movements (the graph crosses 50 and 100)."""
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    me = user_model.objects.get(username=username)
+    others = [user_model.objects.create_user(username=n) for n in (
+        "对家的名字特别特别长的一位玩家", "east_player_with_a_long_name", "west_player")]
+    people = [me, others[1], others[0], others[2]]
+    table = Table.objects.create(name="一张名字有四十个字的桌子" * 3, owner=me)
+    for i in range(60):
+        g = _game(table, people if i else [me, None, None, None], practice=not i,
+                  at=T0 + timedelta(hours=i), winner=i % 2, clamp=i % 7 == 0,
+                  seat_points=[(200, 100), (150, 150)], firsts=[i % 4, 0],
+                  changes=(5, -5, 5, -5) if i % 2 == 0 else (-5, 5, -5, 5))
+        if i == 59:
+            GameWager.objects.create(game=g, wager=10240, coin_changes=[-51200, 51200] * 2)
+    for i, delta in enumerate((30, 40, 50, -20)):
+        e = RatingEntry.objects.create(user=me, delta=delta, reason=RatingEntry.GAME)
+        RatingEntry.objects.filter(pk=e.pk).update(created_at=T0 + timedelta(days=i))
+    Profile.objects.filter(user=me).update(rating_points=100)
