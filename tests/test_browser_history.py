@@ -47,11 +47,13 @@ def test_history_on_a_phone(site, browser, locale, words):
     assert words["threshold"] in graph.inner_html()
     assert page.locator("#rating-graph-svg .threshold").count() == 4  # 0, 50, 100, 200
     box = graph.bounding_box()
-    assert box is not None and box["width"] <= 360
+    assert box is not None
+    assert box["width"] <= 360
     assert page.locator(".stat-games").inner_text() == "60"
     assert page.locator("#stats-partners tr[data-partner]").count() == 1
     assert page.locator(".history-row").count() == 50
-    assert words["coins"] in page.locator(".history-row").first.locator(".history-coins").inner_text()
+    newest = page.locator(".history-row").first
+    assert words["coins"] in newest.locator(".history-coins").inner_text()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
 
     # the wager filter, then the pager
