@@ -301,3 +301,27 @@ def seed_history(username: str) -> None:
         e = RatingEntry.objects.create(user=me, delta=delta, reason=RatingEntry.GAME)
         RatingEntry.objects.filter(pk=e.pk).update(created_at=T0 + timedelta(days=i))
     Profile.objects.filter(user=me).update(rating_points=100)
+
+
+def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, client):
+    from games import play
+    from tests.helpers import start_game
+
+    owner, opponent = players[0], players[1]
+    rated = start_game(players)
+    play.escape(rated.pk, opponent)  # seat 1 leaves: −20 for them, nothing for the owner
+    practice = start_game([owner], bots=(1, 2, 3))
+    play.escape(practice.pk, owner)
+    client.force_login(opponent)
+    mine = client.get("/api/me/games").json()["games"]
+    assert [(r["game_id"], r["seat"], r["result"], r["reason"], r["rating_change"])
+            for r in mine] == [(rated.pk, 1, "abandoned", "escape", -20)]
+    assert mine[0]["partner"] == {"username": "rival"}
+    assert mine[0]["ended_at"].endswith("+08:00")
+    assert history.stats(opponent.pk).escapes == 1
+    client.force_login(owner)
+    rows = client.get("/api/me/games").json()["games"]
+    assert [(r["game_id"], r["rating_change"], r["partner"]) for r in rows] == [
+        (practice.pk, None, None), (rated.pk, 0, {"username": "partner"})]
+    s = history.stats(owner.pk)
+    assert (s.total.games, s.total.played_out, s.escapes) == (2, 0, 1)
