@@ -325,3 +325,14 @@ def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, 
         (practice.pk, None, None), (rated.pk, 0, {"username": "partner"})]
     s = history.stats(owner.pk)
     assert (s.total.games, s.total.played_out, s.escapes) == (2, 0, 1)
+
+
+def test_dates_are_beijing_time_whatever_the_sites_zone(players, table, client, settings):
+    settings.TIME_ZONE = "UTC"
+    _game(table, players, at=T0, winner=0, seat_points=[(200, 100)], firsts=[0])
+    client.force_login(players[0])
+    assert client.get("/api/me/games").json()["games"][0]["ended_at"] == (
+        "2026-03-02T00:30:00+08:00")
+    page = client.get("/history/").content.decode()
+    assert 'datetime="2026-03-02T00:30:00+08:00"' in page
+    assert ">2026-03-02 00:30</time>" in page
