@@ -198,6 +198,11 @@ def test_unknown_user_and_visitors(client, owner):
     assert r.json()["reason"] == "login_required"
     assert client.get("/history/").status_code == 302  # to the log-in page
     assert client.get("/api/users/owner/games").json() == {"games": [], "next": None}
+    client.force_login(owner)  # a new player: an empty list, a flat graph, no figures
+    page = client.get("/history/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "No finished games here." in page
+    assert "No rating changes yet" in page
+    assert '<dd class="stat-win-rate">—</dd>' in page
 
 
 def test_the_rating_graph_has_the_thresholds(owner, client):
