@@ -30,7 +30,7 @@ from shop import ledger
 from shop.models import CheckIn
 
 #: every achievement's name (the order of the profile's list)
-NAMES: dict[str, Promise] = {
+NAMES: dict[str, Promise | str] = {
     "first_win": _("First win"),
     "first_atom": _("First atom (原子)"),
     "first_hydrogen": _("First hydrogen bomb (氢弹)"),

@@ -41,6 +41,14 @@ def facts_of(end: GameEnd) -> dict[int, Counter[str]]:
         return {}
     users = {row.index: row.user_id for row in end.seats if row.user_id is not None}
     facts: dict[int, Counter[str]] = {uid: Counter(rated_game=1) for uid in users.values()}
+    _results(end, users, facts)
+    _plays(end, users, facts)
+    _table_facts(end, users, facts)
+    return facts
+
+
+def _results(end: GameEnd, users: dict[int, int], facts: dict[int, Counter[str]]) -> None:
+    """Wins and double clamps (a normal ending's winners), each half's 上游."""
     result = end.result
     for seat, uid in users.items():
         if end.reason == "normal" and result["winner"] == engine.team_of(seat):
@@ -50,6 +58,11 @@ def facts_of(end: GameEnd) -> dict[int, Counter[str]]:
     for half in end.record["halves"]:
         if half["finish_order"] and half["finish_order"][0] in users:
             facts[users[half["finish_order"][0]]]["first_out"] += 1
+
+
+def _plays(end: GameEnd, users: dict[int, int], facts: dict[int, Counter[str]]) -> None:
+    """Atoms and hydrogen bombs played (the record), 接风 taken (the stored events)."""
+    for half in end.record["halves"]:
         for seat, cards in half["actions"]:
             if seat in users and len(cards) in (3, 8):  # atoms and hydrogen bombs only
                 play = engine.classify(cards, half["dao"])
@@ -59,6 +72,10 @@ def facts_of(end: GameEnd) -> dict[int, Counter[str]]:
         for ev in evs or ():
             if ev.get("type") == "jiefeng" and ev.get("to") in users:
                 facts[users[ev["to"]]]["jiefeng"] += 1
+
+
+def _table_facts(end: GameEnd, users: dict[int, int], facts: dict[int, Counter[str]]) -> None:
+    """A friend at the table (social), an item used in the game (the shop's facts)."""
     ids = list(users.values())
     for uid in set(Friendship.objects.filter(user_id__in=ids, friend_id__in=ids)
                    .values_list("user_id", flat=True)):
@@ -68,7 +85,6 @@ def facts_of(end: GameEnd) -> dict[int, Counter[str]]:
     for (uid,) in used:
         if uid in facts:
             facts[uid]["item_game"] += 1
-    return facts
 
 
 def settle(end: GameEnd) -> None:

@@ -24,9 +24,9 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.utils.functional import Promise
 
 from accounts import inbox
 from accounts.models import Profile

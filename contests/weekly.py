@@ -91,7 +91,7 @@ def close(week: date) -> list[WeeklyBadge]:
     ``weekly_badge`` notification. A week with no ranked player is closed
     with no badge; a week already closed is left alone (returns ``[]``)."""
     with transaction.atomic():
-        closing, created = WeeklyClose.objects.select_for_update().get_or_create(week=week)
+        _closing, created = WeeklyClose.objects.select_for_update().get_or_create(week=week)
         if not created:
             return []
         top = standings(week)[: settings.CONTESTS_WEEKLY_BADGES]

@@ -65,7 +65,8 @@ def test_weeks_begin_on_monday_midnight_beijing_time():
     assert weekly.week_of(sunday).isoformat() == "2026-11-23"
     assert weekly.week_of(monday).isoformat() == "2026-11-30"
     start, end = weekly.week_bounds(weekly.week_of(monday))
-    assert start == monday and end == monday + timedelta(days=7)
+    assert start == monday
+    assert end == monday + timedelta(days=7)
 
 
 def _entry(user, delta, at, reason=RatingEntry.GAME):
@@ -106,7 +107,8 @@ def test_the_weekly_page_and_json_show_the_board_and_your_rank(client, owner):
     assert [r["username"] for r in data["rows"]] == ["wj2", "wj1", "wj0", "owner"]
     assert data["me"] == {"rank": 4, "username": "owner", "points": 10}
     page = client.get("/weekly/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "周榜" in page and "wj2" in page
+    assert "周榜" in page
+    assert "wj2" in page
     english = client.get("/weekly/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Weekly board" in english
 
@@ -123,7 +125,8 @@ def test_the_weekly_board_takes_a_fixed_number_of_queries(client, owner,
     # session, user, the middleware's sanction check; top 100, own row
     with django_assert_max_num_queries(5):
         data = client.get("/api/weekly").json()
-    assert len(data["rows"]) == 100 and data["rows"][0]["points"] == 149
+    assert len(data["rows"]) == 100
+    assert data["rows"][0]["points"] == 149
     assert data["me"] is None
 
 
@@ -133,7 +136,8 @@ def test_the_weekly_board_takes_a_fixed_number_of_queries(client, owner,
 def test_a_day_draws_three_tasks_deterministically():
     day = quests.today()
     first = quests.assigned(7, day)
-    assert len(first) == 3 and first == quests.assigned(7, day)
+    assert len(first) == 3
+    assert first == quests.assigned(7, day)
     codes = {c for c, *_ in quests.pool()}
     assert {t.code for t in first} <= codes
     # another day or player draws from the same pool, not always the same three
@@ -148,23 +152,28 @@ def test_a_rated_game_counts_and_the_claim_pays_once(one_task, client):
     assert game.end_reason == "normal"
     for u in users:
         row = TaskProgress.objects.get(user=u, code="play1")
-        assert row.progress == 1 and row.claimed_at is None
+        assert row.progress == 1
+        assert row.claimed_at is None
     assert Notification.objects.filter(kind="task_done").count() == 4
     me = users[0]
     client.force_login(me)
     status = client.get("/api/tasks").json()
-    assert status["tasks"] == [{"id": "play1", "fact": "rated_game", "text": status["tasks"][0]["text"],
-                                "target": 1, "progress": 1, "reward": 100, "done": True,
-                                "claimed": False}]
-    assert status["eligible"] is False and status["rated_games"] == 1
+    (task,) = status["tasks"]
+    assert task["text"] == "完成 1 局积分对局"
+    assert task == {"id": "play1", "fact": "rated_game", "text": task["text"], "target": 1,
+                    "progress": 1, "reward": 100, "done": True, "claimed": False}
+    assert status["eligible"] is False
+    assert status["rated_games"] == 1
     # fewer than 10 rated games: no reward (RULES.md §12)
     before = coins(me)
     refused = client.post("/api/tasks/play1/claim", HTTP_ACCEPT="application/json")
-    assert refused.status_code == 400 and refused.json()["reason"] == "reward_locked"
+    assert refused.status_code == 400
+    assert refused.json()["reason"] == "reward_locked"
     assert coins(me) == before
     Profile.objects.filter(user=me).update(rated_games=10)
     ok = client.post("/api/tasks/play1/claim", HTTP_ACCEPT="application/json").json()
-    assert ok["ok"] is True and ok["task"]["claimed"] is True
+    assert ok["ok"] is True
+    assert ok["task"]["claimed"] is True
     assert coins(me) == before + 100
     again = client.post("/api/tasks/play1/claim", HTTP_ACCEPT="application/json")
     assert again.json()["reason"] == "task_claimed"
@@ -274,7 +283,8 @@ def test_achievements_from_a_real_game_unpaid_under_ten_rated_games():
         firsts = {c for c in got if c.startswith("first_")}
         assert firsts == expected[u.pk]
         assert not Achievement.objects.filter(user=u, paid=True).exists()
-        assert Notification.objects.filter(user=u, kind__startswith="achievement_").count() == len(got)
+        notes = Notification.objects.filter(user=u, kind__startswith="achievement_")
+        assert notes.count() == len(got)
     assert not CoinEntry.objects.filter(reason=CoinEntry.Reason.ACHIEVEMENT).exists()
 
 
@@ -301,7 +311,8 @@ def test_the_tenth_rated_game_pays_what_was_earned_before(client):
     # the profile page and the JSON show them
     name = users[0].username
     page = client.get(f"/accounts/profile/{name}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert 'id="achievements"' in page and "成就" in page
+    assert 'id="achievements"' in page
+    assert "成就" in page
     data = client.get(f"/api/users/{name}/achievements").json()
     assert {a["code"] for a in data["achievements"]} == set(
         Achievement.objects.filter(user=users[0]).values_list("code", flat=True))
@@ -343,8 +354,10 @@ def test_facts_of_a_moderator_ending_count_nothing():
 def test_the_lobby_shows_todays_tasks_with_a_claim_button(one_task, client, owner):
     client.force_login(owner)
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert 'id="daily-tasks"' in page and 'data-task="play1"' in page
-    assert "每日任务" in page and "contests/tasks.js" in page
+    assert 'id="daily-tasks"' in page
+    assert 'data-task="play1"' in page
+    assert "每日任务" in page
+    assert "contests/tasks.js" in page
     assert client.get("/api/tasks").json()["tasks"][0]["progress"] == 0
     assert client.logout() is None
     assert client.get("/api/tasks").status_code == 401
