@@ -4,8 +4,9 @@ record), the game's stored events (接风) and the shop's facts of the game (an
 item used: a 算牌器 or a 定时器 that fired), then counted and awarded in the
 game's own transaction (``contests.plugin``).
 
-Only rated games that ended normally or by an escape count; a practice game,
-or one a moderator ended, counts nothing.
+Only rated games that ended normally or by an escape count, the escaper's
+excepted (leaving a game earns nothing); a practice game, or one a moderator
+ended, counts nothing.
 """
 
 from __future__ import annotations
@@ -36,10 +37,13 @@ def facts_of(end: GameEnd) -> dict[int, Counter[str]]:
     """``{user_id: Counter(fact → n)}`` of each human in a counting game
     (:func:`counts`), else ``{}``. Facts: ``rated_game``, ``win``,
     ``double_clamp``, ``first_out``, ``atom``, ``hydrogen``, ``jiefeng``,
-    ``friend_game``, ``item_game``. Three queries."""
+    ``friend_game``, ``item_game``; an escaper has none. Three queries."""
     if not counts(end):
         return {}
-    users = {row.index: row.user_id for row in end.seats if row.user_id is not None}
+    escaper = end.result["abandoned_by"] if end.reason == "escape" else None
+    # the escaper's game counts for the three who stayed, not for them
+    users = {row.index: row.user_id for row in end.seats
+             if row.user_id is not None and row.index != escaper}
     facts: dict[int, Counter[str]] = {uid: Counter(rated_game=1) for uid in users.values()}
     _results(end, users, facts)
     _plays(end, users, facts)

@@ -126,7 +126,9 @@ def count(user_id: int, fact: str, n: int = 1, now: datetime | None = None) -> l
         return []
     day = today(now)
     tasks = [t for t in assigned(user_id, day) if t.fact == fact]
-    completed = []
+    completed: list[str] = []
+    if not tasks:  # the common case at a game's end: no query at all
+        return completed
     with transaction.atomic():
         for t in tasks:
             row, _created = TaskProgress.objects.select_for_update().get_or_create(

@@ -96,6 +96,17 @@ def test_sunday_2359_counts_for_last_week_and_monday_0000_for_this_one():
     assert WeeklyBadge.objects.count() == 3
 
 
+def test_the_weekly_board_is_a_periodic_job_beside_the_all_time_one(settings):
+    from yuanzi_site.jobs import PERIODIC_JOBS
+
+    assert ("recompute-weekly", "contests.tasks.recompute_weekly", 60.0) in PERIODIC_JOBS
+    assert settings.CELERY_BEAT_SCHEDULE["recompute-weekly"]["task"] == (
+        "contests.tasks.recompute_weekly")
+    from contests import tasks
+
+    assert tasks.recompute_weekly() == 0
+
+
 def test_the_weekly_page_and_json_show_the_board_and_your_rank(client, owner):
     others = helpers.make_players(3, "wj")
     now = datetime.now(BJ)
@@ -200,6 +211,17 @@ def test_a_task_not_done_is_refused_and_other_parts_count_facts(settings):
     with transaction.atomic():
         quests.claim(u.pk, "challenge")
     assert CoinEntry.objects.get(user=u, reason="task").amount == 50
+
+
+def test_an_escape_counts_for_the_three_who_stay_not_the_escaper(one_task):
+    from games import play
+
+    users = helpers.make_players(4, "esc")
+    game = helpers.start_game(users)
+    play.escape(game.pk, users[1])
+    assert helpers.fresh(game).end_reason == "escape"
+    done = set(TaskProgress.objects.filter(progress=1).values_list("user_id", flat=True))
+    assert done == {users[0].pk, users[2].pk, users[3].pk}
 
 
 def test_a_practice_game_counts_nothing(one_task):
