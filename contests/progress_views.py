@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,17 +25,22 @@ def _unauthorized() -> JsonResponse:
 
 
 def weekly_page(request: HttpRequest) -> HttpResponse:
-    """``/weekly/``: this week's top 100 (周榜) and your own place (three queries)."""
+    """``/weekly/?page=``: this week's top 100 (周榜), 50 a page, and your own place."""
     me = request.user.pk if request.user.is_authenticated else None
-    return render(request, "contests/weekly.html", {"board": weekly.board(me)})
+    board = weekly.board(me, weekly.page_number(request.GET.get("page")))
+    return render(request, "contests/weekly.html", {"board": board})
 
 
 @require_GET
 def api_weekly(request: HttpRequest) -> JsonResponse:
-    """``GET /api/weekly`` → :func:`contests.weekly.board` (``me`` is ``null``
-    for an anonymous visitor)."""
+    """``GET /api/weekly?page=`` → :func:`contests.weekly.board` with ``next``
+    (the next page's URL, or ``null``) instead of ``more``; ``me`` is ``null``
+    for an anonymous visitor."""
     me = request.user.pk if request.user.is_authenticated else None
-    return JsonResponse(weekly.board(me))
+    board = weekly.board(me, weekly.page_number(request.GET.get("page")))
+    more = board.pop("more")
+    board["next"] = f"{reverse('api_weekly')}?page={board['page'] + 1}" if more else None
+    return JsonResponse(board)
 
 
 @require_GET

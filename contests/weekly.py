@@ -104,13 +104,33 @@ def close(week: date) -> list[WeeklyBadge]:
     return badges
 
 
-def board(user_id: int | None) -> dict[str, Any]:
-    """The board as the page and ``GET /api/weekly`` show it (three queries):
-    ``{"week": "YYYY-MM-DD" (its Monday), "computed_at": ISO | None,
-    "rows": [{"rank", "username", "points"}] (top 100), "me": a row | None}``."""
+#: rows of the board per page (the site's lists page by at most 50)
+PAGE_SIZE = 50
+
+
+def page_number(raw: Any) -> int:
+    """A ``?page=`` value as a page of the top 100 (anything else: 1)."""
+    try:
+        n = int(raw)
+    except (TypeError, ValueError):
+        return 1
+    last = max(1, -(-int(settings.CONTESTS_WEEKLY_TOP) // PAGE_SIZE))
+    return n if 1 <= n <= last else 1
+
+
+def board(user_id: int | None, page: int = 1) -> dict[str, Any]:
+    """One page (50 rows) of this week's top 100, as the page and ``GET
+    /api/weekly`` show it (two queries): ``{"week": "YYYY-MM-DD" (its
+    Monday), "computed_at": ISO | None, "page": n, "more": bool (a next page
+    of the top 100), "rows": [{"rank", "username", "points"}], "me": your row
+    | None}``."""
     week = week_of(timezone.now())
-    top = list(WeeklyEntry.objects.filter(week=week).select_related("user")
-               .order_by("rank")[: settings.CONTESTS_WEEKLY_TOP])
+    start = (page - 1) * PAGE_SIZE
+    last = int(settings.CONTESTS_WEEKLY_TOP)
+    stop = min(start + PAGE_SIZE, last)
+    rows = list(WeeklyEntry.objects.filter(week=week).select_related("user")
+                .order_by("rank")[start:stop + 1])  # one more: is there a next page?
+    top, more = rows[: stop - start], stop < last and len(rows) > stop - start
     mine = None
     if user_id is not None:
         mine = next((r for r in top if r.user_id == user_id), None) or (
@@ -118,6 +138,8 @@ def board(user_id: int | None) -> dict[str, Any]:
     return {
         "week": week.isoformat(),
         "computed_at": top[0].computed_at.isoformat() if top else None,
+        "page": page,
+        "more": more,
         "rows": [_row(r) for r in top],
         "me": _row(mine) if mine else None,
     }

@@ -136,9 +136,17 @@ def test_the_weekly_board_takes_a_fixed_number_of_queries(client, owner,
     # session, user, the middleware's sanction check; top 100, own row
     with django_assert_max_num_queries(5):
         data = client.get("/api/weekly").json()
-    assert len(data["rows"]) == 100
+    assert len(data["rows"]) == 50
     assert data["rows"][0]["points"] == 149
     assert data["me"] is None
+    assert data["next"] == "/api/weekly?page=2"
+    with django_assert_max_num_queries(5):
+        second = client.get(data["next"]).json()
+    assert [r["rank"] for r in second["rows"]] == list(range(51, 101))
+    assert second["next"] is None  # the board is the top 100
+    page = client.get("/weekly/?page=2").content.decode()
+    assert "many50" in page  # rank 100 (points 50)
+    assert "many49" not in page
 
 
 # --- 每日任务 ------------------------------------------------------------------------
