@@ -149,8 +149,9 @@ def count(user_id: int, fact: str, n: int = 1, now: datetime | None = None) -> l
 def claim(user_id: int, code: str, now: datetime | None = None) -> dict[str, Any]:
     """Pay today's done task ``code`` to ``user_id``, once (RULES.md §12).
 
-    The conditional ``UPDATE … WHERE claimed_at IS NULL`` takes the row's lock;
-    a parallel claim waits for it, then finds the task claimed.
+    The profile's row lock (the site's lock order: Profile, then the task's
+    row) and the conditional ``UPDATE … WHERE claimed_at IS NULL``: a parallel
+    claim waits, then finds the task claimed.
 
     :returns: the task's :func:`task_dict`, claimed.
     :raises Refused: ``task_unknown`` (not one of today's tasks),
@@ -162,7 +163,9 @@ def claim(user_id: int, code: str, now: datetime | None = None) -> dict[str, Any
     if task is None:
         raise Refused("task_unknown", _("That is not one of today's tasks."))
     with transaction.atomic():
-        rated = Profile.objects.filter(user_id=user_id).values_list(
+        # the lock order (Profile before the task's row, as at a game's end, whose
+        # rating hook locks the profile before contests count): no deadlock
+        rated = Profile.objects.select_for_update().filter(user_id=user_id).values_list(
             "rated_games", flat=True).first() or 0
         if rated < min_rated_games():
             raise Refused("reward_locked",
