@@ -221,6 +221,30 @@ def test_a_task_not_done_is_refused_and_other_parts_count_facts(settings):
     assert CoinEntry.objects.get(user=u, reason="task").amount == 50
 
 
+def test_a_friend_at_the_table_and_an_item_used_count_from_a_real_game(settings):
+    from django.db import transaction
+
+    from shop import items, ledger, purchase
+    from shop.models import InventorySlot
+    from social import friends
+
+    settings.CONTESTS_TASK_POOL = (("friend", "friend_game", 1, 100), ("item", "item_game", 1, 80))
+    settings.CONTESTS_TASKS_PER_DAY = 2
+    users = helpers.make_players(4, "fi")
+    friends.request(users[0], users[2])
+    friends.accept(users[2], users[0])
+    price = purchase.Item.objects.get(code="card_counter").price
+    with transaction.atomic():
+        ledger.credit(users[1], price, ledger.Reason.GRANT)
+    purchase.buy(users[1], "card_counter", 1, price)
+    slot = InventorySlot.objects.get(user=users[1], item__code="card_counter").slot
+    game = helpers.start_game(users)
+    items.use(users[1], slot, "card_counter", "k1", table_id=game.table_id)
+    finish(game)
+    done = set(TaskProgress.objects.filter(progress=1).values_list("user_id", "code"))
+    assert done == {(users[0].pk, "friend"), (users[2].pk, "friend"), (users[1].pk, "item")}
+
+
 def test_an_escape_counts_for_the_three_who_stay_not_the_escaper(one_task):
     from games import play
 
