@@ -11,3 +11,15 @@ class ContestsConfig(AppConfig):
 
     name = "contests"
     verbose_name = _("Contests")
+
+    def ready(self) -> None:
+        from accounts import inbox
+        from contests import achievements, reasons
+
+        reasons.register()
+        inbox.register_kinds({
+            "task_done": _("A daily task is done: claim its %(reward)s coins in the lobby."),
+            "weekly_badge": _("You finished the week of %(week)s in place %(place)s on the "
+                              "weekly board (%(points)s points)."),
+            **achievements.notification_kinds(),
+        })

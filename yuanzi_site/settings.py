@@ -453,3 +453,31 @@ SHOP_DROP_WEIGHTS = {"sign": 20, "timer": 25, "card_counter": 30, "tablecloth": 
 SHOP_GEM_WEIGHTS = {"": 50, "gem_shard": 40, "gem_standard": 9, "gem_perfect": 1}
 # A seed makes drops reproducible (tests); None draws from the system's randomness.
 SHOP_DROP_SEED = None
+# --- Contests: the weekly board, daily tasks, achievements (RULES.md §12) -------
+
+# 每日任务: the pool each player's three tasks of a day (Asia/Shanghai) are drawn
+# from, deterministically (contests.quests): (code, fact, target, coin reward).
+# Facts: rated_game, win, first_out (上游), jiefeng (接风), atom, friend_game,
+# item_game, challenge (counted by the daily challenge).
+CONTESTS_TASK_POOL = (
+    ("play3", "rated_game", 3, 100),
+    ("win2", "win", 2, 150),
+    ("first_out", "first_out", 1, 100),
+    ("jiefeng", "jiefeng", 1, 100),
+    ("atom", "atom", 1, 150),
+    ("friend", "friend_game", 1, 100),
+    ("item", "item_game", 1, 80),
+    ("challenge", "challenge", 1, 100),
+)
+CONTESTS_TASKS_PER_DAY = 3
+# 成就: each achievement's coin reward (0: none); level_N for every level reached.
+CONTESTS_ACHIEVEMENTS = {
+    "first_win": 50, "first_atom": 100, "first_hydrogen": 300, "first_double_clamp": 200,
+    "first_jiefeng": 50, "games_100": 500, "checkin_7": 100, "challenge_top10": 200,
+    **{f"level_{n}": 50 * n for n in range(1, 17)},
+}
+# Rated games an account needs before tasks and achievements pay (RULES.md §12).
+CONTESTS_REWARD_MIN_RATED_GAMES = 10
+# The weekly board's length and how many of a closed week get a badge.
+CONTESTS_WEEKLY_TOP = 100
+CONTESTS_WEEKLY_BADGES = 3

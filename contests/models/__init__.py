@@ -1,2 +1,12 @@
 """Contests' models, one module per contest kind (Django loads this package
 as ``contests.models``): each module's models are imported here."""
+
+from contests.models.progress import (
+    Achievement,
+    TaskProgress,
+    WeeklyBadge,
+    WeeklyClose,
+    WeeklyEntry,
+)
+
+__all__ = ["Achievement", "TaskProgress", "WeeklyBadge", "WeeklyClose", "WeeklyEntry"]

@@ -6,7 +6,7 @@
  * A page with a socket of its own (the lobby, a table) hands each frame to
  * personalFrame(); any other page opens /ws/me/ for it (personal.js). Other
  * modules hear of new figures through the "yuanzi:me" event on document
- * (detail: the `me` frame). Hooks for tests: #me-figures[data-coins]
+ * (detail: the `me` frame), and of every frame through "yuanzi:frame". Hooks for tests: #me-figures[data-coins]
  * [data-held][data-level], #me-toasts .toast[data-code], #site-notice[data-id]. */
 
 import {$, el} from "./dom.js";
@@ -81,6 +81,8 @@ export function showSiteNotice(notice) {
    itself); a `site_notice` fills the banner. Returns true when the frame was
    the channel's. */
 export function personalFrame(msg, {notices = true} = {}) {
+  // every frame of the channel, for the page's other modules (e.g. the lobby's tasks)
+  document.dispatchEvent(new CustomEvent("yuanzi:frame", {detail: msg}));
   if (msg.type === "site_notice") {
     showSiteNotice(msg.notice);
     return true;
