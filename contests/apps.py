@@ -11,3 +11,13 @@ class ContestsConfig(AppConfig):
 
     name = "contests"
     verbose_name = _("Contests")
+
+    def ready(self) -> None:
+        """Register the arenas' reason codes and notification kinds, and
+        their Celery task (``contests.arena_tasks``)."""
+        from accounts import inbox
+        from contests import arena_reasons, arena_run, arena_tasks
+
+        arena_reasons.register()
+        inbox.register_kinds(arena_run.KINDS)
+        del arena_tasks  # imported for Celery's registry

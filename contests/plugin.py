@@ -1,10 +1,40 @@
-"""What contests do to a game (``settings.GAME_PLUGINS``; RULES.md §12)."""
+"""What contests do to a game (``settings.GAME_PLUGINS``; RULES.md §12).
+
+Arenas (``contests.arena_run``): at an arena table only the four it seated
+may sit and nobody renames it; a game's start marks them playing; its end
+scores arena points and re-queues them; then everyone leaves the table.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from contests import arena_run
 from games.plugins import GamePlugin
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from games.models import Game, Table
+    from games.plugins import GameEnd, Moment
 
 
 class ContestsPlugin(GamePlugin):
     """The daily challenge's boards, arenas' games, tasks' and achievements'
     progress, all from game-end facts."""
+
+    def on_game_start(self, game: Game) -> None:
+        """An arena table's game began."""
+        arena_run.game_started(game)
+
+    def on_game_end(self, end: GameEnd) -> None:
+        """Arena points and the re-queue."""
+        arena_run.game_ended(end)
+
+    def check_seat(self, table: Table, user: User | None, moment: Moment) -> None:
+        """Arena tables: only their four sit; all leave at a game's end."""
+        arena_run.seat_check(table, user, moment)
+
+    def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
+        """Arena tables keep their names (moderators excepted)."""
+        arena_run.rename_check(table, override)
