@@ -119,3 +119,101 @@ def test_join_refusals_level_coins_and_a_running_game_elsewhere(mod):
     arena.join(d.pk, users[4])
     assert not Seat.objects.filter(user=users[4]).exists()
     assert coins(users[4]) == 2000  # a free arena takes nothing
+
+
+def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_user_model):
+    users = make_players(8, "ar")
+    by_id = {u.pk: u for u in users}
+    a = new_arena(mod, house_prize=200)
+    for u in users:
+        arena.join(a.pk, u)
+    blocks.block(users[0], users[1])
+    assert begin(a) is True
+    assert coins(a.pool) == 8 * FEE + 200
+    assert AuditEntry.objects.filter(action=AuditEntry.GRANT, target_user=a.pool).count() == 1
+
+    assert arena_run.pair(a.pk, random.Random(1)) == 2
+    seatings = list(ArenaSeating.objects.filter(arena=a).order_by("pk"))
+    assert sorted(u for s in seatings for u in s.user_ids) == sorted(by_id)
+    for s in seatings:  # the block is honoured where the queue allows
+        assert not {users[0].pk, users[1].pk} <= set(s.user_ids)
+        table = Table.objects.get(pk=s.table_id)
+        assert table.private and table.owner_id == a.pool_id  # off the lobby, nobody's
+        assert [Seat.objects.get(table=table, index=i).user_id for i in range(4)] == s.user_ids
+    # an outsider cannot sit at an arena table, nor rename it
+    outsider = make_players(1, "out")[0]
+    first = by_id[seatings[0].user_ids[0]]
+    tables.stand(seatings[0].table_id, first)
+    refused("arena_table", tables.sit, seatings[0].table_id, outsider, 0)
+    tables.sit(seatings[0].table_id, first, 0)
+    refused("arena_table", tables.rename, seatings[0].table_id, first, "我的桌")
+
+    confirm(seatings[0])
+    confirm(seatings[1])
+    games = [Game.objects.get(table_id=s.table_id) for s in seatings]
+    assert ArenaEntry.objects.filter(arena=a, status=ArenaEntry.PLAYING).count() == 8
+    # a pause asked during a game takes effect after it
+    pauser = by_id[seatings[0].user_ids[1]]
+    arena.pause(a.pk, pauser)
+    refused("arena_in_game", arena.withdraw, a.pk, pauser)
+
+    # game 0 is played out; in game 1 someone escapes
+    g0 = play_out(games[0])
+    escaper = by_id[seatings[1].user_ids[2]]
+    play.escape(games[1].pk, escaper)
+    entries = {e.user_id: e for e in ArenaEntry.objects.filter(arena=a)}
+    winner = g0.state["result"]["winner"]
+    won = 3 if g0.state["result"]["double_clamp"] else 2
+    for seat, uid in enumerate(seatings[0].user_ids):
+        assert entries[uid].points == (won if seat % 2 == winner else 0)
+        assert entries[uid].games == 1
+    for uid in seatings[1].user_ids:
+        assert entries[uid].points == 0 and entries[uid].games == 0
+    assert entries[escaper.pk].status == ArenaEntry.REMOVED
+    assert entries[pauser.pk].status == ArenaEntry.PAUSED
+    queued = [u for u, e in entries.items() if e.status == ArenaEntry.QUEUED]
+    assert len(queued) == 6
+    # everyone left the arena tables
+    assert not Seat.objects.filter(table__owner=a.pool, user__isnull=False).exists()
+
+    # next round: four of the six get a table; the other two wait
+    assert arena_run.pair(a.pk, random.Random(2)) == 1
+    nxt = ArenaSeating.objects.filter(arena=a, done=False).get()
+    assert nxt.table_id in {s.table_id for s in seatings}  # a free arena table is reused
+    # one does not confirm in 30 s: paused; the others back at the head of the queue
+    late = nxt.user_ids[3]
+    for uid in nxt.user_ids[:3]:
+        tables.set_ready(nxt.table_id, by_id[uid])
+    ArenaSeating.objects.filter(pk=nxt.pk).update(confirm_by=timezone.now())
+    arena_run.tick()
+    entries = {e.user_id: e for e in ArenaEntry.objects.filter(arena=a)}
+    assert entries[late].status == ArenaEntry.PAUSED
+    assert all(entries[u].status in (ArenaEntry.QUEUED, ArenaEntry.SEATED)
+               for u in nxt.user_ids[:3])
+    # (the tick already seated again whoever could be: 3 + 2 queued makes one table)
+    arena.pause(a.pk, by_id[late], paused=False)
+
+    # time is up: unconfirmed tables let go, then the payout
+    Arena.objects.filter(pk=a.pk).update(starts_at=timezone.now() - timedelta(hours=2))
+    arena_run.tick()
+    a.refresh_from_db()
+    assert a.status == Arena.FINISHED
+    assert coins(a.pool) == 0
+    pool = 8 * FEE + 200
+    ranked = list(ArenaEntry.objects.filter(arena=a).exclude(status=ArenaEntry.REMOVED)
+                  .order_by("place"))
+    assert len(ranked) == 7 and [e.place for e in ranked] == list(range(1, 8))
+    assert sum(e.prize for e in ranked) == pool
+    # the two winners of game 0 tie on points: they share 1st and 2nd (80 %)
+    assert ranked[0].points == ranked[1].points == won
+    assert ranked[0].prize + ranked[1].prize == pool * 80 // 100
+    assert abs(ranked[0].prize - ranked[1].prize) <= 1
+    # the five on 0 points share third place's 20 %, a coin at a time in order
+    shares = [e.prize for e in ranked[2:]]
+    assert sum(shares) == pool * 20 // 100 and max(shares) - min(shares) <= 1
+    assert shares == sorted(shares, reverse=True)
+    for e in ranked:
+        assert coins(e.user) == 2000 - FEE + e.prize
+    prize_entries = CoinEntry.objects.filter(reason=ledger.Reason.ARENA_PRIZE)
+    assert len({e.transfer_id for e in prize_entries}) == 1
+    assert sum(e.amount for e in prize_entries) == 0
