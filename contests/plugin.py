@@ -3,20 +3,23 @@
 Arenas (``contests.arena_run``): at an arena table only the four it seated
 may sit and nobody renames it; a game's start marks them playing; its end
 scores arena points and re-queues them; then everyone leaves the table.
+The lobby lists upcoming and running arenas; a profile's recent games say
+which were arena games.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from contests import arena_run
+from contests import arena_read, arena_run
 from games.plugins import GamePlugin
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from games.models import Game, Table
-    from games.plugins import GameEnd, Moment
+    from games.plugins import GameEnd, Moment, Slot
 
 
 class ContestsPlugin(GamePlugin):
@@ -38,3 +41,13 @@ class ContestsPlugin(GamePlugin):
     def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
         """Arena tables keep their names (moderators excepted)."""
         arena_run.rename_check(table, override)
+
+    def recent_game_keys(self, user_id: int,
+                         seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+        """A profile's recent games: which arena each was played in."""
+        return arena_read.arena_games(list(seats))
+
+    def panels(self, slot: Slot) -> Sequence[str]:
+        """The lobby's arenas (countdowns) and a recent game's arena badge."""
+        return {"lobby": ("contests/_arena_lobby.html",),
+                "recent_game_row": ("contests/_arena_recent_game.html",)}.get(slot, ())

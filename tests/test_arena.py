@@ -217,3 +217,63 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     prize_entries = CoinEntry.objects.filter(reason=ledger.Reason.ARENA_PRIZE)
     assert len({e.transfer_id for e in prize_entries}) == 1
     assert sum(e.amount for e in prize_entries) == 0
+
+
+def test_the_api_and_pages_list_join_and_show_standings(client, mod):
+    users = make_players(5, "api")
+    a = new_arena(mod, name="擂台API")
+    client.force_login(users[0])
+    listed = client.get("/api/arenas").json()
+    assert [r["id"] for r in listed["upcoming"]] == [a.pk] and listed["upcoming"][0]["starts_in"] > 0
+    answer = client.post(f"/api/arenas/{a.pk}/join", HTTP_ACCEPT="application/json").json()
+    assert answer["ok"] and answer["arena"]["me"]["status"] == ArenaEntry.QUEUED
+    again = client.post(f"/api/arenas/{a.pk}/join", HTTP_ACCEPT="application/json")
+    assert again.status_code == 400 and again.json()["reason"] == "already_joined"
+    for u in users[1:]:
+        arena.join(a.pk, u)
+    detail = client.get(f"/api/arenas/{a.pk}").json()
+    assert detail["players"] == 5 and detail["pool"] == 5 * FEE
+    assert len(detail["standings"]["rows"]) == 5
+    assert "coins" not in detail["standings"]["rows"][0]  # no one's balance
+    page = client.get(f"/arenas/{a.pk}/").content.decode()
+    assert "擂台API" in page and "arena-standings" in page
+    assert "擂台API" in client.get("/").content.decode()  # the lobby's panel
+    assert client.get("/arenas/new/").status_code == 404  # not a moderator
+    client.force_login(mod)
+    assert client.get("/arenas/new/").status_code == 200
+    start = (timezone.localtime() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    made = client.post("/arenas/new/", {"name": "表单", "starts_at": start,
+                                        "duration_minutes": 30, "entry_fee": 0, "min_level": 0,
+                                        "max_players": 8, "prize_split": "60,40",
+                                        "house_prize": 100})
+    assert made.status_code == 302
+    assert Arena.objects.get(name="表单").prize_split == [60, 40]
+
+
+def test_standings_page_by_fifty_in_constant_queries(mod, django_assert_max_num_queries):
+    from contests import arena_read
+
+    a = new_arena(mod, entry_fee=0, max_players=256)
+    users = make_players(60, "many")
+    now = timezone.now()
+    ArenaEntry.objects.bulk_create(ArenaEntry(arena=a, user=u, joined_at=now, queued_at=now,
+                                              points=i % 7, games=1, wins=i % 2)
+                                   for i, u in enumerate(users))
+    with django_assert_max_num_queries(6):
+        data = arena_read.detail(a, users[0].pk, page=2)
+    assert len(data["standings"]["rows"]) == 10 and data["standings"]["pages"] == 2
+    first = arena_read.standings(a, 1)["rows"]
+    assert [r["points"] for r in first] == sorted((r["points"] for r in first), reverse=True)
+
+
+def test_pairing_avoids_last_partners_and_blocks_where_it_can():
+    rng = random.Random(3)
+    # 1 and 2 were partners: a fresh split is chosen
+    for _ in range(20):
+        (t,) = arena_pairing.plan([1, 2, 3, 4], {1: 2, 2: 1}, set(), rng)
+        assert {t[0], t[2]} != {1, 2} and {t[1], t[3]} != {1, 2}
+    # a block between 1 and 2 keeps them apart when eight are queued
+    for _ in range(20):
+        tables_ = arena_pairing.plan(list(range(1, 9)), {}, {frozenset((1, 2))}, rng)
+        assert all(not {1, 2} <= set(t) for t in tables_)
+    assert arena_run.prizes(100, [50, 30, 20], [3, 3, 0, 0]) == [40, 40, 10, 10]
