@@ -82,7 +82,7 @@ def plan(queue: Sequence[int], last_partner: Mapping[int, int | None],
             key = (cost, tuple(position[u] for u in trio))
             if best is None or key < best:
                 best, chosen = key, trio
-        group = [head, *chosen]
-        tables.append(_arrange(group, last_partner, blocks, rng))
-        waiting = [u for u in waiting if u not in group]
+        four = [head, *chosen]
+        tables.append(_arrange(four, last_partner, blocks, rng))
+        waiting = [u for u in waiting if u not in four]
     return tables

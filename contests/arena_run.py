@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -51,7 +51,7 @@ CONFIRM_SECONDS = 30
 WIN, CLAMP_WIN = 2, 3
 
 #: the arena's notifications (消息), registered in ``ContestsConfig.ready``
-KINDS = {
+KINDS: dict[str, Promise | str] = {
     "arena_seated": gettext_lazy("Arena “%(arena)s”: your table is ready, confirm within "
                                  "30 seconds."),
     "arena_cancelled": gettext_lazy("Arena “%(arena)s” had fewer than four players: your "
@@ -276,7 +276,8 @@ def start(arena_id: int) -> bool:
             return False
         if arena.house_prize and not arena.house_paid:
             entry = ledger.credit(arena.pool_id, arena.house_prize, ledger.Reason.GRANT,
-                                  other=arena.created_by_id, note=f"arena house prize: {arena.name}")
+                                  other=arena.created_by_id,
+                                  note=f"arena house prize: {arena.name}")
             creator = arena.created_by
             AuditEntry.objects.create(
                 moderator=creator, moderator_name=creator.username if creator else "",

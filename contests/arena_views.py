@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -100,12 +101,13 @@ def api_arena(request: HttpRequest, arena_id: int) -> JsonResponse:
     return JsonResponse(arena_read.detail(found, _uid(request), _page(request)))
 
 
-ACTIONS = {
-    "join": lambda a, u: arena.join(a, u),
-    "withdraw": lambda a, u: arena.withdraw(a, u),
-    "pause": lambda a, u: arena.pause(a, u, True),
-    "resume": lambda a, u: arena.pause(a, u, False),
-}
+def _act(action: str, arena_id: int, user: User) -> None:
+    if action == "join":
+        arena.join(arena_id, user)
+    elif action == "withdraw":
+        arena.withdraw(arena_id, user)
+    else:
+        arena.pause(arena_id, user, action == "pause")
 SAID = {"join": gettext_lazy("You are in the arena."),
         "withdraw": gettext_lazy("You left the arena."),
         "pause": gettext_lazy("Paused: no new table until you resume."),
@@ -122,7 +124,7 @@ def api_arena_action(request: HttpRequest, arena_id: str, action: str) -> HttpRe
         return redirect("account_login")
     user, number = request.user, int(arena_id)
     try:
-        ACTIONS[action](number, user)
+        _act(action, number, user)
     except Refused as e:
         if _wants_json(request):
             return JsonResponse({"ok": False, "reason": e.reason, "message": str(e),

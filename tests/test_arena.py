@@ -68,7 +68,8 @@ def play_out(game):
 def test_only_a_holder_of_the_permission_creates_an_arena(mod, outsider):
     refused("arena_forbidden", new_arena, outsider)
     a = new_arena(mod, house_prize=50)
-    assert a.pool.is_active is False and a.prize_split == [50, 30, 20]
+    assert a.pool.is_active is False
+    assert a.prize_split == [50, 30, 20]
     refused("bad_arena", lambda: new_arena(mod, duration_minutes=10))
     refused("bad_arena", lambda: new_arena(mod, prize_split=(60, 30)))
 
@@ -85,7 +86,8 @@ def test_fewer_than_four_entrants_refunds_every_entry(mod):
     assert coins(a.pool) == 0  # and no house prize
     assert Arena.objects.get(pk=a.pk).status == Arena.CANCELLED
     refunds = CoinEntry.objects.filter(reason=ledger.Reason.ARENA_REFUND)
-    assert refunds.count() == 4 and len({e.transfer_id for e in refunds}) == 1
+    assert refunds.count() == 4
+    assert len({e.transfer_id for e in refunds}) == 1
 
 
 def test_withdrawing_before_the_start_refunds_and_after_does_not(mod):
@@ -138,7 +140,8 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     for s in seatings:  # the block is honoured where the queue allows
         assert not {users[0].pk, users[1].pk} <= set(s.user_ids)
         table = Table.objects.get(pk=s.table_id)
-        assert table.private and table.owner_id == a.pool_id  # off the lobby, nobody's
+        assert table.private
+        assert table.owner_id == a.pool_id
         assert [Seat.objects.get(table=table, index=i).user_id for i in range(4)] == s.user_ids
     # an outsider cannot sit at an arena table, nor rename it
     outsider = make_players(1, "out")[0]
@@ -168,7 +171,8 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
         assert entries[uid].points == (won if seat % 2 == winner else 0)
         assert entries[uid].games == 1
     for uid in seatings[1].user_ids:
-        assert entries[uid].points == 0 and entries[uid].games == 0
+        assert entries[uid].points == 0
+        assert entries[uid].games == 0
     assert entries[escaper.pk].status == ArenaEntry.REMOVED
     assert entries[pauser.pk].status == ArenaEntry.PAUSED
     queued = [u for u, e in entries.items() if e.status == ArenaEntry.QUEUED]
@@ -202,7 +206,8 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     pool = 8 * FEE + 200
     ranked = list(ArenaEntry.objects.filter(arena=a).exclude(status=ArenaEntry.REMOVED)
                   .order_by("place"))
-    assert len(ranked) == 7 and [e.place for e in ranked] == list(range(1, 8))
+    assert len(ranked) == 7
+    assert [e.place for e in ranked] == list(range(1, 8))
     assert sum(e.prize for e in ranked) == pool
     # the two winners of game 0 tie on points: they share 1st and 2nd (80 %)
     assert ranked[0].points == ranked[1].points == won
@@ -210,7 +215,8 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     assert abs(ranked[0].prize - ranked[1].prize) <= 1
     # the five on 0 points share third place's 20 %, a coin at a time in order
     shares = [e.prize for e in ranked[2:]]
-    assert sum(shares) == pool * 20 // 100 and max(shares) - min(shares) <= 1
+    assert sum(shares) == pool * 20 // 100
+    assert max(shares) - min(shares) <= 1
     assert shares == sorted(shares, reverse=True)
     for e in ranked:
         assert coins(e.user) == 2000 - FEE + e.prize
@@ -224,19 +230,24 @@ def test_the_api_and_pages_list_join_and_show_standings(client, mod):
     a = new_arena(mod, name="擂台API")
     client.force_login(users[0])
     listed = client.get("/api/arenas").json()
-    assert [r["id"] for r in listed["upcoming"]] == [a.pk] and listed["upcoming"][0]["starts_in"] > 0
+    assert [r["id"] for r in listed["upcoming"]] == [a.pk]
+    assert listed["upcoming"][0]["starts_in"] > 0
     answer = client.post(f"/api/arenas/{a.pk}/join", HTTP_ACCEPT="application/json").json()
-    assert answer["ok"] and answer["arena"]["me"]["status"] == ArenaEntry.QUEUED
+    assert answer["ok"]
+    assert answer["arena"]["me"]["status"] == ArenaEntry.QUEUED
     again = client.post(f"/api/arenas/{a.pk}/join", HTTP_ACCEPT="application/json")
-    assert again.status_code == 400 and again.json()["reason"] == "already_joined"
+    assert again.status_code == 400
+    assert again.json()["reason"] == "already_joined"
     for u in users[1:]:
         arena.join(a.pk, u)
     detail = client.get(f"/api/arenas/{a.pk}").json()
-    assert detail["players"] == 5 and detail["pool"] == 5 * FEE
+    assert detail["players"] == 5
+    assert detail["pool"] == 5 * FEE
     assert len(detail["standings"]["rows"]) == 5
     assert "coins" not in detail["standings"]["rows"][0]  # no one's balance
     page = client.get(f"/arenas/{a.pk}/").content.decode()
-    assert "擂台API" in page and "arena-standings" in page
+    assert "擂台API" in page
+    assert "arena-standings" in page
     assert "擂台API" in client.get("/").content.decode()  # the lobby's panel
     assert client.get("/arenas/new/").status_code == 404  # not a moderator
     client.force_login(mod)
@@ -261,7 +272,8 @@ def test_standings_page_by_fifty_in_constant_queries(mod, django_assert_max_num_
                                    for i, u in enumerate(users))
     with django_assert_max_num_queries(6):
         data = arena_read.detail(a, users[0].pk, page=2)
-    assert len(data["standings"]["rows"]) == 10 and data["standings"]["pages"] == 2
+    assert len(data["standings"]["rows"]) == 10
+    assert data["standings"]["pages"] == 2
     first = arena_read.standings(a, 1)["rows"]
     assert [r["points"] for r in first] == sorted((r["points"] for r in first), reverse=True)
 
@@ -271,7 +283,8 @@ def test_pairing_avoids_last_partners_and_blocks_where_it_can():
     # 1 and 2 were partners: a fresh split is chosen
     for _ in range(20):
         (t,) = arena_pairing.plan([1, 2, 3, 4], {1: 2, 2: 1}, set(), rng)
-        assert {t[0], t[2]} != {1, 2} and {t[1], t[3]} != {1, 2}
+        assert {t[0], t[2]} != {1, 2}
+        assert {t[1], t[3]} != {1, 2}
     # a block between 1 and 2 keeps them apart when eight are queued
     for _ in range(20):
         tables_ = arena_pairing.plan(list(range(1, 9)), {}, {frozenset((1, 2))}, rng)

@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['starts_at', 'pk'],
-                'permissions': [('manage_arena', 'Can create arenas')],
+                'permissions': (('manage_arena', 'Can create arenas'),),
             },
         ),
         migrations.CreateModel(

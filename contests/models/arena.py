@@ -56,8 +56,7 @@ class Arena(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["starts_at", "pk"]
-        permissions: ClassVar[list[tuple[str, str]]] = [
-            ("manage_arena", "Can create arenas")]
+        permissions = (("manage_arena", "Can create arenas"),)
 
     def __str__(self) -> str:
         return self.name
