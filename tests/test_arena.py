@@ -290,3 +290,58 @@ def test_pairing_avoids_last_partners_and_blocks_where_it_can():
         tables_ = arena_pairing.plan(list(range(1, 9)), {}, {frozenset((1, 2))}, rng)
         assert all(not {1, 2} <= set(t) for t in tables_)
     assert arena_run.prizes(100, [50, 30, 20], [3, 3, 0, 0]) == [40, 40, 10, 10]
+
+
+def _four_seated(mod, prefix):
+    users = make_players(4, prefix)
+    a = new_arena(mod, entry_fee=0)
+    for u in users:
+        arena.join(a.pk, u)
+    begin(a)
+    assert arena_run.pair(a.pk, random.Random(0)) == 1
+    return a, users, ArenaSeating.objects.get(arena=a, done=False)
+
+
+def test_a_pause_while_seated_stands_up_and_a_moderators_ending_scores_zero(mod):
+    from django.db import transaction
+
+    a, users, seating = _four_seated(mod, "mp")
+    quitter = users[0]
+    arena.pause(a.pk, quitter)
+    assert not Seat.objects.filter(user=quitter).exists()
+    assert ArenaEntry.objects.get(arena=a, user=quitter).status == ArenaEntry.PAUSED
+    for u in users[1:]:  # the other three confirm; the table lapses without the fourth
+        tables.set_ready(seating.table_id, u)
+    ArenaSeating.objects.filter(pk=seating.pk).update(confirm_by=timezone.now())
+    arena_run.lapse(seating.pk)
+    statuses = dict(ArenaEntry.objects.filter(arena=a).values_list("user_id", "status"))
+    assert statuses == {quitter.pk: ArenaEntry.PAUSED,
+                        **{u.pk: ArenaEntry.QUEUED for u in users[1:]}}
+    assert not Seat.objects.filter(table_id=seating.table_id, user__isnull=False).exists()
+    assert arena_run.pair(a.pk) == 0  # three queued: no table
+    arena.pause(a.pk, quitter, paused=False)
+    assert arena_run.pair(a.pk) == 1
+    again = ArenaSeating.objects.get(arena=a, done=False)
+    confirm(again)
+    game = Game.objects.get(table_id=again.table_id, status=Game.PLAYING)
+    with transaction.atomic():
+        play.end_game(game.pk, Game.MODERATOR_CLOSE)
+    for e in ArenaEntry.objects.filter(arena=a):
+        assert (e.points, e.games, e.status) == (0, 0, ArenaEntry.QUEUED)
+
+
+def test_a_queued_player_who_plays_elsewhere_is_paused_at_pairing(mod):
+    users = make_players(4, "busy")
+    others = make_players(3, "oth")
+    a = new_arena(mod, entry_fee=0)
+    for u in users:
+        arena.join(a.pk, u)
+    begin(a)
+    start_game([users[2], *others])  # a normal game elsewhere, after joining
+    assert arena_run.pair(a.pk) == 0
+    statuses = dict(ArenaEntry.objects.filter(arena=a).values_list("user_id", "status"))
+    assert statuses[users[2].pk] == ArenaEntry.PAUSED
+    assert [statuses[u.pk] for u in (users[0], users[1], users[3])] == [ArenaEntry.QUEUED] * 3
+    # the failed table left nothing behind
+    assert not ArenaSeating.objects.filter(arena=a).exists()
+    assert not Seat.objects.filter(table__owner=a.pool, user__isnull=False).exists()
