@@ -349,11 +349,12 @@ def _seat_group(arena: Arena, group: list[int], users: dict[int, Any]) -> None:
                 tables.sit(table.pk, users[uid], index)
             except Refused as e:
                 raise Refused(e.reason, str(e), {**e.params, "user_id": uid}) from None
+        params = {"arena": arena.name, "table": table.name}
         for uid in group:
-            inbox.post(uid, "arena_seated", {"arena": arena.name, "table": table.name},
-                       table_path(table))
+            inbox.post(uid, "arena_seated", params, table_path(table))
             events.send_user(uid, {"type": "arena_seated", "arena_id": arena.pk,
-                                   "path": table_path(table)})
+                                   "path": table_path(table),
+                                   "message": inbox.render("arena_seated", params)})
         del seating
 
 

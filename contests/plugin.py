@@ -51,3 +51,7 @@ class ContestsPlugin(GamePlugin):
         """The lobby's arenas (countdowns) and a recent game's arena badge."""
         return {"lobby": ("contests/_arena_lobby.html",),
                 "recent_game_row": ("contests/_arena_recent_game.html",)}.get(slot, ())
+
+    def page_modules(self) -> Sequence[str]:
+        """The table page's arena module: a player seated at a new arena table goes there."""
+        return ("contests/arena_table.js",)

@@ -13,13 +13,20 @@ from django.utils import timezone
 from accounts.models import Profile
 from contests import arena, arena_pairing, arena_run
 from contests.models import Arena, ArenaEntry, ArenaSeating
-from games import play, tables
+from games import events, play, tables
 from games.models import Game, Seat, Table
 from moderation.models import AuditEntry
 from shop import ledger
 from shop.models import CoinEntry
 from social import blocks
-from tests.helpers import fresh, make_players, play_human_turn, refused, start_game
+from tests.helpers import (
+    fresh,
+    listening,
+    make_players,
+    play_human_turn,
+    refused,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -292,20 +299,27 @@ def test_pairing_avoids_last_partners_and_blocks_where_it_can():
     assert arena_run.prizes(100, [50, 30, 20], [3, 3, 0, 0]) == [40, 40, 10, 10]
 
 
-def _four_seated(mod, prefix):
+def _four_seated(mod, prefix, capture):
     users = make_players(4, prefix)
     a = new_arena(mod, entry_fee=0)
     for u in users:
         arena.join(a.pk, u)
     begin(a)
-    assert arena_run.pair(a.pk, random.Random(0)) == 1
-    return a, users, ArenaSeating.objects.get(arena=a, done=False)
+    with listening(events.UserFrame) as frames, capture(execute=True):
+        assert arena_run.pair(a.pk, random.Random(0)) == 1
+    seating = ArenaSeating.objects.get(arena=a, done=False)
+    table = Table.objects.get(pk=seating.table_id)
+    seated = {f.user_id: f.frame for f in frames if f.frame["type"] == "arena_seated"}
+    assert set(seated) == {u.pk for u in users}  # each told where to go
+    assert {f["path"] for f in seated.values()} == {arena_run.table_path(table)}
+    return a, users, seating
 
 
-def test_a_pause_while_seated_stands_up_and_a_moderators_ending_scores_zero(mod):
+def test_a_pause_while_seated_stands_up_and_a_moderators_ending_scores_zero(
+        mod, django_capture_on_commit_callbacks):
     from django.db import transaction
 
-    a, users, seating = _four_seated(mod, "mp")
+    a, users, seating = _four_seated(mod, "mp", django_capture_on_commit_callbacks)
     quitter = users[0]
     arena.pause(a.pk, quitter)
     assert not Seat.objects.filter(user=quitter).exists()
