@@ -8,6 +8,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -157,6 +158,17 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     refused("arena_table", tables.sit, seatings[0].table_id, outsider, 0)
     tables.sit(seatings[0].table_id, first, 0)
     refused("arena_table", tables.rename, seatings[0].table_id, first, "我的桌")
+
+    # off the lobby, shown under the arena, open to spectators by its link
+    from contests import arena_read
+    from games import snapshots
+
+    lobby_ids = {row["id"] for row in snapshots.lobby_rows()}
+    assert not lobby_ids & {s.table_id for s in seatings}
+    shown = arena_read.detail(a, None)["tables"]
+    assert [t["table_id"] for t in shown] == [s.table_id for s in seatings]
+    assert Client().get(shown[0]["path"]).status_code == 200  # anyone may watch
+    assert Client().get(f"/tables/{seatings[0].table_id}/").status_code == 404
 
     confirm(seatings[0])
     confirm(seatings[1])
