@@ -371,3 +371,12 @@ def test_a_queued_player_who_plays_elsewhere_is_paused_at_pairing(mod):
     # the failed table left nothing behind
     assert not ArenaSeating.objects.filter(arena=a).exists()
     assert not Seat.objects.filter(table__owner=a.pool, user__isnull=False).exists()
+
+
+def test_the_tick_is_a_periodic_job_celery_knows():
+    from yuanzi_site.celery import app
+    from yuanzi_site.jobs import PERIODIC_JOBS
+
+    dotted = {task for _, task, _ in PERIODIC_JOBS}
+    assert "contests.arena_tasks.arena_tick" in dotted
+    assert "contests.arena_tasks.arena_tick" in app.tasks
