@@ -13,13 +13,18 @@ class ContestsConfig(AppConfig):
     verbose_name = _("Contests")
 
     def ready(self) -> None:
+        """Register the contests' reason codes and notification kinds, and the
+        arenas' Celery task (``contests.arena_tasks``)."""
         from accounts import inbox
-        from contests import achievements, reasons
+        from contests import achievements, arena_reasons, arena_run, arena_tasks, reasons
 
         reasons.register()
+        arena_reasons.register()
         inbox.register_kinds({
             "task_done": _("A daily task is done: claim its %(reward)s coins in the lobby."),
             "weekly_badge": _("You finished the week of %(week)s in place %(place)s on the "
                               "weekly board (%(points)s points)."),
             **achievements.notification_kinds(),
+            **arena_run.KINDS,
         })
+        del arena_tasks  # imported for Celery's registry

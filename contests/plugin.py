@@ -3,25 +3,59 @@
 At a game's end, after the rating hook (levels and rated-game counts are the
 game's): its facts count on each player's daily tasks and earn achievements
 (``contests.gamefacts``), rated games that ended normally or by an escape only.
+
+Arenas (``contests.arena_run``): at an arena table only the four it seated
+may sit and nobody renames it; a game's start marks them playing; its end
+scores arena points and re-queues them; then everyone leaves the table.
+The lobby lists upcoming and running arenas; a profile's recent games say
+which were arena games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from contests import gamefacts
-from games.plugins import GameEnd, GamePlugin, Slot
+from contests import arena_read, arena_run, gamefacts
+from games.plugins import GamePlugin
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from games.models import Game, Table
+    from games.plugins import GameEnd, Moment, Slot
 
 
 class ContestsPlugin(GamePlugin):
     """The daily challenge's boards, arenas' games, tasks' and achievements'
     progress, all from game-end facts."""
 
+    def on_game_start(self, game: Game) -> None:
+        """An arena table's game began."""
+        arena_run.game_started(game)
+
     def on_game_end(self, end: GameEnd) -> None:
-        """Tasks' progress and achievements from the game's facts."""
+        """Arena points and the re-queue; tasks' progress and achievements
+        from the game's facts."""
+        arena_run.game_ended(end)
         gamefacts.settle(end)
 
+    def check_seat(self, table: Table, user: User | None, moment: Moment) -> None:
+        """Arena tables: only their four sit; all leave at a game's end."""
+        arena_run.seat_check(table, user, moment)
+
+    def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
+        """Arena tables keep their names (moderators excepted)."""
+        arena_run.rename_check(table, override)
+
+    def recent_game_keys(self, user_id: int,
+                         seats: dict[int, int]) -> dict[int, dict[str, Any]]:
+        """A profile's recent games: which arena each was played in."""
+        return arena_read.arena_games(list(seats))
+
     def panels(self, slot: Slot) -> Sequence[str]:
-        """The lobby's daily tasks; the profile's achievements and weekly badges."""
-        return {"lobby": ("contests/_lobby_tasks.html",),
-                "profile": ("contests/_profile_achievements.html",)}.get(slot, ())
+        """The lobby's daily tasks and arenas (countdowns); the profile's
+        achievements and weekly badges; a recent game's arena badge."""
+        return {"lobby": ("contests/_lobby_tasks.html", "contests/_arena_lobby.html"),
+                "profile": ("contests/_profile_achievements.html",),
+                "recent_game_row": ("contests/_arena_recent_game.html",)}.get(slot, ())

@@ -18,5 +18,7 @@ PERIODIC_JOBS: tuple[tuple[str, str, float], ...] = (
     ("recompute-weekly", "contests.tasks.recompute_weekly", 60.0),
     # fair-play signals of every pair, from the stored records
     ("moderation-fairplay", "moderation.tasks.compute_fairplay", 3600.0),
+    # arenas: start, seat the queue in fours, lapse unconfirmed tables, pay out
+    ("contests-arenas", "contests.arena_tasks.arena_tick", 2.0),
 )
 SWEEP_JOB = "sweep-due-turns"

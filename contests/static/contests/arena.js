@@ -1,0 +1,61 @@
+// Arenas (比赛): countdowns on the lobby's panel and the arena pages; on an
+// arena's page the standings and "your table" refresh every 5 s from
+// GET /api/arenas/<id>, and a player whose table is ready is taken to it
+// (they confirm there within 30 s). No rules here: the server says it all.
+
+const panel = document.getElementById("arena-lobby");
+const main = document.querySelector("main");
+if (panel && main) main.prepend(panel); // the lobby includes it after the page
+
+function clock(seconds) {
+  const s = Math.max(0, seconds);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(r)}` : `${two(m)}:${two(r)}`;
+}
+
+const started = Date.now();
+function tick() {
+  const gone = Math.floor((Date.now() - started) / 1000);
+  for (const el of document.querySelectorAll("[data-countdown]")) {
+    const left = Number(el.dataset.countdown) - gone;
+    el.textContent = clock(left);
+    if (left <= 0 && !el.dataset.done) {
+      el.dataset.done = "1";
+      if (document.getElementById("arena")) setTimeout(() => location.reload(), 2500);
+    }
+  }
+}
+tick();
+setInterval(tick, 1000);
+
+const page = document.getElementById("arena");
+function cell(text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  return td;
+}
+async function refresh() {
+  const id = page.dataset.arenaId;
+  const query = new URLSearchParams(location.search).get("page") || "1";
+  const response = await fetch(`/api/arenas/${id}?page=${encodeURIComponent(query)}`,
+    { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  if (!response.ok) return;
+  const data = await response.json();
+  const body = document.querySelector("#arena-standings tbody");
+  if (body && data.standings.rows.length) {
+    body.replaceChildren(...data.standings.rows.map((r) => {
+      const tr = document.createElement("tr");
+      tr.className = `arena-${r.status}`;
+      tr.append(cell(r.place ?? "–"), cell(r.username), cell(r.points), cell(r.games),
+        cell(`${r.win_rate}%`), cell(r.prize || ""));
+      return tr;
+    }));
+  }
+  const me = data.me;
+  if (me && me.table && me.status === "seated" && !sessionStorage.getItem(me.table)) {
+    sessionStorage.setItem(me.table, "1"); // once per table: coming back stays here
+    location.href = me.table;
+  }
+}
+if (page) setInterval(() => { refresh().catch(() => {}); }, 5000);

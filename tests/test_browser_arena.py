@@ -1,0 +1,76 @@
+"""Arenas in a real browser, on a 360 × 740 touch phone in Chinese: the lobby
+shows the upcoming arena with a running countdown; the arena page's 报名
+joins (paying the fee) and the standings list the player; no sideways scroll.
+The site runs on the test database (PostgreSQL), where the test makes the arena."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests import test_browser as tb
+from tests.browser import PHONE, Player, chromium_path
+
+pytestmark = [
+    pytest.mark.skipif(chromium_path() is None,
+                       reason="browser tests need Debian's chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(not os.environ.get("DATABASE_URL"),
+                       reason="the site and the test share PostgreSQL"),
+    pytest.mark.django_db(transaction=True),
+]
+
+site = tb.site
+browser = tb.browser
+NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.fixture
+def made(transactional_db):
+    """An upcoming arena (10 min away, fee 100) with three entrants, made
+    before the browser's event loop runs (the ORM refuses inside it)."""
+    from contests import arena
+    from moderation import roles
+    from tests.helpers import make_players
+
+    mod, *others = make_players(4, "arenab")
+    roles.add(mod)
+    found = arena.create(mod, arena.ArenaSpec(
+        name="手机擂台", starts_at=timezone.now() + timedelta(minutes=10),
+        duration_minutes=30, entry_fee=100))
+    for u in others:
+        arena.join(found.pk, u)
+    return found
+
+
+def test_join_an_arena_on_a_phone_and_see_the_countdown_and_standings(made, site, browser):
+
+    base = site.base_url
+    ming = Player.open(browser, "xiaoming", **PHONE)
+    ming.sign_up(base)
+    page = ming.page
+    # the lobby: the arena with its countdown, ticking
+    row = page.locator(f'#arena-lobby .arena-row[data-arena-id="{made.pk}"]')
+    row.wait_for()
+    countdown = row.locator(".arena-countdown")
+    first = countdown.inner_text()
+    assert re.fullmatch(r"\d\d:\d\d", first), first
+    page.wait_for_function(
+        "(t) => document.querySelector('#arena-lobby .arena-countdown').textContent !== t",
+        arg=first)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+
+    row.locator(".arena-name").click()
+    page.wait_for_url(f"{base}/arenas/{made.pk}/")
+    page.locator("#arena-join").click()
+    page.locator("#arena-my-status").wait_for()
+    page.locator("#arena-standings tbody tr", has_text="xiaoming").wait_for()
+    assert page.locator("#arena-standings tbody tr").count() == 4
+    assert re.fullmatch(r"\d\d:\d\d", page.locator("#arena-when .arena-countdown").inner_text())
+    assert "报名费" in page.locator(".arena-facts").inner_text()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert "奖池 400" in page.locator(".arena-facts").inner_text()  # four fees of 100
+    ming.assert_clean()
