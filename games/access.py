@@ -27,6 +27,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Q
 
+from games import plugins
 from games.models import Seat, Table
 
 if TYPE_CHECKING:
@@ -124,14 +125,18 @@ def may_open(table: Table, user: User | AnonymousUser | None, token: str | None)
     """May ``user`` (holding invite ``token`` or ``None``) see ``table`` at all?
 
     :returns: ``True`` for a public table; for a private one, with the right
-        token (compared in constant time) or as an insider (seated, owner,
-        moderator), whether spectators are allowed or not.
+        token (compared in constant time), as an insider (seated, owner,
+        moderator), or by a plugin's grant to that person
+        (``GamePlugin.grants_entry``: an accepted invite), whether spectators
+        are allowed or not.
     """
     if not table.private:
         return True
     if _insider(table, user):
         return True
-    return bool(token) and hmac.compare_digest(str(token), table.invite_token)
+    if token and hmac.compare_digest(str(token), table.invite_token):
+        return True
+    return plugins.grants_entry(table, user)  # e.g. an accepted invite (social.invites)
 
 
 def watch_barred(snap: Mapping[str, Any], user: User | AnonymousUser | None,

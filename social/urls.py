@@ -14,4 +14,11 @@ urlpatterns = [
     path("api/blocks/<str:username>/remove", views.unblock, name="api_unblock"),
     path("api/users", views.api_search, name="api_search"),
     path("api/users/<str:username>", views.api_user, name="api_user"),
+    path("api/tables/<int:table_id>/invite", views.invite_to_table, name="api_invite"),
+    path("api/invites/<int:invite_id>/accept", views.answer_invite, {"action": "accept"},
+         name="api_invite_accept"),
+    path("api/invites/<int:invite_id>/decline", views.answer_invite, {"action": "decline"},
+         name="api_invite_decline"),
+    path("invites/<int:invite_id>/", views.invite_page, name="invite"),
+    path("api/social/settings", views.social_settings, name="api_social_settings"),
 ]

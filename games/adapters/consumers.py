@@ -359,6 +359,8 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
             await self.send_json({"type": "game", "view": hello["view"]})
+        if self.user.is_authenticated:  # after the greeting: not on the connect's path
+            await db(plugins.came_online)(self.user)
 
     def _saw_game(self, game_id: Any) -> None:
         """Keep the newest game id sent to this connection (ids only grow): the
@@ -511,6 +513,8 @@ class _PersonalSocket(_JsonSocket):
         self.touched = time.monotonic()
         await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
                                for g in self.groups_joined))
+        if self.user.is_authenticated:
+            await db(plugins.came_online)(self.user)
 
     async def cleanup(self) -> None:
         groups, self.groups_joined = getattr(self, "groups_joined", []), []
