@@ -79,8 +79,8 @@ def _admits(table: Table, inviter: User, invitee: User) -> None:
 
 
 def _params(table: Table, inviter: User, invite: TableInvite) -> dict[str, Any]:
-    snap = snapshots.table_snapshot(table.pk, table) or {}
-    keys: dict[str, Any] = dict(snap)
+    snap = snapshots.table_snapshot(table.pk, table)
+    keys: dict[str, Any] = dict(snap) if snap is not None else {}
     return {"from": inviter.username, "table": table.name, "table_id": table.pk,
             "invite_id": invite.pk, "wager": int(keys.get("wager") or 0),
             # the reputation's table minimum (a finish rate, percent) once it lands; 0: none

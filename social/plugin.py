@@ -7,7 +7,8 @@
   one person (``grants_entry``, :mod:`social.invites`);
 - at a game's start: the table's open invites expire;
 - on the table page: the 邀请好友 box and the add-friend menu of a seat
-  (``social/table.js``); in the lobby: the friends panel;
+  (``social/table.js``); in the lobby: the friends panel; on a profile: the
+  friend button (add / requested / friends);
 - when someone comes online: their friends who asked are told (:mod:`social.online`).
 """
 
@@ -41,11 +42,16 @@ class SocialPlugin(GamePlugin):
         online.came_online(user)
 
     def panels(self, slot: Slot) -> Sequence[str]:
-        """The lobby's friends panel; the table page's invite box."""
+        """The lobby's friends panel; the table page's invite box; a
+        profile's friend button."""
         if slot == "lobby":
             return ("social/_lobby_friends.html",)
         if slot == "table":
             return ("social/_table_invite.html",)
+        if slot == "profile":
+            return ("social/_profile_friend.html",)
+        if slot == "result_row":
+            return ("social/_result_friend.html",)
         return ()
 
     def page_modules(self) -> Sequence[str]:

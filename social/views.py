@@ -198,6 +198,7 @@ def friends_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         "friends": mine.rows, "incoming": inc.rows, "outgoing": out.rows,
         "blocked": blocked.rows, "found": found, "q": q, "page": n,
         "next_query": older if more else None, "prev_query": query.urlencode() if n > 1 else None,
+        "settings": invites.settings_of(request.user.pk),
         "strings": ui.friends_strings(), "here": reverse("friends") + (
             "?" + request.GET.urlencode() if request.GET else ""),
     })

@@ -7,6 +7,7 @@ friends panel and the pages' Open Graph preview."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -67,7 +68,8 @@ def _refused(client: Client, table_id: int, username: str, reason: str) -> None:
     before, notes = _rows(), Notification.objects.count()
     status, body = _invite(client, table_id, username)
     assert (status, body["ok"], body["reason"]) == (400, False, reason)
-    assert _rows() == before and Notification.objects.count() == notes
+    assert _rows() == before
+    assert Notification.objects.count() == notes
 
 
 # --- the invite and its grant ---------------------------------------------------------------
@@ -84,9 +86,12 @@ def test_an_invite_notifies_and_accepting_opens_a_private_table_and_seats(
     assert (status, body["ok"]) == (200, True)
     note = Notification.objects.get(user=partner)
     made = TableInvite.objects.get()
-    assert note.kind == "table_invite" and note.link == f"/invites/{made.pk}/"
-    assert note.params["from"] == "owner" and note.params["table"] == "好友桌"
-    assert note.params["wager"] == 0 and note.params["min_finish_rate"] == 0
+    assert note.kind == "table_invite"
+    assert note.link == f"/invites/{made.pk}/"
+    assert note.params["from"] == "owner"
+    assert note.params["table"] == "好友桌"
+    assert note.params["wager"] == 0
+    assert note.params["min_finish_rate"] == 0
     assert [f.frame["notification"]["kind"] for f in frames if f.user_id == partner.pk] \
         == ["table_invite"]
     assert not _opens(guest, table)  # not before it is accepted
@@ -112,7 +117,8 @@ def test_accepting_with_no_free_seat_lets_them_watch(owner, outsider):
         tables.sit(table.pk, u, i)
     invites.invite(owner, table.pk, outsider)
     found, seated = invites.accept(outsider, TableInvite.objects.get().pk)
-    assert seated is False and found.status == TableInvite.ACCEPTED
+    assert seated is False
+    assert found.status == TableInvite.ACCEPTED
     assert _opens(_client(outsider), table)
 
 
@@ -156,7 +162,7 @@ def test_cannot_invite_someone_who_cannot_afford_the_wager(owner, partner):
     tables.sit(table.pk, owner, 0)
     wagers.set_wager(table.pk, owner, 10240)
     assert Profile.objects.get(user=partner).coins < wagers.needed(10240)
-    status, body = _invite(_client(owner), table.pk, "partner")
+    _status, body = _invite(_client(owner), table.pk, "partner")
     assert body["reason"] == "cannot_invite"
     assert "coin" not in body["message"].lower()  # never says why
 
@@ -187,7 +193,8 @@ def test_an_invite_to_someone_who_blocks_you_looks_sent_and_is_never_delivered(
         status, body = _invite(_client(owner), table.pk, "partner")
     assert (status, body["ok"]) == (200, True)  # as any other
     made = TableInvite.objects.get()
-    assert made.silent and not Notification.objects.filter(user=partner).exists()
+    assert made.silent
+    assert not Notification.objects.filter(user=partner).exists()
     assert not [f for f in frames if f.user_id == partner.pk]
     guest = _client(partner)
     assert _answer(guest, made.pk, "accept")[1]["reason"] == "no_invite"
@@ -265,7 +272,8 @@ def test_declining_and_answering_someone_elses_invite(owner, partner, rival):
     assert _answer(_client(rival), made.pk, "accept")[1]["reason"] == "no_invite"
     assert _client(rival).get(reverse("invite", args=[made.pk])).status_code == 404
     page = _client(partner).get(reverse("invite", args=[made.pk]))
-    assert page.status_code == 200 and "好友桌" in page.content.decode()
+    assert page.status_code == 200
+    assert "好友桌" in page.content.decode()
     assert _answer(_client(partner), made.pk, "decline")[0] == 200
     assert _answer(_client(partner), made.pk, "accept")[1]["reason"] == "invite_expired"
     assert not _opens(_client(partner), table)
@@ -291,7 +299,9 @@ def test_a_friend_at_a_private_table_shows_once_you_hold_an_invite(owner, partne
     invites.accept(partner, TableInvite.objects.get().pk)
     Seat.objects.filter(user=partner).update(user=None)
     row = lists.friends(partner, 1, {}).rows[0]
-    assert row["online"] and row["table"]["id"] == table.pk and row["table"]["seated"]
+    assert row["online"]
+    assert row["table"]["id"] == table.pk
+    assert row["table"]["seated"]
 
 
 # --- a friend comes online ------------------------------------------------------------------
@@ -323,13 +333,44 @@ def test_the_lobby_has_the_friends_panel_for_a_person(owner):
 def test_a_table_page_previews_and_a_private_one_says_only_friends_room(owner):
     public = tables.create_table(owner, "公开桌")
     page = Client().get(reverse("table", args=[public.pk])).content.decode()
-    assert 'property="og:title"' in page and "公开桌" in page
-    assert 'property="og:image"' in page and "og.png" in page
+    assert 'property="og:title"' in page
+    assert "公开桌" in page
+    assert 'property="og:image"' in page
+    assert "og.png" in page
     private = _private(owner)
     html = Client().get(reverse("table", args=[private.pk]) + f"?invite={private.invite_token}"
                         ).content.decode()
     head = html.split("</head>")[0]
-    assert "好友房" in head and "好友桌" not in head and private.room_code not in head
+    assert "好友房" in head
+    assert "好友桌" not in head
+    assert private.room_code not in head
     from django.contrib.staticfiles import finders
 
-    assert open(finders.find("img/og.png"), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    assert Path(finders.find("img/og.png")).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_profile_shows_the_friend_state_and_adds(owner, partner):
+    client = _client(owner)
+    page = client.get(reverse("profile", args=["partner"])).content.decode()
+    assert 'data-state="none"' in page
+    assert "/api/friends/partner/request" in page
+    client.post(reverse("api_friend_action", args=["partner", "request"]),
+                {"next": reverse("profile", args=["partner"])})
+    page = client.get(reverse("profile", args=["partner"])).content.decode()
+    assert 'data-state="outgoing"' in page
+    assert 'id="profile-friend"' not in client.get(reverse("profile_self")).content.decode()
+
+
+def test_the_settings_form_on_the_friends_page(owner):
+    client = _client(owner)
+    page = client.get(reverse("friends")).content.decode()
+    assert 'id="setting-invites" checked' in page
+    assert 'id="setting-online">' in page
+    r = client.post(reverse("api_social_settings"),
+                    {"invites_from_anyone": ["0"], "online_notices": ["0", "1"],
+                     "next": reverse("friends")})
+    assert r.status_code == 302
+    mine = SocialSettings.objects.get(user=owner)
+    assert (mine.invites_from_anyone, mine.online_notices) == (False, True)
+    r = client.get(reverse("api_social_settings"), HTTP_ACCEPT="application/json")
+    assert r.json() == {"ok": True, "invites_from_anyone": False, "online_notices": True}
