@@ -374,3 +374,10 @@ def test_the_settings_form_on_the_friends_page(owner):
     assert (mine.invites_from_anyone, mine.online_notices) == (False, True)
     r = client.get(reverse("api_social_settings"), HTTP_ACCEPT="application/json")
     assert r.json() == {"ok": True, "invites_from_anyone": False, "online_notices": True}
+
+
+def test_the_table_page_has_the_invite_box_and_its_module(owner):
+    table = _private(owner)
+    page = _client(owner).get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="table-invite"' in page and f"/api/tables/{table.pk}/invite" in page
+    assert "social/table.js" in page
