@@ -379,5 +379,6 @@ def test_the_settings_form_on_the_friends_page(owner):
 def test_the_table_page_has_the_invite_box_and_its_module(owner):
     table = _private(owner)
     page = _client(owner).get(reverse("table", args=[table.pk])).content.decode()
-    assert 'id="table-invite"' in page and f"/api/tables/{table.pk}/invite" in page
+    assert 'id="table-invite"' in page
+    assert f"/api/tables/{table.pk}/invite" in page
     assert "social/table.js" in page
