@@ -157,6 +157,26 @@ def watch_barred(snap: Mapping[str, Any], user: User | AnonymousUser | None,
     return not any(s["player"] and s["player"]["id"] == user.pk for s in snap["seats"])
 
 
+def without_link(snap: Mapping[str, Any], user: User | AnonymousUser | None,
+                 token: str | None, moderator: bool) -> Mapping[str, Any]:
+    """``snap`` (a table snapshot) as ``user`` may see it: a private table's
+    invite link and room code stay the owner's to share, so someone who came in
+    by a plugin's grant alone (an accepted invite, ``GamePlugin.grants_entry``)
+    — not holding the link (``token``), not its owner, not seated there, not a
+    moderator (``moderator``, known to the caller) — gets a copy without them
+    (``room_code`` and ``invite_path`` ``None``). No query."""
+    if not snap.get("private") or moderator:
+        return snap
+    path = snap.get("invite_path") or ""
+    if token and hmac.compare_digest(path, f"/tables/{snap.get('id')}/?invite={token}"):
+        return snap
+    if user is not None and user.is_authenticated and (
+            snap.get("owner_id") == user.pk
+            or any(s["player"] and s["player"]["id"] == user.pk for s in snap["seats"])):
+        return snap
+    return {**snap, "room_code": None, "invite_path": None}
+
+
 def open_table(table_id: int, user: User | AnonymousUser | None,
                token: str | None) -> Table | None:
     """The open table ``table_id`` if ``user`` may see it, else ``None``."""

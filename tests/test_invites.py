@@ -98,8 +98,12 @@ def test_an_invite_notifies_and_accepting_opens_a_private_table_and_seats(
     status, body = _answer(guest, made.pk, "accept")
     assert (status, body["seated"], body["url"]) == (200, True, f"/tables/{table.pk}/")
     assert Seat.objects.get(user=partner).table_id == table.pk
+    boot = guest.get(reverse("table", args=[table.pk])).context["boot"]["table"]
+    assert boot["room_code"] == table.room_code  # seated: theirs to see, as any player's
     Seat.objects.filter(user=partner).update(user=None)  # stood up: the grant still opens it
-    assert _opens(guest, table)
+    page = guest.get(reverse("table", args=[table.pk]))
+    assert page.context["boot"]["table"]["room_code"] is None  # the owner's to share
+    assert table.invite_token not in page.content.decode()
 
 
 def test_a_seated_player_invites_too_but_not_a_stranger_to_the_table(owner, partner, rival,
