@@ -9,6 +9,9 @@ import {$, clear, el} from "../js/dom.js";
 const REFRESH_MS = 20000;
 const panel = $("friends-panel");
 const words = panel.dataset;
+// the panel template comes at the page's end (the "lobby" slot): show it under the lobby's head
+const head = document.querySelector(".lobby-head");
+if (head) head.after(panel);
 
 function row(f) {
   const li = el("li", "social-row" + (f.online ? " online" : ""));
@@ -16,7 +19,7 @@ function row(f) {
   const who = el("span", "social-who");
   who.appendChild(el("span", "social-dot"));
   const a = el("a", "", f.username);
-  a.href = "/profile/" + encodeURIComponent(f.username) + "/";
+  a.href = "/accounts/profile/" + encodeURIComponent(f.username) + "/";
   who.appendChild(a);
   who.appendChild(el("span", "social-state", f.online ? words.online : words.offline));
   li.appendChild(who);
