@@ -76,7 +76,8 @@ def test_request_accept_see_online_invite_and_join_from_the_notice(site, browser
     hong.page.goto(base + "/")
     row = _panel_row(hong.page, "xiaoming")
     row.wait_for()
-    assert "在线" in row.inner_text() and "在好友房" in row.inner_text()
+    assert "在线" in row.inner_text()
+    assert "在好友房" in row.inner_text()
     assert "小明的好友房" not in row.inner_text()
     assert hong.page.evaluate(NO_SIDEWAYS_SCROLL)
 
