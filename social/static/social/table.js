@@ -2,8 +2,9 @@
  * - #table-invite: the owner and the seated players invite someone — an
  *   online friend from the list, or anyone by name (POST /api/tables/<id>/invite,
  *   docs/api.md); the answer's message is said in #table-invite-said;
- * - a seat's menu (its name tapped open, .seat.name-open): 加好友 for another
- *   person seated there, or the state (已申请 / 好友), from GET /api/friends;
+ * - a seat's menu (its name tapped open, .seat.name-open) and each other
+ *   person of the result panel (#result-body .rating-changes): 加好友, or the
+ *   state (已申请 / 好友), from GET /api/friends;
  * - a `notification` of kind table_invite arriving here: the invite toast
  *   with 加入 / 拒绝 (me.js). */
 
@@ -59,8 +60,8 @@ export function wire(page) {
       said.textContent = form.dataset.failed;
     }
   });
-  $("felt").addEventListener("click", async (e) => {
-    if (e.target.closest(".seat-head") && last) { setTimeout(() => render(last), 0); return; }
+  document.addEventListener("click", async (e) => {
+    if (e.target.closest("#felt .seat-head") && last) { setTimeout(() => render(last), 0); return; }
     const b = e.target.closest("button.seat-friend");
     if (!b || b.disabled) return;
     b.disabled = true;
@@ -94,12 +95,25 @@ export function render(s) {
     const seat = s.table.seats[Number(box.dataset.seat)];
     const p = seat && seat.player;
     if (!mine || !p || p.id === meId || !box.classList.contains("name-open")) return;
-    const b = el("button", "small secondary seat-friend", friendLabel(p.username));
-    b.type = "button";
-    b.dataset.username = p.username;
-    b.disabled = known.friends.has(p.username) || known.outgoing.has(p.username);
-    box.appendChild(b);
+    box.appendChild(friendButton(p.username));
   });
+  // the result panel's players (rated games): the same button beside each other person
+  document.querySelectorAll("#result-body .rating-changes li[data-seat]").forEach((li) => {
+    const who = li.querySelector(".who");
+    const name = who ? who.textContent : "";
+    if (!mine || !name || li.querySelector(".seat-friend")) return;
+    const seat = s.view && s.view.players ? s.view.players[Number(li.dataset.seat)] : null;
+    if (!seat || seat.bot || seat.user_id === meId) return;
+    li.appendChild(friendButton(name));
+  });
+}
+
+function friendButton(name) {
+  const b = el("button", "small secondary seat-friend", friendLabel(name));
+  b.type = "button";
+  b.dataset.username = name;
+  b.disabled = known.friends.has(name) || known.outgoing.has(name);
+  return b;
 }
 
 export function onMessage(msg) {
