@@ -83,7 +83,8 @@ def _params(table: Table, inviter: User, invite: TableInvite) -> dict[str, Any]:
     keys: dict[str, Any] = dict(snap) if snap is not None else {}
     return {"from": inviter.username, "table": table.name, "table_id": table.pk,
             "invite_id": invite.pk, "wager": int(keys.get("wager") or 0),
-            # the reputation's table minimum (a finish rate, percent) once it lands; 0: none
+            # REPUTATION: the table minimum (social.reputation, a finish rate in percent)
+            # comes from the snapshot once the rep helper adds it; 0 means none
             "min_finish_rate": int(keys.get("min_finish_rate") or 0),
             "private": table.private, "expires_at": invite.expires_at.isoformat()}
 
