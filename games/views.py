@@ -207,7 +207,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/table.html",
-        {"table": snap, "boot": boot, "strings": ui.table_strings()},
+        {"table": snap, "boot": boot, "strings": ui.table_strings(),
+         # the link preview's (Open Graph) figures: seats taken
+         "seated": sum(1 for s in snap["seats"] if s["player"] or s["bot"])},
     )
 
 

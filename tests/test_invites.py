@@ -341,6 +341,7 @@ def test_a_table_page_previews_and_a_private_one_says_only_friends_room(owner):
     assert "公开桌" in page
     assert 'property="og:image"' in page
     assert "og.png" in page
+    assert "已坐 0/4，押金 0 金币" in page  # seats taken and the wager, in the description
     private = _private(owner)
     html = Client().get(reverse("table", args=[private.pk]) + f"?invite={private.invite_token}"
                         ).content.decode()
