@@ -27,6 +27,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Q
 
+from games import plugins
 from games.models import Seat, Table
 
 if TYPE_CHECKING:
@@ -124,14 +125,18 @@ def may_open(table: Table, user: User | AnonymousUser | None, token: str | None)
     """May ``user`` (holding invite ``token`` or ``None``) see ``table`` at all?
 
     :returns: ``True`` for a public table; for a private one, with the right
-        token (compared in constant time) or as an insider (seated, owner,
-        moderator), whether spectators are allowed or not.
+        token (compared in constant time), as an insider (seated, owner,
+        moderator), or by a plugin's grant to that person
+        (``GamePlugin.grants_entry``: an accepted invite), whether spectators
+        are allowed or not.
     """
     if not table.private:
         return True
     if _insider(table, user):
         return True
-    return bool(token) and hmac.compare_digest(str(token), table.invite_token)
+    if token and hmac.compare_digest(str(token), table.invite_token):
+        return True
+    return plugins.grants_entry(table, user)  # e.g. an accepted invite (social.invites)
 
 
 def watch_barred(snap: Mapping[str, Any], user: User | AnonymousUser | None,
@@ -150,6 +155,26 @@ def watch_barred(snap: Mapping[str, Any], user: User | AnonymousUser | None,
     if moderator or snap.get("owner_id") == user.pk:
         return False
     return not any(s["player"] and s["player"]["id"] == user.pk for s in snap["seats"])
+
+
+def without_link(snap: Mapping[str, Any], user: User | AnonymousUser | None,
+                 token: str | None, moderator: bool) -> Mapping[str, Any]:
+    """``snap`` (a table snapshot) as ``user`` may see it: a private table's
+    invite link and room code stay the owner's to share, so someone who came in
+    by a plugin's grant alone (an accepted invite, ``GamePlugin.grants_entry``)
+    — not holding the link (``token``), not its owner, not seated there, not a
+    moderator (``moderator``, known to the caller) — gets a copy without them
+    (``room_code`` and ``invite_path`` ``None``). No query."""
+    if not snap.get("private") or moderator:
+        return snap
+    path = snap.get("invite_path") or ""
+    if token and hmac.compare_digest(path, f"/tables/{snap.get('id')}/?invite={token}"):
+        return snap
+    if user is not None and user.is_authenticated and (
+            snap.get("owner_id") == user.pk
+            or any(s["player"] and s["player"]["id"] == user.pk for s in snap["seats"])):
+        return snap
+    return {**snap, "room_code": None, "invite_path": None}
 
 
 def open_table(table_id: int, user: User | AnonymousUser | None,

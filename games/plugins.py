@@ -243,6 +243,19 @@ class GamePlugin:
         """A table socket connected (``address``: the client address Daphne's
         ``--proxy-headers`` took from the trusted proxy)."""
 
+    def on_online(self, user: User) -> None:
+        """A logged-in person's socket connected — a table's (after its
+        greeting), the lobby's or ``/ws/me/`` — off the connect's counted
+        statements (tests/test_query_counts.py); e.g. a friend-online notice.
+        Never raises for business cases."""
+
+    def grants_entry(self, table: Table, user: User) -> bool:
+        """Asked by ``games.access.may_open`` for a private table that
+        ``user`` (logged in) may not open otherwise (not an insider, no
+        invite token): ``True`` opens it (e.g. an accepted invite, a grant to
+        that one person)."""
+        return False
+
     def panels(self, slot: Slot) -> Sequence[str]:
         """Templates a page includes at ``slot`` (with the page's context, e.g.
         the table page's ``table``, ``boot``, ``user``): the wager box, the
@@ -469,6 +482,20 @@ def connected(table_id: int, user: User | AnonymousUser, address: str | None) ->
     """Run every ``on_connect`` (``games.adapters.consumers``)."""
     for p in _overriding("on_connect"):
         p.on_connect(table_id, user, address)
+
+
+def came_online(user: User | AnonymousUser) -> None:
+    """Run every ``on_online`` for a logged-in ``user`` (``games.adapters.consumers``)."""
+    if user.is_authenticated:
+        for p in _overriding("on_online"):
+            p.on_online(user)
+
+
+def grants_entry(table: Table, user: User | AnonymousUser | None) -> bool:
+    """Does any plugin's ``grants_entry`` open ``table`` to a logged-in ``user``?"""
+    if user is None or not user.is_authenticated:
+        return False
+    return any(p.grants_entry(table, user) for p in _overriding("grants_entry"))
 
 
 def panels(slot: Slot) -> list[str]:

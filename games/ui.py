@@ -268,6 +268,11 @@ def notice_strings() -> dict[str, Any]:
         "notice_timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
         "notice_wager_won": _("The wager is settled: you win %(coins)s coins."),
         "notice_escape_paid": _("%(name)s left the game: you receive %(coins)s coins."),
+        # social: a friend came online; a table invite's buttons (me.js)
+        "notice_friend_online": _("Your friend %(name)s is online."),
+        "invite_join": _("Join"),
+        "invite_decline": _("Decline"),
+        "invite_failed": _("That did not work. Check your connection and try again."),
     }
 
 

@@ -188,7 +188,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.user.is_authenticated:  # spectators off: the owner and moderators still watch
         me["may_watch"] = moderator or snap["owner_id"] == request.user.pk
     boot = {
-        "table": snap,
+        "table": access.without_link(snap, request.user, token, moderator),
         "view": view,
         "waiting_alone": request.GET.get("waiting") == "1",
         "phrases": phrases.phrases(),
@@ -207,7 +207,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/table.html",
-        {"table": snap, "boot": boot, "strings": ui.table_strings()},
+        {"table": snap, "boot": boot, "strings": ui.table_strings(),
+         # the link preview's (Open Graph) figures: seats taken
+         "seated": sum(1 for s in snap["seats"] if s["player"] or s["bot"])},
     )
 
 

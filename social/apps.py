@@ -5,7 +5,7 @@ from social import reasons
 
 
 class SocialConfig(AppConfig):
-    """The social hall: friends and blocks. It reads ``games`` and ``accounts``;
+    """The social hall: friends, blocks and table invites. It reads ``games`` and ``accounts``;
     neither of them, nor ``shop``, imports it. What it does to a game is
     ``social.plugin`` (listed in ``settings.GAME_PLUGINS``)."""
 
@@ -13,4 +13,10 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
+        from accounts import inbox
+        from social import invites
+
         reasons.register()
+        inbox.register_kinds({invites.KIND: _(
+            "%(from)s invites you to the table “%(table)s” (wager %(wager)s coins, finish-rate "
+            "minimum %(min_finish_rate)s%%): join within two minutes.")})

@@ -19,6 +19,7 @@ from django.db.models import Count, Q, QuerySet
 from accounts.models import Profile
 from games import access, presence
 from games.models import Seat, Table
+from social import invites as table_invites
 from social import relations
 from social.models import Block, FriendRequest, Friendship
 
@@ -60,7 +61,8 @@ def whereabouts(viewer: User, user_ids: list[int],
         a live connection at some table (``games.presence``). ``table`` is the
         table they sit at (else one they watch): ``{"id", "name", "private",
         "seated", "free_seat"}``, or for a private table the viewer may not
-        open (not owner, seated, moderator nor holding its invite)
+        open (not owner, seated, moderator nor holding its invite link or an
+        accepted invite, ``social.invites``)
         ``{"id": None, "name": None, "private": True}`` (在好友房).
     """
     if not user_ids:
@@ -82,8 +84,10 @@ def whereabouts(viewer: User, user_ids: list[int],
         free=Count("seats", filter=Q(seats__user__isnull=True, seats__is_bot=False)))}
     insider: set[int] = set()
     moderator = False
-    if any(t.private for t in tables.values()):
+    private = [t.pk for t in tables.values() if t.private]
+    if private:
         insider = set(Seat.objects.filter(user=viewer).values_list("table_id", flat=True))
+        insider |= table_invites.granted_tables(viewer, private)  # an accepted invite opens it
         moderator = access.is_moderator(viewer)
     out: dict[int, dict[str, Any]] = {}
     for uid in user_ids:

@@ -101,3 +101,66 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} ⊘ {self.blocked_id}"
+
+
+class TableInvite(models.Model):
+    """An invite to a table (邀请入座, RULES.md §12): a grant to one person, never
+    the table's own invite token (that stays the owner's to share).
+
+    ``pending`` until answered; ``accepted`` lets the invitee open the table
+    (a private one too, ``social.invites.grants``) until ``expires_at`` (two
+    minutes after it was sent) or the table's next game starts
+    (``expired``), whichever comes first. ``silent``: sent to someone who
+    blocks the inviter — it looks sent and is never delivered (RULES.md §12).
+    """
+
+    PENDING, ACCEPTED, DECLINED, EXPIRED = "pending", "accepted", "declined", "expired"
+    STATUSES = ((PENDING, _("pending")), (ACCEPTED, _("accepted")),
+                (DECLINED, _("declined")), (EXPIRED, _("expired")))
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
+    from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                  related_name="table_invites_sent")
+    to_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="table_invites")
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    silent = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("table invite")
+        verbose_name_plural = _("table invites")
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["to_user", "table", "status"], name="social_invite_grant"),
+            models.Index(fields=["from_user", "created_at"], name="social_invite_sent"),
+            models.Index(fields=["table", "status"], name="social_invite_table"),
+        ]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=~Q(from_user=F("to_user")),
+                                   name="social_invite_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} → {self.to_user_id} @ {self.table_id} ({self.status})"
+
+
+class SocialSettings(models.Model):
+    """One person's social settings (a row only once they changed one; the
+    defaults apply without it): ``invites_from_anyone`` — table invites from
+    players who are not friends (on by default); ``online_notices`` — a small
+    notice when a friend comes online (off by default)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="social_settings")
+    invites_from_anyone = models.BooleanField(_("invites from players who are not friends"),
+                                              default=True)
+    online_notices = models.BooleanField(_("tell me when a friend comes online"),
+                                         default=False)
+
+    class Meta:
+        verbose_name = _("social settings")
+        verbose_name_plural = _("social settings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}"

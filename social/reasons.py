@@ -11,6 +11,12 @@ CODES = {
     "not_friends": "remove of someone who is not your friend",
     "blocking": "a friend request to someone you block (unblock them first)",
     "block_limit": "a block over the maximum of 500",
+    "cannot_invite": "an invite the invitee could not accept (the table's seat policies, "
+                     "invites from non-friends turned off, already seated there); never says why",
+    "already_invited": "an invite to someone who already has a pending one to this table",
+    "no_invite": "accept or decline of an invite that is not yours or does not exist",
+    "invite_expired": "accept or decline of an invite already answered, over two minutes old, "
+                      "or whose table's game has started",
     "blocked": "sit at a table whose owner blocks you (worded without saying who blocked whom)",
 }
 

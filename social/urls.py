@@ -19,4 +19,11 @@ urlpatterns = [
     path("u/<str:username>/history/", history_views.user_history, name="user_history"),
     path("api/me/games", history_views.api_my_games, name="api_my_games"),
     path("api/users/<str:username>/games", history_views.api_user_games, name="api_user_games"),
+    path("api/tables/<int:table_id>/invite", views.invite_to_table, name="api_invite"),
+    path("api/invites/<int:invite_id>/accept", views.answer_invite, {"action": "accept"},
+         name="api_invite_accept"),
+    path("api/invites/<int:invite_id>/decline", views.answer_invite, {"action": "decline"},
+         name="api_invite_decline"),
+    path("invites/<int:invite_id>/", views.invite_page, name="invite"),
+    path("api/social/settings", views.social_settings, name="api_social_settings"),
 ]

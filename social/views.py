@@ -12,6 +12,7 @@ answered with a redirect back to ``/friends/`` and a message instead.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -19,14 +20,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from social import blocks, friends, lists, ui
+from social import blocks, friends, invites, lists, ui
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
 
@@ -197,6 +198,104 @@ def friends_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         "friends": mine.rows, "incoming": inc.rows, "outgoing": out.rows,
         "blocked": blocked.rows, "found": found, "q": q, "page": n,
         "next_query": older if more else None, "prev_query": query.urlencode() if n > 1 else None,
+        "settings": invites.settings_of(request.user.pk),
         "strings": ui.friends_strings(), "here": reverse("friends") + (
             "?" + request.GET.urlencode() if request.GET else ""),
     })
+
+
+def _refusal(e: Refused) -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+
+
+def _field(request: HttpRequest, name: str) -> Any:
+    """A POST field, from a form or a JSON object body."""
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError:
+            return None
+        return body.get(name) if isinstance(body, dict) else None
+    return request.POST.get(name)
+
+
+@require_POST
+def invite_to_table(request: HttpRequest, table_id: int) -> JsonResponse:
+    """``POST /api/tables/<id>/invite`` with ``username`` → ``{"ok": true,
+    "message"}`` (also when the invite is silently never delivered, RULES.md §12)."""
+    if not request.user.is_authenticated:
+        return _unauthorized()
+    name = _field(request, "username")
+    other = _user(name.strip()) if isinstance(name, str) else None
+    if other is None:
+        return _no_user()
+    try:
+        invites.invite(request.user, table_id, other)
+    except Refused as e:
+        return _refusal(e)
+    return JsonResponse({"ok": True, "message": _("Invite sent to %(name)s.")
+                         % {"name": other.username}})
+
+
+def _answer(request: HttpRequest, invite_id: int, action: str) -> HttpResponse:
+    """Accept or decline; JSON, or the invite page's form (redirect)."""
+    if not request.user.is_authenticated:
+        return _unauthorized() if _wants_json(request) else redirect("account_login")
+    try:
+        if action == "accept":
+            found, seated = invites.accept(request.user, invite_id)
+            url = reverse("table", args=[found.table_id])
+            said = _("You sat down.") if seated else _("No seat is free: you may watch.")
+            if not _wants_json(request):
+                messages.success(request, said)
+                return redirect(url)
+            return JsonResponse({"ok": True, "url": url, "seated": seated, "message": said})
+        invites.decline(request.user, invite_id)
+    except Refused as e:
+        if _wants_json(request):
+            return _refusal(e)
+        messages.error(request, str(e))
+        return redirect("invite", invite_id=invite_id)
+    if not _wants_json(request):
+        messages.info(request, _("Invite declined."))
+        return redirect("lobby")
+    return JsonResponse({"ok": True, "message": _("Invite declined.")})
+
+
+@require_POST
+def answer_invite(request: HttpRequest, invite_id: int, action: str) -> HttpResponse:
+    """``POST /api/invites/<id>/accept`` → ``{"ok": true, "url", "seated",
+    "message"}``; ``POST /api/invites/<id>/decline`` → ``{"ok": true, "message"}``."""
+    return _answer(request, invite_id, action)
+
+
+@login_required
+def invite_page(request: AuthenticatedHttpRequest, invite_id: int) -> HttpResponse:
+    """``/invites/<id>/``: the invitee's invite (the notification's link), with
+    加入 / 拒绝; anyone else gets 404. Its preview (Open Graph) names no table."""
+    found = invites.shown(request.user, invite_id)
+    if found is None:
+        raise Http404(_("There is no such invite."))
+    return render(request, "social/invite.html", found)
+
+
+@require_http_methods(["GET", "POST"])
+def social_settings(request: HttpRequest) -> HttpResponse:
+    """``GET /api/social/settings`` → ``{"invites_from_anyone", "online_notices"}``;
+    ``POST`` either field (``"1"``/``"0"``, or JSON booleans) to change it."""
+    if not request.user.is_authenticated:
+        return _unauthorized() if _wants_json(request) else redirect("account_login")
+    if request.method == "POST":
+        changes = {}
+        for name in ("invites_from_anyone", "online_notices"):
+            value = _field(request, name)
+            if value is not None:
+                changes[name] = value in (True, "1", "true", "on")
+        mine = invites.change_settings(request.user, changes)
+        if not _wants_json(request):
+            messages.success(request, _("Settings saved."))
+            return _back(request)
+    else:
+        mine = invites.settings_of(request.user.pk)
+    return JsonResponse({"ok": True, "invites_from_anyone": mine.invites_from_anyone,
+                         "online_notices": mine.online_notices})

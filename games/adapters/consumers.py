@@ -322,6 +322,7 @@ class TableConsumer(_JsonSocket):
         self.bucket = TokenBucket(settings.GAMES_PING_RATE, settings.GAMES_PING_BURST)
         self.frames = TokenBucket(*frame_budget())
         self.moderator = self.barred = False  # until the greeting says otherwise
+        self.token: str | None = None  # the table's invite token this connection came with
         self.game_id: int | None = None  # the newest game id sent here (_saw_game)
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
@@ -352,13 +353,17 @@ class TableConsumer(_JsonSocket):
             return
         self.touched = time.monotonic()
         self.moderator = hello["moderator"]
+        self.token = token  # a private table's link is shown only to who holds it (or insiders)
         self._saw_game(hello["table"].get("game_id"))
         await self._watch(hello["table"])
         broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
-        await self.send_json({"type": "table", "table": hello["table"]})
+        await self.send_json({"type": "table", "table": access.without_link(
+            hello["table"], self.user, token, self.moderator)})
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
             await self.send_json({"type": "game", "view": hello["view"]})
+        if self.user.is_authenticated:  # after the greeting: not on the connect's path
+            await db(plugins.came_online)(self.user)
 
     def _saw_game(self, game_id: Any) -> None:
         """Keep the newest game id sent to this connection (ids only grow): the
@@ -442,7 +447,8 @@ class TableConsumer(_JsonSocket):
     async def table_update(self, event: dict[str, Any]) -> None:
         self._saw_game(event["table"].get("game_id"))
         await self._watch(event["table"])
-        await self.send_json({"type": "table", "table": event["table"]})
+        await self.send_json({"type": "table", "table": access.without_link(
+            event["table"], self.user, self.token, self.moderator)})
 
     async def game_update(self, event: dict[str, Any]) -> None:
         # this user's own seat view (only their connections are in that group)
@@ -511,6 +517,8 @@ class _PersonalSocket(_JsonSocket):
         self.touched = time.monotonic()
         await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
                                for g in self.groups_joined))
+        if self.user.is_authenticated:
+            await db(plugins.came_online)(self.user)
 
     async def cleanup(self) -> None:
         groups, self.groups_joined = getattr(self, "groups_joined", []), []

@@ -59,8 +59,8 @@ export function toastNotice(msg) {
   t.setAttribute("role", "status");
   t.dataset.code = msg.code || "";
   box.appendChild(t);
-  setTimeout(() => t.classList.add("fade"), 9000);
-  setTimeout(() => t.remove(), 9700);
+  setTimeout(() => { if (!t.keep) t.classList.add("fade"); }, 9000);
+  setTimeout(() => { if (!t.keep) t.remove(); }, 9700);
   while (box.children.length > MAX_TOASTS) box.removeChild(box.firstChild);
   return t;
 }
@@ -76,6 +76,52 @@ export function showSiteNotice(notice) {
   box.textContent = notice ? (zh ? notice.text : notice.text_en) : "";
 }
 
+/* The CSRF token for a fetch POST (the cookie every page with a form sets). */
+function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+/* A table invite (a `notification` of kind table_invite, social.invites): a
+   toast naming the table, its wager and minimum (the server's words, in this
+   page's language) with 加入 / 拒绝, until answered or expired. 加入 posts
+   /api/invites/<id>/accept and goes to the table. Hook: .invite-toast[data-invite]. */
+export function inviteToast(n) {
+  words();
+  const t = toastNotice({code: "table_invite",
+                         message: n.text[T.lang === "en" ? "en" : "zh-hans"] || ""});
+  t.classList.add("invite-toast");
+  t.dataset.invite = n.params.invite_id;
+  const row = el("span", "invite-buttons");
+  const answer = async (action) => {
+    row.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    try {
+      const r = await fetch(`/api/invites/${n.params.invite_id}/${action}`, {
+        method: "POST", headers: {"Accept": "application/json", "X-CSRFToken": csrfToken()}});
+      const body = await r.json();
+      if (body.ok && body.url) { location.href = body.url; return; }
+      t.textContent = body.message || "";
+    } catch (e) {
+      t.textContent = T.invite_failed || "";
+    }
+    setTimeout(() => t.remove(), 4000);
+  };
+  for (const [action, label, cls] of [["accept", T.invite_join, "small"],
+                                      ["decline", T.invite_decline, "small secondary"]]) {
+    const b = el("button", cls, label);
+    b.type = "button";
+    b.dataset.action = action;
+    b.addEventListener("click", () => answer(action));
+    row.appendChild(b);
+  }
+  t.appendChild(row);
+  // an invite lasts two minutes (the server refuses it after): the toast too
+  const left = Date.parse(n.params.expires_at) - Date.now();
+  t.keep = true;
+  setTimeout(() => t.remove(), Math.max(left, 5000));
+  return t;
+}
+
 /* One frame of the per-user channel: a `me` frame updates the header; a
    `notice` is shown as a toast unless `notices` is false (the page shows it
    itself); a `site_notice` fills the banner. Returns true when the frame was
@@ -89,6 +135,10 @@ export function personalFrame(msg, {notices = true} = {}) {
   }
   if (msg.type === "me") {
     renderMe(msg);
+    return true;
+  }
+  if (msg.type === "notification" && msg.notification && msg.notification.kind === "table_invite") {
+    inviteToast(msg.notification);
     return true;
   }
   if (msg.type === "notice" && notices) {
