@@ -23,8 +23,9 @@ class DeleteAccountForm(forms.Form):
     """Deleting an account asks for its password (RULES.md §12): a wrong one
     is a form error and nothing changes."""
 
-    password = forms.CharField(label=_("Password"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    password = forms.CharField(
+        label=_("Password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
     def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -2,7 +2,7 @@
 ``moderation.adapter``): no invisible characters, and one spelling per name.
 
 - Full-width and other compatibility forms are folded by Unicode NFKC before
-  anything else, so ``ＡＢＣ`` signs up as ``ABC`` and cannot sit beside it.
+  anything else, so full-width ``ABC`` (U+FF21 …) signs up as ``ABC`` and cannot sit beside it.
 - Control, format, private-use, unassigned and separator characters, and the
   "default ignorable" fillers that Python counts as letters (Hangul fillers
   U+3164, U+FFA0 …), are refused: two names that look the same must be the same.
@@ -29,10 +29,10 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"}
 
 #: invisible code points outside those categories (Unicode's
 #: Default_Ignorable_Code_Point and blank-looking letters or symbols)
-_INVISIBLE = frozenset(
-    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0]
-    + list(range(0x180B, 0x1810)) + list(range(0xFE00, 0xFE10))
-    + list(range(0xE0100, 0xE01F0)) + list(range(0x1D173, 0x1D17B)))
+_INVISIBLE = frozenset([
+    0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0,
+    *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0),
+    *range(0x1D173, 0x1D17B)])
 
 
 def invisible(ch: str) -> bool:
@@ -47,7 +47,7 @@ def invisible(ch: str) -> bool:
 def normalise(username: str) -> str:
     """``username`` folded by NFKC (full-width → ASCII, ``ﬁ`` → ``fi`` …).
 
-    >>> normalise("ＡＢＣ１２３")
+    >>> normalise("\\uff21\\uff22\\uff23\\uff11\\uff12\\uff13")
     'ABC123'
     """
     return unicodedata.normalize("NFKC", username)

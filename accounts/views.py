@@ -73,7 +73,8 @@ def my_data(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.GET.get("download") == "1":
         response = HttpResponse(personal.as_json(request.user),
                                 content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{personal.filename(request.user)}"'
+        name = personal.filename(request.user)
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
         response["Cache-Control"] = "private, no-store"
         return response
     return render(request, "accounts/data.html")

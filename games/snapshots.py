@@ -104,7 +104,8 @@ def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot |
     :param table: the open table's row if the caller has just read it (with
         ``owner__profile``; :func:`games.access.open_table`), so it is not read twice.
 
-    :returns: ``{"id", "name", "owner", "owner_avatar" ({"avatar", "frame"}), "owner_id", "status", "game_id",
+    :returns: ``{"id", "name", "owner", "owner_avatar" ({"avatar", "frame"}),
+        "owner_id", "status", "game_id",
         "spectators", "watchers" ({"names": [{"username", "moderator"}],
         "anonymous": n}), "private", "spectators_allowed", "room_code" (6 digits,
         private tables only, else ``None``), "invite_path" (likewise),

@@ -28,8 +28,8 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth sh
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """Folded and checked (``accounts.usernames.clean``) first, so the
-        uniqueness check sees the folded name (``ＡＢＣ`` is taken when
-        ``ABC`` is); then allauth's checks; then no blocked word
+        uniqueness check sees the folded name (a full-width ``ABC`` is
+        taken when ``ABC`` is); then allauth's checks; then no blocked word
         (``forms.ValidationError``)."""
         username = super().clean_username(usernames.clean(username), shallow=shallow)
         if not wordfilter.is_clean(username):

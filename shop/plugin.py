@@ -28,10 +28,10 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from games.models import Game, Table
-from games.plugins import GameEnd, GamePlugin, LobbyFilter, Moment, Slot, SocketMessage
 from django.contrib.auth.models import User
 
+from games.models import Game, Table
+from games.plugins import GameEnd, GamePlugin, LobbyFilter, Moment, Slot, SocketMessage
 from shop import handlers, holds, ingame, items, personal, replays, wagers
 
 

@@ -38,7 +38,8 @@ def render(text: str) -> SafeString:
 
 def _inline(text: str) -> str:
     """One line's inline markup; everything else escaped."""
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for m in _INLINE.finditer(text):
         out.append(escape(text[last:m.start()]))
         if m.group("code") is not None:
