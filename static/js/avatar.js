@@ -1,5 +1,5 @@
 /* A player's avatar in its level frame, as the server's {% avatar %} tag draws
- * it (accounts/templatetags/avatars.py): a code of accounts.models.AVATARS and
+ * it (games/templatetags/avatars.py): a code of accounts.models.AVATARS and
  * its frame band 0–4 (accounts.levels.frame_for). The URLs come from the server
  * (T.avatars), which names the hashed static files. */
 
