@@ -46,6 +46,7 @@ def test_choose_an_avatar_on_a_phone_and_see_it_at_the_table(site, browser):
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
 
     # at the table the seat carries it (drawn by seats.js from the snapshot)
+    page.goto(base + "/")
     lan.create_table("头像桌")
     lan.sit(0)
     page.locator('.seat[data-seat="0"] .avatar[data-avatar="panda"] img').wait_for()

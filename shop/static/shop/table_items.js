@@ -153,10 +153,10 @@ function render() {
   };
   if (over) checkSaved(view.game_id);
   const token = over ? saved[view.game_id] : null;
-  const recorderBtn = panel.querySelector("#use-recorder");
-  const savedBox = panel.querySelector(".recorder-saved") ||
-    document.querySelector("[data-for=recorder] .recorder-saved");
-  if (savedBox) {
+  // the recorder's row may sit in the result panel (moved there below), not in `panel`
+  const recorderBtn = document.getElementById("use-recorder");
+  const savedBox = document.querySelector("[data-for=recorder] .recorder-saved");
+  if (recorderBtn && savedBox) {
     recorderBtn.hidden = !!token;
     savedBox.hidden = !token;
     if (token) savedBox.querySelector("a").href = "/replays/" + token + "/";
