@@ -121,7 +121,8 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     # saved: 已保存 and the replay's link take the recorder button's place, after a reload too
     saved = page.locator("[data-for=recorder] .recorder-saved")
     saved.wait_for(state="visible")
-    assert "已保存" in saved.inner_text() and not record.is_visible()
+    assert "已保存" in saved.inner_text()
+    assert not record.is_visible()
     table_url = page.url
     page.reload()
     page.locator("#table-app[data-status=over]").wait_for()
