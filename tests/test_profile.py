@@ -380,3 +380,36 @@ def test_a_saved_game_shows_saved_and_its_link_not_the_recorder(players):
     # someone else's saved replay is not yours
     assert _client(players[1]).get(reverse("api_me") + f"?game={game.pk}").json()[
         "replay"] is None
+
+
+def test_every_plugin_hears_of_a_deletion_inside_its_transaction(plug, owner):
+    from tests.helpers import make_plugin
+
+    heard = []
+
+    def hook(user):
+        heard.append((user.pk, user.username, User.objects.get(pk=user.pk).is_active))
+
+    plug(make_plugin(on_account_deleted=hook))
+    deletion.delete_account(owner)
+    # before the name changes, in the same transaction as everything else
+    assert heard == [(owner.pk, "owner", True)]
+    assert not User.objects.get(pk=owner.pk).is_active
+
+
+def test_a_failing_hook_changes_nothing(plug, owner, outsider):
+    from tests.helpers import make_plugin
+
+    friends.request(owner, outsider)
+    friends.accept(outsider, owner)
+
+    def boom(user):
+        raise RuntimeError("a bug")
+
+    plug(make_plugin(on_account_deleted=boom))
+    with pytest.raises(RuntimeError):
+        deletion.delete_account(owner)
+    owner.refresh_from_db()
+    assert owner.is_active
+    assert owner.username == "owner"
+    assert Friendship.objects.filter(user=owner).exists()
