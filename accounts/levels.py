@@ -16,8 +16,8 @@ from __future__ import annotations
 from games.engine.levels import LEVELS, MAX_LEVEL, Level, level_for, points_to_next
 
 __all__ = [
-    "LEVELS", "MAX_LEVEL", "Level", "level_for", "points_to_next", "stake_for", "title_en_for",
-    "title_for",
+    "FRAME_BANDS", "LEVELS", "MAX_LEVEL", "Level", "frame_for", "level_for", "points_to_next",
+    "stake_for", "title_en_for", "title_for",
 ]
 
 
@@ -40,3 +40,19 @@ def title_en_for(level: int) -> str:
 def stake_for(level: int) -> int:
     """The stake (对局分) of a game whose lowest-level player is at ``level``."""
     return _rung(level).stake
+
+
+#: the avatar frame's bands: the lowest level of each band (levels 0-3 plain,
+#: 4-7 bronze, 8-11 silver, 12-15 gold, 16 the top); CSS ``.avatar.band-N``
+FRAME_BANDS: tuple[int, ...] = (0, 4, 8, 12, 16)
+
+
+def frame_for(level: int) -> int:
+    """The avatar frame's band 0..4 of ``level`` (:data:`FRAME_BANDS`): its
+    colour and shape on seats, lobby rows, lists and profiles.
+
+    >>> frame_for(0), frame_for(7), frame_for(12), frame_for(16)
+    (0, 1, 3, 4)
+    """
+    _rung(level)
+    return sum(1 for low in FRAME_BANDS[1:] if level >= low)

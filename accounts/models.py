@@ -6,9 +6,34 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 
 from accounts import levels
+
+#: the built-in avatars (static/avatars/<code>.svg, hand-drawn), in the
+#: chooser's order; ``Profile.avatar`` holds one code or "" (not chosen yet)
+AVATARS: tuple[str, ...] = (
+    "cat", "panda", "rabbit", "fox", "owl", "fish",
+    "crane", "tiger", "frog", "bear", "moon", "plum",
+)
+
+
+def default_avatar(user_id: int) -> str:
+    """The avatar of an account that chose none: one of :data:`AVATARS` by
+    its id, so a room of new players does not look all alike."""
+    return AVATARS[user_id % len(AVATARS)]
+
+
+def avatar_url(code: str) -> str:
+    """The static URL of avatar ``code`` (an unknown code: the first avatar's)."""
+    return static(f"avatars/{code if code in AVATARS else AVATARS[0]}.svg")
+
+
+def avatar_urls() -> dict[str, str]:
+    """``{code: static URL}`` of every avatar, for the page scripts (``T.avatars``,
+    static/js/avatar.js)."""
+    return {code: avatar_url(code) for code in AVATARS}
 
 
 class Profile(models.Model):
@@ -39,6 +64,8 @@ class Profile(models.Model):
     # wins of rated games: the leaderboard's win count and tie-break
     rated_wins = models.PositiveIntegerField(_("rated wins"), default=0)
     double_clamps = models.PositiveIntegerField(_("double clamps"), default=0)
+    # a code of AVATARS, or "" for the default by user id (avatar_code)
+    avatar = models.CharField(_("avatar"), max_length=16, blank=True, default="")
 
     class Meta:
         verbose_name = _("profile")
@@ -61,6 +88,17 @@ class Profile(models.Model):
     def level(self) -> int:
         """Ladder level 0..16 for the current rating points (RULES.md §7)."""
         return levels.level_for(self.rating_points)
+
+    @property
+    def avatar_code(self) -> str:
+        """The avatar shown: the chosen code of :data:`AVATARS`, else the
+        default by user id (:func:`default_avatar`)."""
+        return self.avatar if self.avatar in AVATARS else default_avatar(self.user_id)
+
+    @property
+    def frame(self) -> int:
+        """The avatar frame's band for this level (``levels.frame_for``)."""
+        return levels.frame_for(self.level)
 
     @property
     def title(self) -> str:

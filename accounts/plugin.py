@@ -1,5 +1,6 @@
 """What accounts do to a game (``settings.GAME_PLUGINS``): at its end, rating
-settlement (RULES.md §7).
+settlement (RULES.md §7); a person's account, profile, rating entries and
+notifications in their data download (``accounts.personal``).
 
 Runs inside the transaction that ends the game, once per game, before the
 shop's wagers (which read this game's rating changes). Rated games move rating
@@ -11,9 +12,12 @@ close, kick or suspension (RULES.md §12).
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.db.models import F
 
-from accounts.models import Profile, RatingEntry
+from accounts.models import Notification, Profile, RatingEntry
 from games import engine, events
 from games.plugins import GameEnd, GamePlugin
 
@@ -24,6 +28,10 @@ class AccountsPlugin(GamePlugin):
     def on_game_end(self, end: GameEnd) -> None:
         """Move each human player's rating points and game counts for ``end``."""
         settle_rating(end)
+
+    def personal_data(self, user: User) -> dict[str, Any]:
+        """``account``, ``profile``, ``rating_entries`` and ``notifications``."""
+        return account_data(user)
 
 
 def settle_rating(end: GameEnd) -> None:
@@ -52,3 +60,33 @@ def settle_rating(end: GameEnd) -> None:
             RatingEntry.objects.create(
                 user_id=row.user_id, game_id=end.game.pk, delta=delta, reason=reason
             )
+
+
+def account_data(user: User) -> dict[str, Any]:
+    """``user``'s own account rows as JSON-able data (their data download):
+    ``{"account": {"username", "email", "date_joined", "last_login"},
+    "profile": {…counts, "coins", "avatar"}, "rating_entries": [{"game",
+    "delta", "reason", "created_at"}], "notifications": [{"kind", "params",
+    "link", "created_at", "read"}]}``; times ISO 8601. Three queries."""
+    profile = Profile.objects.filter(user=user).first()
+    return {
+        "account": {"username": user.username, "email": user.email,
+                    "date_joined": user.date_joined.isoformat(),
+                    "last_login": user.last_login.isoformat() if user.last_login else None},
+        "profile": None if profile is None else {
+            "rating_points": profile.rating_points, "level": profile.level,
+            "coins": profile.coins, "coins_held": profile.coins_held,
+            "games_played": profile.games_played, "rated_games": profile.rated_games,
+            "games_won": profile.games_won, "rated_wins": profile.rated_wins,
+            "double_clamps": profile.double_clamps, "avatar": profile.avatar_code},
+        "rating_entries": [
+            {"game": game, "delta": delta, "reason": reason, "created_at": at.isoformat()}
+            for game, delta, reason, at in RatingEntry.objects.filter(user=user)
+            .order_by("created_at", "pk").values_list("game_id", "delta", "reason", "created_at")],
+        "notifications": [
+            {"kind": kind, "params": params, "link": link, "created_at": at.isoformat(),
+             "read": read is not None}
+            for kind, params, link, at, read in Notification.objects.filter(user=user)
+            .order_by("created_at", "pk").values_list("kind", "params", "link", "created_at",
+                                                      "read_at")],
+    }

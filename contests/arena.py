@@ -244,3 +244,17 @@ def pause(arena_id: int, user: User, paused: bool = True) -> ArenaEntry:
             entry.status, entry.queued_at = ArenaEntry.QUEUED, timezone.now()
         entry.save(update_fields=["status", "queued_at", "pause_after"])
         return entry
+
+
+def forget(user: User) -> int:
+    """Withdraw ``user`` from every arena not yet over (an account being
+    deleted, RULES.md §12): an upcoming arena's fee comes back, a running
+    one's points stay. Returns how many entries ended."""
+    ended = 0
+    for arena_id in (ArenaEntry.objects
+                     .filter(user=user, arena__status__in=[Arena.UPCOMING, Arena.RUNNING])
+                     .exclude(status__in=[ArenaEntry.WITHDRAWN, ArenaEntry.REMOVED])
+                     .values_list("arena_id", flat=True)):
+        withdraw(arena_id, user)
+        ended += 1
+    return ended

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from contests import arena_read, arena_run, gamefacts
+from contests import arena, arena_read, arena_run, gamefacts
 from games.plugins import GamePlugin
 
 if TYPE_CHECKING:
@@ -47,6 +47,10 @@ class ContestsPlugin(GamePlugin):
     def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
         """Arena tables keep their names (moderators excepted)."""
         arena_run.rename_check(table, override)
+
+    def on_account_deleted(self, user: User) -> None:
+        """Future arena entries end (an upcoming arena refunds its fee)."""
+        arena.forget(user)
 
     def recent_game_keys(self, user_id: int,
                          seats: dict[int, int]) -> dict[int, dict[str, Any]]:

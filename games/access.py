@@ -180,7 +180,8 @@ def without_link(snap: Mapping[str, Any], user: User | AnonymousUser | None,
 def open_table(table_id: int, user: User | AnonymousUser | None,
                token: str | None) -> Table | None:
     """The open table ``table_id`` if ``user`` may see it, else ``None``."""
-    table = Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
+    table = Table.objects.filter(pk=table_id, closed=False).select_related(
+        "owner__profile").first()  # the profile: the snapshot's owner avatar
     if table is None or not may_open(table, user, token):
         return None
     return table

@@ -263,6 +263,22 @@ class GamePlugin:
         name another app's."""
         return ()
 
+    def personal_data(self, user: User) -> dict[str, Any]:
+        """This app's part of ``user``'s own data (the 你的数据 download,
+        ``accounts.personal``): JSON-able top-level keys, one per kind of row
+        (``"games"``, ``"ledger"``, ``"notifications"`` …), each key owned by
+        one plugin. Only what ``user`` may see: never another person's coins,
+        never a running game's record."""
+        return {}
+
+    def on_account_deleted(self, user: User) -> None:
+        """Inside the transaction that anonymises ``user``'s account
+        (``accounts.deletion``, RULES.md §12 "Deleting an account"), after the
+        running-game check and before the name changes: end what ties them to
+        others (friendships, blocks, requests, invites, waiting seats, future
+        arena entries). Never delete a game record or a ledger entry; never
+        raise for a business case."""
+
     def page_modules(self) -> Sequence[str]:
         """JS modules (static paths, e.g. ``"shop/wager.js"``) the table page
         loads through the import map; each may export ``wire(page)``,
@@ -502,6 +518,26 @@ def panels(slot: Slot) -> list[str]:
     """The panel templates of ``slot``, in plugin order
     (``{% plugin_panels "lobby" as found %}``, ``games/templatetags/panels.py``)."""
     return [t for p in _overriding("panels") for t in p.panels(slot)]
+
+
+def personal_data(user: User) -> dict[str, Any]:
+    """Every plugin's :meth:`GamePlugin.personal_data` merged, in plugin order.
+
+    :raises ValueError: two plugins give the same key (a programming error).
+    """
+    merged: dict[str, Any] = {}
+    for p in _overriding("personal_data"):
+        for key, value in p.personal_data(user).items():
+            if key in merged:
+                raise ValueError(f"personal data key {key!r} has two owners")
+            merged[key] = value
+    return merged
+
+
+def account_deleted(user: User) -> None:
+    """Run every ``on_account_deleted``, in order (``accounts.deletion``)."""
+    for p in _overriding("on_account_deleted"):
+        p.on_account_deleted(user)
 
 
 def page_modules() -> list[str]:

@@ -147,3 +147,22 @@ def current_game_id(table_id: int) -> int | None:
     """The id of the game running (or last played) at the table, or ``None``
     (the one query every caller uses: one indexed read of the table row)."""
     return Table.objects.filter(pk=table_id).values_list("current_game", flat=True).first()
+
+
+def personal_games(user: User) -> list[dict[str, Any]]:
+    """Every finished game ``user`` played, oldest first, for their own data
+    download (``GamePlugin.personal_data``): ``{"id", "table", "seat",
+    "practice", "end_reason", "started_at", "ended_at" (ISO), "record"}``,
+    ``record`` the game's RULES.md §11 record as stored (public once the game
+    is over, RULES.md §12; a running game's never). One query, streamed."""
+    rows = (GameSeat.objects.filter(user=user, game__status=Game.OVER)
+            .select_related("game").order_by("game__ended_at", "game_id")
+            .only("index", "game__id", "game__table_name", "game__practice",
+                  "game__end_reason", "game__started_at", "game__ended_at", "game__record",
+                  "game__table_id"))
+    return [{"id": s.game.pk, "table": s.game.table_name, "seat": s.index,
+             "practice": s.game.practice, "end_reason": s.game.end_reason,
+             "started_at": s.game.started_at.isoformat(),
+             "ended_at": s.game.ended_at.isoformat() if s.game.ended_at else None,
+             "record": s.game.record}
+            for s in rows.iterator(chunk_size=200)]

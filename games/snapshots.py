@@ -26,13 +26,16 @@ if TYPE_CHECKING:
 
 class SnapshotPlayer(TypedDict):
     """A seated player as snapshots and lobby rows show them (level and title
-    from their rating points, ``accounts.levels``)."""
+    from their rating points, ``accounts.levels``; ``avatar``, a code of
+    ``accounts.models.AVATARS``, in the frame of band ``frame``)."""
 
     id: int
     username: str
     level: int
     title: str
     title_en: str
+    avatar: str
+    frame: int
 
 
 class SeatSnapshot(TypedDict):
@@ -68,6 +71,7 @@ class TableSnapshot(TypedDict):
     id: int
     name: str
     owner: str
+    owner_avatar: dict[str, Any]
     owner_id: int
     status: str
     game_id: int | None
@@ -84,16 +88,24 @@ def _player(user: User | None) -> SnapshotPlayer | None:
         return None
     level = levels.level_for(user.profile.rating_points)
     return {"id": user.pk, "username": user.username, "level": level,
-            "title": levels.title_for(level), "title_en": levels.title_en_for(level)}
+            "title": levels.title_for(level), "title_en": levels.title_en_for(level),
+            "avatar": user.profile.avatar_code, "frame": levels.frame_for(level)}
+
+
+def _owner_avatar(owner: User) -> dict[str, Any]:
+    # the owner comes with its profile (select_related("owner__profile")): no query
+    profile = owner.profile
+    return {"avatar": profile.avatar_code, "frame": levels.frame_for(profile.level)}
 
 
 def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot | None:
     """The table as its clients see it, or ``None`` if it is gone or closed.
 
     :param table: the open table's row if the caller has just read it (with
-        ``owner``; :func:`games.access.open_table`), so it is not read twice.
+        ``owner__profile``; :func:`games.access.open_table`), so it is not read twice.
 
-    :returns: ``{"id", "name", "owner", "owner_id", "status", "game_id",
+    :returns: ``{"id", "name", "owner", "owner_avatar" ({"avatar", "frame"}),
+        "owner_id", "status", "game_id",
         "spectators", "watchers" ({"names": [{"username", "moderator"}],
         "anonymous": n}), "private", "spectators_allowed", "room_code" (6 digits,
         private tables only, else ``None``), "invite_path" (likewise),
@@ -102,7 +114,8 @@ def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot |
         (``GamePlugin.snapshot_keys``).
     """
     if table is None:
-        table = Table.objects.filter(pk=table_id, closed=False).select_related("owner").first()
+        table = Table.objects.filter(pk=table_id, closed=False).select_related(
+            "owner__profile").first()
     if table is None:
         return None
     # loaded once for the snapshot and every contribution (table.seats.all())
@@ -128,6 +141,7 @@ def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot |
         "id": table.pk,
         "name": table.name,
         "owner": table.owner.username,
+        "owner_avatar": _owner_avatar(table.owner),
         "owner_id": table.owner_id,
         "status": table.status,
         "game_id": table.current_game_id,
@@ -185,7 +199,8 @@ def _watchers(live: list[Entry],
 def lobby_row(snap: Mapping[str, Any]) -> dict[str, Any]:
     """The lobby's row for a table snapshot (the same data, no online flags;
     contributed keys only from contributions registered with ``lobby=True``)."""
-    row = {k: snap[k] for k in ("id", "name", "owner", "status", "spectators", "seats")}
+    row = {k: snap[k] for k in ("id", "name", "owner", "owner_avatar", "status", "spectators",
+                                "seats")}
     for key in plugins.lobby_row_keys():
         if key in snap:
             row[key] = snap[key]
@@ -209,7 +224,7 @@ def lobby_rows(limit: int = 200, filters: Sequence[ChosenFilter] = (), *,
         found = query(found, value)
     tables = list(
         found
-        .select_related("owner")
+        .select_related("owner__profile")
         .order_by("-created_at", "-pk")
         .prefetch_related("seats__user__profile")[:limit]
     )
@@ -223,6 +238,7 @@ def lobby_rows(limit: int = 200, filters: Sequence[ChosenFilter] = (), *,
                 "id": t.pk,
                 "name": t.name,
                 "owner": t.owner.username,
+                "owner_avatar": _owner_avatar(t.owner),
                 "status": t.status,
                 "spectators": presence.spectator_count(live[t.pk], _not_watching(t, seated)),
                 "seats": [

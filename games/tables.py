@@ -50,6 +50,17 @@ def clean_name(name: Any) -> str:
     return text
 
 
+def default_name(table_id: int) -> str:
+    """A table's name when its creator gave none: bilingual and the same for
+    every reader, whatever the creator's language (``"桌 12 · Table 12"``;
+    a name is stored once and shown to everyone, so it is not translated).
+
+    >>> default_name(12)
+    '桌 12 · Table 12'
+    """
+    return f"桌 {table_id} · Table {table_id}"
+
+
 def _room_code() -> str:
     # 6 digits, unique among open private tables (a closed table's code is free again)
     while True:
@@ -62,7 +73,8 @@ def create_table(user: User, name: str = "", private: bool = False, *,
                  owner_moves: bool = False) -> Table:
     """Open a new table owned by ``user`` with four empty seats.
 
-    :param name: 1–40 characters after trimming; blank gives the default "桌 N".
+    :param name: 1–40 characters after trimming; blank gives the default
+        :func:`default_name`, the same words whoever opened it.
     :param private: a 好友房: not listed, joined by its invite link
         (an unguessable token) or its 6-digit room code (``games.access``).
     :param owner_moves: the owner is about to sit here (:func:`open_table`,
@@ -94,7 +106,7 @@ def create_table(user: User, name: str = "", private: bool = False, *,
             invite_token=secrets.token_urlsafe(18) if private else "",
             room_code=_room_code() if private else "")
         if not name:
-            table.name = _("Table %(number)s") % {"number": table.pk}
+            table.name = default_name(table.pk)
             table.save(update_fields=["name"])
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(4))
         events.publish(events.TableChanged(table.pk))
@@ -280,6 +292,27 @@ def quick_start(user: User) -> tuple[Table, bool]:
     table = own or create_table(user)
     sit(table.pk, user, 0)
     return table, True
+
+
+def leave_all(user: User) -> None:
+    """An account is being deleted (``accounts.deletion``, RULES.md §12): stand
+    ``user`` up from a waiting seat and close the waiting tables they own (a
+    table nobody can run any more). A seat at a running game is the caller's
+    refusal, never reached here; a running table they own but do not play at
+    closes when idle (:func:`close_idle_tables`).
+    """
+    seat_table = Seat.objects.filter(user=user).values_list("table_id", flat=True).first()
+    owned = list(Table.objects.filter(owner=user, closed=False, status=Table.WAITING)
+                 .values_list("pk", flat=True))
+    locked = _locked_tables(*owned, *([seat_table] if seat_table else []))
+    if seat_table is not None and locked[seat_table].status == Table.WAITING:
+        unseat(locked[seat_table], user.pk)
+    for table_id in owned:
+        table = locked[table_id]
+        if table.status == Table.WAITING and not table.closed:
+            close(table, {"type": "notice", "code": "owner_left",
+                          "message": _("This table was closed: its owner left the site."),
+                          "params": {"table_id": table.pk, "table": table.name}})
 
 
 def stand(table_id: int, user: User) -> None:

@@ -20,6 +20,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext, ngettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
+from accounts.models import avatar_urls
+
 # Django 5.2.x's MinimumLengthValidator (the sign-up and password-change forms)
 # asks for "…at least %d characters.", but Django's own zh_Hans catalog still
 # has the older "%(min_length)d" msgid, so the message came out in English on
@@ -90,6 +92,7 @@ def lobby_strings() -> dict[str, Any]:
         "bot": _("Bot"),
         "spectators": _("%(n)s watching"),
         "owner": _("Owner: %(name)s"),
+        "avatars": avatar_urls(),
         "open": _("Open"),
         "no_tables": _("No tables yet. Open one!"),
         "ready": _("Ready"),
@@ -221,6 +224,7 @@ def table_strings() -> dict[str, Any]:
         "conn_retrying": _("Reconnecting…"),
         "conn_back": _("Reconnected: the table is up to date again."),
         "emoji_icons": emoji_icons(),
+        "avatars": avatar_urls(),
         **notice_strings(),
     }
 

@@ -28,6 +28,7 @@ from games import access, fairness, phrases, plugins, results, reviews, snapshot
 from games.adapters import ratelimit
 from games.models import Game, Table
 from games.seatview import seat_of, view_for
+from yuanzi_site import markdown
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
 
@@ -235,7 +236,8 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def fairness_doc(request: HttpRequest) -> HttpResponse:
-    """``/fairness/``: docs/fairness.md as plain text (the recipe and the script)."""
-    text = (settings.BASE_DIR / "docs" / "fairness.md").read_text()
-    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+    """``/fairness/``: docs/fairness.md (the recipe and the script) rendered
+    as a page (``yuanzi_site.markdown``: the subset it uses, no raw HTML)."""
+    text = (settings.BASE_DIR / "docs" / "fairness.md").read_text(encoding="utf-8")
+    return render(request, "games/fairness.html", {"doc": markdown.render(text)})
 

@@ -1,4 +1,6 @@
-"""The allauth account adapter: usernames with a blocked word are refused at
+"""The allauth account adapter: usernames are folded and refused as
+``accounts.usernames`` says (full-width forms folded, invisible characters and
+deleted accounts' names refused), usernames with a blocked word are refused at
 sign-up (the chat filter applies to usernames too), and a suspended
 account is refused at log-in with a message saying until when."""
 
@@ -15,17 +17,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
+from accounts import usernames
 from moderation import hooks, wordfilter
 from moderation.backends import suspension_text
 from moderation.models import Sanction
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth ships no types
-    """allauth's adapter with the blocked-word check on usernames."""
+    """allauth's adapter with the username rules and the blocked-word check."""
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """allauth's checks, then: no blocked word (``forms.ValidationError``)."""
-        username = super().clean_username(username, shallow=shallow)
+        """Folded and checked (``accounts.usernames.clean``) first, so the
+        uniqueness check sees the folded name (a full-width ``ABC`` is
+        taken when ``ABC`` is); then allauth's checks; then no blocked word
+        (``forms.ValidationError``)."""
+        username = super().clean_username(usernames.clean(username), shallow=shallow)
         if not wordfilter.is_clean(username):
             raise forms.ValidationError(_("That username contains a word that is not allowed."))
         return username

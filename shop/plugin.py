@@ -15,6 +15,8 @@
   the 招牌 and the wager (the lobby too, which filters by wager);
 - a 招牌 protects a table's name from renames but a moderator's;
 - the table socket takes ``use_item``, ``reset_theme`` and ``set_wager``;
+- a person's data download carries their ledger entries, inventory and
+  replays (``shop.personal``);
 - the pages get the wager box and the items panel (``shop/_table_panel.html``)
   and the wager box's module, the lobby its wager badges and 招牌 marks, results
   and profiles each player's coin change.
@@ -26,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.models import User
+
 from games.models import Game, Table
 from games.plugins import (
     GameEnd,
@@ -36,7 +40,7 @@ from games.plugins import (
     Slot,
     SocketMessage,
 )
-from shop import handlers, holds, ingame, items, wagers
+from shop import handlers, holds, ingame, items, personal, replays, wagers
 
 
 class ShopPlugin(GamePlugin):
@@ -54,6 +58,10 @@ class ShopPlugin(GamePlugin):
         wagers.settle(end)
         holds.release(end)
         ingame.drops(end)
+
+    def personal_data(self, user: User) -> dict[str, Any]:
+        """``ledger``, ``inventory`` and ``replays`` (``shop.personal``)."""
+        return personal.shop_data(user)
 
     def on_turn_timeout(self, game: Game, seat: int) -> timedelta | None:
         """The 定时器's extension, if armed and payable."""
@@ -85,8 +93,13 @@ class ShopPlugin(GamePlugin):
 
     def recent_game_keys(self, user_id: int,
                          seats: dict[int, int]) -> dict[int, dict[str, Any]]:
-        """``coin_change`` of a player's recent wager games."""
-        return wagers.recent_game_keys(user_id, seats)
+        """``coin_change`` of a player's recent wager games; ``replay_token``
+        of those already in their replays (the profile shows 已保存, not the
+        录像机 button)."""
+        keys = wagers.recent_game_keys(user_id, seats)
+        for game_id, token in replays.saved_tokens(user_id, list(seats)).items():
+            keys.setdefault(game_id, {})["replay_token"] = token
+        return keys
 
     def history_filters(self) -> Sequence[HistoryFilter]:
         """``?wager=1`` on a player's history: settled wager games."""

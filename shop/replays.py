@@ -13,6 +13,7 @@ from django.utils.translation import pgettext
 
 from games import engine, ui
 from games.models import Game, GameSeat
+from shop.models import Replay
 
 
 def frames(game: Game) -> list[dict[str, Any]]:
@@ -100,3 +101,11 @@ def strings() -> dict[str, Any]:
         "play": pgettext("replay", "Play"),
     })
     return words
+
+
+def saved_tokens(user_id: int, game_ids: list[int]) -> dict[int, str]:
+    """``{game_id: replay token}`` for those of ``game_ids`` that ``user_id``
+    saved with a 录像机 (one query): what shows 已保存 and the link instead of
+    the recorder button."""
+    return dict(Replay.objects.filter(user_id=user_id, game_id__in=game_ids)
+                .values_list("game_id", "token"))

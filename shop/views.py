@@ -196,11 +196,19 @@ def _me_json(user: User) -> dict[str, Any]:
 def api_me(request: HttpRequest) -> JsonResponse:
     """``GET /api/me``: ``username``, ``coins``, ``coins_held`` (of ``coins``,
     held by a running wager game: not spendable), ``rating_points``, ``level``,
-    ``title``, ``inventory`` (``[{slot, item, count, armed}]``); 401 JSON
-    for anonymous visitors."""
+    ``title``, ``inventory`` (``[{slot, item, count, armed}]``); with
+    ``?game=<id>`` also ``replay``: ``{"game", "token"}`` when that game is in
+    your replays (a 录像机 saved it), else ``null``; 401 JSON for anonymous
+    visitors."""
     if not request.user.is_authenticated:
         return _unauthorized()
-    return JsonResponse(_me_json(request.user))
+    me = _me_json(request.user)
+    if "game" in request.GET:
+        game_id = wire.whole(request.GET["game"])
+        token = None if game_id is None else Replay.objects.filter(
+            user=request.user, game_id=game_id).values_list("token", flat=True).first()
+        me["replay"] = {"game": game_id, "token": token} if token else None
+    return JsonResponse(me)
 
 
 @login_required

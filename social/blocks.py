@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -94,3 +95,11 @@ def unblock(user: User, other: User) -> bool:
         lock_pair(user.pk, other.pk)
         Block.objects.filter(blocker=user, blocked=other).delete()
     return False
+
+
+def forget(user: User) -> int:
+    """``user``'s account is being deleted (RULES.md §12, inside that
+    transaction): the blocks they made and the blocks of them end; returns
+    how many."""
+    deleted, _ = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    return deleted

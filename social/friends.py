@@ -19,6 +19,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -174,3 +175,16 @@ def unfriend(a_id: int, b_id: int) -> tuple[int, dict[str, int]]:
     """Delete the friendship's two rows (inside the caller's transaction and
     locks); returns ``QuerySet.delete()``'s answer."""
     return Friendship.objects.filter(user_id__in=(a_id, b_id), friend_id__in=(a_id, b_id)).delete()
+
+
+def forget(user: User) -> int:
+    """``user``'s account is being deleted (RULES.md §12, inside that
+    transaction): their friendships (both rows of each) and every friend
+    request to or from them end; returns how many rows went. Nobody is
+    notified (a friend simply disappears from the list)."""
+    Profile.objects.select_for_update().filter(user=user).first()  # as lock_pair: theirs first
+    friendships, _ = Friendship.objects.filter(
+        Q(user=user) | Q(friend=user)).delete()
+    requests, _ = FriendRequest.objects.filter(
+        Q(from_user=user) | Q(to_user=user)).delete()
+    return friendships + requests

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -256,3 +257,11 @@ def change_settings(user: User, changes: dict[str, bool]) -> SocialSettings:
               if k in ("invites_from_anyone", "online_notices")}
     mine, _made = SocialSettings.objects.update_or_create(user=user, defaults=fields)
     return mine
+
+
+def forget(user: User) -> int:
+    """End every pending invite from or to ``user`` (an account being deleted,
+    RULES.md §12): they expire and open nothing. Returns how many."""
+    return (TableInvite.objects
+            .filter(Q(from_user=user) | Q(to_user=user), status=TableInvite.PENDING)
+            .update(status=TableInvite.EXPIRED))

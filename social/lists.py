@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 
-from accounts.models import Profile
+from accounts.models import Profile, default_avatar
 from games import access, presence
 from games.models import Seat, Table
 from social import invites as table_invites
@@ -117,7 +117,8 @@ def _may_open(table: Table, viewer: User, insider: set[int], moderator: bool,
 
 def friends(viewer: User, number: int, invites: dict[str, str]) -> Page:
     """Page ``number`` of ``viewer``'s friends by name: rows ``{"username",
-    "level", "title", "online", "table"}`` (:func:`whereabouts`)."""
+    "level", "title", "avatar", "frame", "online", "table"}`` (:func:`whereabouts`;
+    ``avatar`` a code of ``accounts.models.AVATARS``, ``frame`` its level band)."""
     # the page's ids and names first, their profiles after: one join fewer in
     # the query that sorts and skips every friend before the page
     page = _page(Friendship.objects.filter(user=viewer).order_by("friend__username", "friend_id")
@@ -125,20 +126,23 @@ def friends(viewer: User, number: int, invites: dict[str, str]) -> Page:
     ids = [uid for uid, _name in page.rows]
     where = whereabouts(viewer, ids, invites)
     points = _points(ids)
-    rows = [{"username": name, **_standing(points.get(uid)), **where[uid]}
+    rows = [{"username": name, **_standing(uid, points.get(uid)), **where[uid]}
             for uid, name in page.rows]
     return Page(rows, page.number, page.has_next)
 
 
-def _points(user_ids: list[int]) -> dict[int, int]:
-    """Rating points of ``user_ids`` (one query; none for an empty list)."""
-    return dict(Profile.objects.filter(user_id__in=user_ids)
-                .values_list("user_id", "rating_points"))
+def _points(user_ids: list[int]) -> dict[int, tuple[int, str]]:
+    """Rating points and chosen avatar of ``user_ids`` (one query; none for an
+    empty list)."""
+    return {uid: (points, avatar) for uid, points, avatar in Profile.objects.filter(
+        user_id__in=user_ids).values_list("user_id", "rating_points", "avatar")}
 
 
-def _standing(rating_points: int | None) -> dict[str, Any]:
-    profile = Profile(rating_points=rating_points or 0)
-    return {"level": profile.level, "title": profile.title}
+def _standing(user_id: int, found: tuple[int, str] | None) -> dict[str, Any]:
+    points, avatar = found or (0, "")
+    profile = Profile(user_id=user_id, rating_points=points, avatar=avatar)
+    return {"level": profile.level, "title": profile.title, "avatar": profile.avatar_code,
+            "frame": profile.frame}
 
 
 def incoming(viewer: User, number: int) -> Page:
@@ -190,22 +194,23 @@ def search(viewer: User, text: str, number: int) -> Page:
     for u in page.rows:
         state = (relations.FRIENDS if u.pk in friends_ else relations.OUTGOING if u.pk in sent
                  else relations.INCOMING if u.pk in got else relations.NONE)
-        rows.append({"username": u.username, **_standing(points.get(u.pk)), "state": state,
+        rows.append({"username": u.username, **_standing(u.pk, points.get(u.pk)), "state": state,
                      "blocked": u.pk in blocks})
     return Page(rows, page.number, page.has_next)
 
 
 def public_card(user: User) -> dict[str, Any]:
     """``GET /api/users/<username>``: what anyone may know of a player — never
-    coins. ``avatar`` and ``finish_rate`` are ``None`` until avatars and
-    reputation land."""
+    coins. ``avatar``: a code of ``accounts.models.AVATARS`` (``frame``: its
+    level band); ``finish_rate`` is ``None`` until reputation lands."""
     profile = Profile.objects.filter(user=user).first()
     return {
         "username": user.username,
         "level": profile.level if profile else 0,
         "title": profile.title if profile else "",
         "rating_points": profile.rating_points if profile else 0,
-        "avatar": None,
+        "avatar": profile.avatar_code if profile else default_avatar(user.pk),
+        "frame": profile.frame if profile else 0,
         "finish_rate": None,
         "rated_games": profile.rated_games if profile else 0,
     }

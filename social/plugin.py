@@ -9,7 +9,9 @@
 - on the table page: the 邀请好友 box and the add-friend menu of a seat
   (``social/table.js``); in the lobby: the friends panel; on a profile: the
   friend button (add / requested / friends);
-- when someone comes online: their friends who asked are told (:mod:`social.online`).
+- when someone comes online: their friends who asked are told (:mod:`social.online`);
+- a person's friends, blocks and requests go into their data download, and end
+  when their account is deleted.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
+
 from games.models import Game, Table
 from games.plugins import GamePlugin, Moment, Slot
-from social import blocks, invites, online
+from social import blocks, friends, invites, online, personal
 
 
 class SocialPlugin(GamePlugin):
-    """Blocks at seats, invites, the friends panel and online notices."""
+    """Blocks at seats, invites, the friends panel, online notices; a
+    person's social rows in their data and at deletion."""
 
     def check_seat(self, table: Table, user: Any, moment: Moment) -> None:
         """The owner's blocks, on sitting."""
@@ -57,3 +62,13 @@ class SocialPlugin(GamePlugin):
     def page_modules(self) -> Sequence[str]:
         """``social/table.js``: invite a friend, add a seated player as a friend."""
         return ("social/table.js",)
+
+    def personal_data(self, user: User) -> dict[str, Any]:
+        """``friends``, ``blocks`` and ``friend_requests``."""
+        return personal.social_data(user)
+
+    def on_account_deleted(self, user: User) -> None:
+        """Friendships, friend requests, blocks and pending invites both ways end."""
+        friends.forget(user)
+        blocks.forget(user)
+        invites.forget(user)

@@ -130,7 +130,7 @@ def _next(request: HttpRequest, page: lists.Page) -> str | None:
 @require_GET
 def api_friends(request: HttpRequest) -> JsonResponse:
     """``GET /api/friends?page=`` → ``{"friends": [{"username", "level",
-    "title", "online", "table"}], "incoming": [username], "outgoing":
+    "title", "avatar", "frame", "online", "table"}], "incoming": [username], "outgoing":
     [username], "next": url | null}``; page N of each list (≤ 50 rows each),
     ``next`` while any of them goes on."""
     if not request.user.is_authenticated:
@@ -170,7 +170,7 @@ def api_search(request: HttpRequest) -> JsonResponse:
 @require_GET
 def api_user(request: HttpRequest, username: str) -> JsonResponse:
     """``GET /api/users/<username>`` → ``{"username", "level", "title",
-    "rating_points", "avatar", "finish_rate", "rated_games"}`` (never coins;
+    "rating_points", "avatar", "frame", "finish_rate", "rated_games"}`` (never coins;
     anyone may ask, as anyone may open a profile)."""
     other = _user(username)
     if other is None:

@@ -118,6 +118,20 @@ def test_check_in_buy_and_count_cards_at_a_practice_table(site, browser):
     link.wait_for()
     assert "已存入你的录像库" in page.locator("#items-message").inner_text()
     href = link.get_attribute("href")
+    # saved: 已保存 and the replay's link take the recorder button's place, after a reload too
+    saved = page.locator("[data-for=recorder] .recorder-saved")
+    saved.wait_for(state="visible")
+    assert "已保存" in saved.inner_text()
+    assert not record.is_visible()
+    table_url = page.url
+    page.reload()
+    page.locator("#table-app[data-status=over]").wait_for()
+    # (the result panel it sits in stays closed after a reload: its state, not its visibility)
+    page.wait_for_function("""() => {
+      const box = document.querySelector('[data-for=recorder] .recorder-saved');
+      return box && !box.hidden && document.getElementById('use-recorder').hidden; }""")
+    assert saved.locator("a").get_attribute("href") == href
+    assert page.url == table_url
     page.goto(site.base_url + "/replays/")
     page.locator(".replay-item a").first.click()
     page.wait_for_url("**/replays/*/")

@@ -118,7 +118,7 @@ def test_create_table_default_name_and_redirect(client, owner, private_cache):
     table = Table.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("table", args=[table.pk])
-    assert table.name == f"桌 {table.pk}"
+    assert table.name == f"桌 {table.pk} · Table {table.pk}"
     assert table.owner == owner
     assert table.seats.count() == 4
 

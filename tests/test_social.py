@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Profile
+from accounts.models import Profile, default_avatar
 from games import presence, tables
 from games.models import Seat
 from social import blocks, friends, lists, relations
@@ -235,6 +235,7 @@ def test_api_friend_actions_and_lists(owner, partner, opponent):
     got = a.get(reverse("api_friends")).json()
     assert got["friends"] == [{"username": "partner", "level": 0,
                                "title": got["friends"][0]["title"],
+                               "avatar": default_avatar(partner.pk), "frame": 0,
                                "online": False, "table": None}]
     assert got["outgoing"] == ["opponent"]
     assert got["incoming"] == []
@@ -315,7 +316,8 @@ def test_api_user_card_and_search_never_show_coins(owner, partner, opponent):
     a = _client(owner)
     card = Client().get(reverse("api_user", args=["partner"])).json()
     assert card == {"username": "partner", "level": 0, "title": card["title"], "rating_points": 0,
-                    "avatar": None, "finish_rate": None, "rated_games": 0}
+                    "avatar": default_avatar(partner.pk), "frame": 0, "finish_rate": None,
+                    "rated_games": 0}
     friends.request(partner, owner)
     blocks.block(owner, opponent)
     found = a.get(reverse("api_search"), {"q": "PART"}).json()

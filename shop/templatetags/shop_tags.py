@@ -51,6 +51,8 @@ def strings() -> dict[str, str]:
         "failed": _("That did not work; try again."),
         "no_recorder": _("You have no recorder: buy one in the shop."),
         "saved": _("Saved to your replays."),
+        "saved_badge": _("Saved"),
+        "open_replay": _("Watch the replay"),
         "armed_mark": _("armed"),
         "held": _("%(held)s held"),
     }

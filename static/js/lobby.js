@@ -4,6 +4,7 @@
  * gone (docs/protocol.md). The same socket carries the per-user channel (me.js):
  * the lobby opens one socket. All user text goes in with textContent. */
 
+import {avatarEl} from "./avatar.js";
 import {$, clear, el} from "./dom.js";
 import {T, fmt, useStrings} from "./i18n.js";
 import {personalFrame} from "./me.js";
@@ -49,7 +50,10 @@ function rowEl(t) {
   head.appendChild(a);
   head.appendChild(el("span", "lt-status " + t.status, t.status === "playing" ? T.playing : T.waiting));
   li.appendChild(head);
-  const owner = el("div", "lt-owner", fmt(T.owner, {name: t.owner}));
+  const owner = el("div", "lt-owner");
+  const face = t.owner_avatar ? avatarEl(t.owner_avatar.avatar, t.owner_avatar.frame) : null;
+  if (face) { owner.appendChild(face); owner.appendChild(document.createTextNode(" ")); }
+  owner.appendChild(document.createTextNode(fmt(T.owner, {name: t.owner})));
   if (t.wager) { // a wager table (shop.wagers): the server's figure, as the page renders it
     const badge = el("span", "badge wager", fmt(T.wager_badge, {wager: t.wager}));
     badge.dataset.wager = t.wager;

@@ -3,6 +3,7 @@
  * 托管 / ready / place badges, cards left and the turn clock's slot, and on a
  * waiting table the sit / add bot / remove bot buttons. */
 
+import {avatarEl} from "./avatar.js";
 import {$, clear, el} from "./dom.js";
 import {T, fmt} from "./i18n.js";
 import {seatBotLevel, seatName, titleOf} from "./names.js";
@@ -77,6 +78,9 @@ function renderSeat(box, i, s) {
   box.classList.toggle("name-open", namesOpen.has(i));
   const head = el("div", "seat-head");
   head.appendChild(el("span", "seat-compass", T.seat_names[i]));
+  // the seated person's avatar (the snapshot's, so a bot or an empty seat has none)
+  const face = seat.player ? avatarEl(seat.player.avatar, seat.player.frame) : null;
+  if (face) head.appendChild(face);
   // a bot's level is its own chip, so a narrow seat never cuts it off
   const level = occupied ? seatBotLevel(i, s) : "";
   const full = occupied ? seatName(i, s) : T.empty_seat;

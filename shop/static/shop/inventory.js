@@ -111,7 +111,14 @@ for (const btn of document.querySelectorAll(".record-btn")) {
     if (!reply.ok) { say(reply.message || T.failed); return; }
     render(reply);
     say(T.saved);
-    btn.disabled = true;
+    // 已保存 and the replay's link in the button's place (as the page renders a saved game)
+    const badge = document.createElement("span");
+    badge.className = "badge saved";
+    badge.textContent = T.saved_badge;
+    const link = document.createElement("a");
+    link.href = "/replays/" + reply.result.token + "/";
+    link.textContent = T.open_replay;
+    btn.replaceWith(badge, " ", link);
   });
 }
 

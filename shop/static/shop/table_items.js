@@ -11,6 +11,9 @@ let ws = null;
 let own = {table: null, view: null};
 let inventory = [];
 let panel = null;
+// 录像机: game id -> its replay's token once saved (null: asked, not saved), so a
+// saved game shows 已保存 and its link instead of the recorder button
+const saved = {};
 
 function key() {
   return (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
@@ -29,6 +32,7 @@ function done(result) {
   if (!panel) return;
   const box = panel.querySelector("#items-message");
   if (result.token) {
+    if (result.game_id) saved[result.game_id] = result.token;
     const a = document.createElement("a");
     a.href = "/replays/" + result.token + "/";
     a.textContent = T.open_replay;
@@ -68,6 +72,18 @@ function use(code, extra) {
   const slot = slotOf(code);
   if (slot === null) { say(T.none); return; }
   send({type: "use_item", slot, item: code, key: key(), ...extra});
+}
+
+/* Whether this finished game is already in my replays (once per game: /api/me?game=). */
+async function checkSaved(gameId) {
+  if (gameId in saved) return;
+  saved[gameId] = null;
+  const r = await fetch(conf.me_url + "?game=" + encodeURIComponent(gameId),
+    {headers: {Accept: "application/json"}});
+  if (!r.ok) return;
+  const reply = await r.json();
+  if (reply.replay && reply.replay.token) saved[gameId] = reply.replay.token;
+  render();
 }
 
 async function refresh() {
@@ -133,8 +149,18 @@ function render() {
     sign: (seated || owner) && (held("sign") + held("gold_sign")) > 0,
     // the owner with a 桌布 to lay, or a laid one to take off (free)
     tablecloth: owner && (held("tablecloth") > 0 || (table.theme || "default") !== "default"),
-    recorder: over && held("recorder") > 0,
+    recorder: over && (held("recorder") > 0 || !!saved[view.game_id]),
   };
+  if (over) checkSaved(view.game_id);
+  const token = over ? saved[view.game_id] : null;
+  // the recorder's row may sit in the result panel (moved there below), not in `panel`
+  const recorderBtn = document.getElementById("use-recorder");
+  const savedBox = document.querySelector("[data-for=recorder] .recorder-saved");
+  if (recorderBtn && savedBox) {
+    recorderBtn.hidden = !!token;
+    savedBox.hidden = !token;
+    if (token) savedBox.querySelector("a").href = "/replays/" + token + "/";
+  }
   for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
   // no item to use here and nothing to say: no empty 道具 box
   panel.hidden = ![...panel.querySelectorAll("[data-for]")].some((row) => !row.hidden) &&

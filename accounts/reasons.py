@@ -1,0 +1,13 @@
+"""The accounts app's reason codes (:data:`yuanzi_site.refusals.REASONS`;
+docs/protocol.md lists each), registered in ``AccountsConfig.ready``."""
+
+from yuanzi_site.refusals import register_reasons
+
+CODES = {
+    "account_in_game": "deleting your account while you play a running game",
+}
+
+
+def register() -> None:
+    """Register :data:`CODES` (idempotent)."""
+    register_reasons(CODES)

@@ -1,0 +1,68 @@
+"""What a username may be, beyond Django's validator (sign-up, through
+``moderation.adapter``): no invisible characters, and one spelling per name.
+
+- Full-width and other compatibility forms are folded by Unicode NFKC before
+  anything else, so full-width ``ABC`` (U+FF21 …) signs up as ``ABC`` and cannot sit beside it.
+- Control, format, private-use, unassigned and separator characters, and the
+  "default ignorable" fillers that Python counts as letters (Hangul fillers
+  U+3164, U+FFA0 …), are refused: two names that look the same must be the same.
+- The anonymised names of deleted accounts (``已注销用户 N``,
+  ``accounts.deletion``) are reserved.
+
+Pure Python; errors are :class:`django.forms.ValidationError` with a
+translated message.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django import forms
+from django.utils.translation import gettext as _
+
+#: the prefix of deleted accounts' names (``accounts.deletion.DELETED_PREFIX``)
+RESERVED_PREFIX = "已注销用户"
+
+#: Unicode categories never allowed: controls, format (zero-width, bidi),
+#: surrogates, private use, unassigned, separators (spaces, line/paragraph)
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
+
+#: invisible code points outside those categories (Unicode's
+#: Default_Ignorable_Code_Point and blank-looking letters or symbols)
+_INVISIBLE = frozenset([
+    0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0,
+    *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0),
+    *range(0x1D173, 0x1D17B)])
+
+
+def invisible(ch: str) -> bool:
+    """``ch`` shows nothing (or nothing of its own) on screen.
+
+    >>> invisible("\\u200b"), invisible("\\u3164"), invisible("a"), invisible("原")
+    (True, True, False, False)
+    """
+    return ord(ch) in _INVISIBLE or unicodedata.category(ch) in _REFUSED_CATEGORIES
+
+
+def normalise(username: str) -> str:
+    """``username`` folded by NFKC (full-width → ASCII, ``ﬁ`` → ``fi`` …).
+
+    >>> normalise("\\uff21\\uff22\\uff23\\uff11\\uff12\\uff13")
+    'ABC123'
+    """
+    return unicodedata.normalize("NFKC", username)
+
+
+def clean(username: str) -> str:
+    """The username to store: :func:`normalise` d, then checked.
+
+    :raises forms.ValidationError: an invisible, control or format character
+        (:func:`invisible`); the reserved prefix of deleted accounts.
+    """
+    name = normalise(username)
+    if any(invisible(ch) for ch in name):
+        raise forms.ValidationError(
+            _("A username cannot contain spaces or invisible characters."))
+    if name.startswith(RESERVED_PREFIX):
+        raise forms.ValidationError(_("That username is reserved."))
+    return name
