@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from accounts.models import GemCap, LeaderboardEntry, Profile, RatingEntry
+from accounts.models import GemCap, LeaderboardEntry, Notification, Profile, RatingEntry
 from yuanzi_site.admin import ViewOnlyAdmin
 
 
@@ -60,3 +60,12 @@ class GemCapAdmin(admin.ModelAdmin[GemCap]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(ViewOnlyAdmin):
+    """A person's notifications (消息), as ``accounts.inbox`` wrote them."""
+
+    list_display = ("user", "kind", "created_at", "read_at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from social.models import Block, FriendRequest, Friendship
+from social.models import Block, FriendRequest, Friendship, SocialSettings, TableInvite
 
 _M = TypeVar("_M", bound=Model)
 
@@ -49,3 +49,20 @@ class BlockAdmin(_ReadOnly[Block]):
     list_display = ("blocker", "blocked", "created_at")
     search_fields = ("blocker__username", "blocked__username")
     list_select_related = ("blocker", "blocked")
+
+
+@admin.register(TableInvite)
+class TableInviteAdmin(_ReadOnly[TableInvite]):
+    """Invites to a table (a grant to one person; ``social.invites``)."""
+
+    list_display = ("table", "from_user", "to_user", "status", "created_at", "expires_at")
+    list_filter = ("status",)
+    search_fields = ("from_user__username", "to_user__username")
+
+
+@admin.register(SocialSettings)
+class SocialSettingsAdmin(_ReadOnly[SocialSettings]):
+    """A person's social settings (invites from anyone, online notices)."""
+
+    list_display = ("user", "invites_from_anyone", "online_notices")
+    search_fields = ("user__username",)

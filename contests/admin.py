@@ -1,0 +1,34 @@
+"""Contests in the Django admin: listed and searchable, view only (arenas are
+created on /arenas/new/ with an audit entry; the rest is written by its own
+modules and moves coins)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from contests.models import (
+    Achievement,
+    Arena,
+    ArenaEntry,
+    ArenaSeating,
+    TaskProgress,
+    WeeklyBadge,
+    WeeklyClose,
+    WeeklyEntry,
+)
+from yuanzi_site.admin import ViewOnlyAdmin
+
+
+def _view_only(model: type, *fields: str) -> None:
+    admin.site.register(model, type(f"{model.__name__}Admin", (ViewOnlyAdmin,),
+                                    {"list_display": fields}))
+
+
+_view_only(Arena, "name", "starts_at", "status", "entry_fee")
+_view_only(ArenaEntry, "arena", "user", "status", "points")
+_view_only(ArenaSeating, "arena", "table", "created_at", "done")
+_view_only(TaskProgress, "user", "day", "code", "progress", "claimed_at")
+_view_only(Achievement, "user", "code", "earned_at")
+_view_only(WeeklyEntry, "week", "rank", "user", "points")
+_view_only(WeeklyBadge, "user", "week", "place")
+_view_only(WeeklyClose, "week", "closed_at")
