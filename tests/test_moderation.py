@@ -591,14 +591,15 @@ def test_the_admin_registers_every_model_with_money_and_ratings_read_only(django
     from django.apps import apps
     from django.contrib import admin
 
+    ours = ("games", "accounts", "shop", "moderation", "social", "contests")
     missing = [m.__name__ for m in apps.get_models()
-               if m._meta.app_label in ("games", "accounts", "shop", "moderation", "social", "contests")
+               if m._meta.app_label in ours
                and m not in admin.site._registry]
     assert not missing, missing
     root = django_user_model.objects.create_superuser(username="root", password="x")
     client = _client(root)
     for model, ma in admin.site._registry.items():
-        if model._meta.app_label not in ("games", "accounts", "shop", "moderation", "social", "contests"):
+        if model._meta.app_label not in ours:
             continue
         url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
         assert client.get(url).status_code == 200, url
