@@ -19,7 +19,7 @@ from django.db.models import Count, Q, QuerySet
 from accounts.models import Profile
 from games import access, presence
 from games.models import Seat, Table
-from social import relations
+from social import relations, reputation
 from social.models import Block, FriendRequest, Friendship
 
 #: rows per page, every list (at most 50)
@@ -193,8 +193,10 @@ def search(viewer: User, text: str, number: int) -> Page:
 
 def public_card(user: User) -> dict[str, Any]:
     """``GET /api/users/<username>``: what anyone may know of a player — never
-    coins. ``avatar`` and ``finish_rate`` are ``None`` until avatars and
-    reputation land."""
+    coins. ``avatar`` is ``None`` until avatars land; ``finish_rate``
+    (0–100) is ``None`` for a 新人 (``social.reputation.shown``);
+    ``rated_games`` counts the rated games that ended normally or by an
+    escape (RULES.md §12 "Rated game": what the 5-game threshold counts)."""
     profile = Profile.objects.filter(user=user).first()
     return {
         "username": user.username,
@@ -202,6 +204,6 @@ def public_card(user: User) -> dict[str, Any]:
         "title": profile.title if profile else "",
         "rating_points": profile.rating_points if profile else 0,
         "avatar": None,
-        "finish_rate": None,
-        "rated_games": profile.rated_games if profile else 0,
+        "finish_rate": reputation.shown(profile),
+        "rated_games": profile.counted_games if profile else 0,
     }

@@ -12,6 +12,10 @@ CODES = {
     "blocking": "a friend request to someone you block (unblock them first)",
     "block_limit": "a block over the maximum of 500",
     "blocked": "sit at a table whose owner blocks you (worded without saying who blocked whom)",
+    "reputation_too_low": "sit at a table whose minimum finish rate (完成率) is above yours "
+                          "(params: minimum); also the notice of a player a raised minimum "
+                          "stood up",
+    "bad_minimum": "set_min_finish_rate with a minimum not a JSON integer of 0, 80, 90, 95",
 }
 
 

@@ -59,7 +59,8 @@ def _no_rate_limits(request):
 #: the shared cache's copies of database rows (item state, table decor and
 #: wagers, the moderators), keyed by ids: a test database reuses ids (SQLite
 #: after a flush), so no copy may outlive its test
-SHARED_COPIES = ("shop:itemstate:*", "shop:decor:*", "shop:wager:*", "games:moderators")
+SHARED_COPIES = ("shop:itemstate:*", "shop:decor:*", "shop:wager:*", "games:moderators",
+                 "social:minimum:*", "social:blocked:*")
 
 
 def _forget_shared_copies() -> None:

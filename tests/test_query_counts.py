@@ -40,6 +40,7 @@ from games.seatview import current_view
 from moderation import roles
 from shop import items, ledger, purchase, wagers
 from shop.models import InventorySlot
+from social import blocks
 from tests import helpers
 
 MOVE_MAX = 4
@@ -120,6 +121,7 @@ def test_a_seated_players_connect_is_at_most_six_statements():
     chat.chat(game.table_id, players[1], "好牌")  # a history to send, with its badges
     consumers._connect("chan-warm", game.table_id, players[2])  # the shared copies filled
     user = type(players[0]).objects.get(pk=players[0].pk)  # as the session loads it
+    blocks.warm(None, user)  # whom they block: cached at log-in, like the session
     with CaptureQueriesContext(connection) as captured:
         hello = consumers._connect("chan-0", game.table_id, user, None, "10.0.0.1")
     counted, _markers = _statements(captured)
