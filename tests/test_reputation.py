@@ -143,7 +143,8 @@ def test_the_profile_shows_the_rate_and_the_last_30_days_escapes(client):
     page = client.get(reverse("profile", args=[users[1].username]),
                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-rate="83"' in page
-    assert f'data-game-id="{game.pk}"' in page and 'class="escape"' in page
+    assert f'data-game-id="{game.pk}"' in page
+    assert 'class="escape"' in page
 
 
 # --- a table's minimum ----------------------------------------------------------------------
@@ -200,10 +201,12 @@ def test_quick_start_skips_a_table_whose_minimum_you_miss(owner, partner, rival)
     reputation.set_minimum(strict.pk, owner, 95)
     _with_record(partner, "1111011111")  # 90 %
     table, alone = tables.quick_start(partner)
-    assert table.pk != strict.pk and alone
+    assert table.pk != strict.pk
+    assert alone
     _with_record(rival, "1" * 10)
     table, alone = tables.quick_start(rival)
-    assert table.pk == strict.pk and not alone
+    assert table.pk == strict.pk
+    assert not alone
 
 
 def test_the_create_form_sets_the_minimum(owner):

@@ -67,7 +67,6 @@ def social_strings() -> dict[str, str]:
                            "start keeps you apart."),
         "sit_blocked": _("You block %(names)s, seated at this table. Sit down anyway?"),
         "blocked_here": _("You block this player"),
-        "menu": _("Player menu"),
     }
 
 
