@@ -239,6 +239,8 @@ def set_minimum(table_id: int, user: User, minimum: object) -> int:
         if (current.minimum if current else 0) == minimum:
             return minimum
         TableMinimum.objects.update_or_create(table=table, defaults={"minimum": minimum})
+        # dropped before the TableChanged below builds the snapshot (on_commit order)
+        transaction.on_commit(lambda: forget_minimum(table_id))
         seated = list(Seat.objects.select_for_update().filter(table=table, user__isnull=False)
                       .values_list("user_id", flat=True))
         profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=seated)}
@@ -251,8 +253,6 @@ def set_minimum(table_id: int, user: User, minimum: object) -> int:
                 inbox.post(uid, KIND_KEPT_OUT, {"table": table.name, "minimum": minimum},
                            f"/tables/{table.pk}/")
         events.publish(events.TableChanged(table.pk))
-        transaction.on_commit(lambda: forget_minimum(table_id))
-    forget_minimum(table_id)
     return minimum
 
 

@@ -222,6 +222,28 @@ def test_a_wager_shows_in_the_next_snapshot(owner):
     assert snapshots.table_snapshot(table.pk)["wager"] == 0
 
 
+def test_a_minimum_finish_rate_shows_in_the_snapshot_its_change_sends(owner):
+    from games import events, tables
+    from social import reputation
+
+    table = tables.create_table(owner, "九成")
+    assert snapshots.table_snapshot(table.pk)["min_finish_rate"] == 0  # cached now
+    sent: list[int] = []
+
+    def snapshot_sent(e: events.TableChanged) -> None:  # as the broadcast builds it
+        sent.append(snapshots.table_snapshot(e.table_id)["min_finish_rate"])
+
+    events.subscribe(events.TableChanged, snapshot_sent)
+    try:
+        reputation.set_minimum(table.pk, owner, 90)
+    finally:
+        events.unsubscribe(events.TableChanged, snapshot_sent)
+    assert sent == [90]  # built after the commit, from a fresh copy
+    assert reputation.minimums_of([table.pk]) == {table.pk: 90}
+    reputation.set_minimum(table.pk, owner, 0)
+    assert snapshots.table_snapshot(table.pk)["min_finish_rate"] == 0
+
+
 def test_a_moderator_appointed_or_removed_shows_in_the_next_snapshot(owner, django_user_model):
     from games import access, tables
 

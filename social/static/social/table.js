@@ -126,8 +126,10 @@ export function render(s = state) {
       meta.appendChild(b);
     }
   });
-  document.querySelectorAll(".seat-actions button.sit").forEach((b) => {
-    b.disabled = low;
-    if (low) b.title = warn.textContent;
-  });
+  if (low) {  // after table.js enabled them (an open connection)
+    document.querySelectorAll(".seat-actions button.sit").forEach((b) => {
+      b.disabled = true;
+      b.title = warn.textContent;
+    });
+  }
 }
