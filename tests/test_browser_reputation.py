@@ -3,8 +3,9 @@ in English, a player on a 360 × 740 touch phone in Chinese. Each seat shows
 its finish rate (新人 before 5 rated games); the owner sets a minimum and the
 phone is told before pressing 坐下 that its rate falls short (the sit buttons
 off); the minimum lowered, it sits; the owner blocks it from its seat, which
-stands it up, and the server stops sending the owner its chat lines; no horizontal scroll on the phone. The
-site and browser fixtures are tests/test_browser.py's."""
+stands it up, and the server stops sending the owner its chat lines; no
+horizontal scroll on the phone. The site and browser fixtures are
+tests/test_browser.py's."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def test_rates_on_seats_a_minimum_told_before_sitting_and_a_block_from_the_seat(
     site.manage("shell", "-c", EIGHTY_PERCENT)
 
     # the owner's seat: a new player; the owner asks for 90 %
-    boss.page.locator('.seat[data-seat="0"] .finish-rate.newcomer', has_text="New player").wait_for()
+    newcomer = boss.page.locator('.seat[data-seat="0"] .finish-rate.newcomer')
+    newcomer.filter(has_text="New player").wait_for()
     boss.page.locator("#finish-select").select_option("90")
     boss.page.locator("#finish-min", has_text="at least 90%").wait_for()
 

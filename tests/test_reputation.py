@@ -7,6 +7,8 @@ quick start, raising it stands up those below it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -14,7 +16,7 @@ from django.urls import reverse
 from accounts.models import Notification, Profile
 from games import events, play, snapshots, tables
 from games.models import Game, Seat
-from social import reputation
+from social import blocks, reputation
 from tests import helpers
 from tests.helpers import listening, make_players, refused, start_game
 
@@ -218,3 +220,45 @@ def test_the_create_form_sets_the_minimum(owner):
     assert reputation.minimum_of(table.pk) == 90
     c.post(reverse("table_new"), {"name": "乱填", "min_finish_rate": "77"})
     assert reputation.minimum_of(owner.owned_tables.get(name="乱填").pk) == 0
+
+
+def test_the_lobby_shows_the_owners_rate_and_the_minimum_both_languages(owner, partner):
+    _with_record(owner, "1111111110")
+    strict = tables.create_table(owner, "九成桌")
+    reputation.set_minimum(strict.pk, owner, 90)
+    tables.create_table(partner, "新人桌")
+    c = Client()
+    c.force_login(partner)
+    zh = c.get("/").content.decode()
+    assert 'class="badge finish-rate" data-rate="90"' in zh
+    assert "完成率 90%" in zh
+    assert 'data-min="90"' in zh
+    assert "要求 ≥ 90%" in zh
+    assert 'class="badge finish-rate newcomer"' in zh  # the partner's table: 新人
+    assert 'name="min_finish_rate"' in zh  # the create form's minimum
+    en = c.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Finish 90%" in en
+    assert "Needs ≥ 90%" in en
+
+
+def test_the_rules_page_explains_the_finish_rate_and_blocks(client):
+    zh = client.get(reverse("rules")).content.decode()
+    assert 'id="finish-rate"' in zh
+    assert "完成率" in zh
+    assert 'id="blocks"' in zh
+    en = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="finish-rate"' in en
+    assert "Finish rate" in en
+    assert 'id="blocks"' in en
+
+
+def test_the_table_page_boots_the_viewers_own_rate_and_blocks(owner, partner, table):
+    _with_record(partner, "11111")
+    blocks.block(partner, owner)
+    c = Client()
+    c.force_login(partner)
+    page = c.get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="social-boot"' in page
+    boot = page.split('id="social-boot" type="application/json">')[1].split("</script>")[0]
+    assert json.loads(boot) == {"finish_rate": 100, "blocked": ["owner"],
+                                "minimums": [0, 80, 90, 95]}

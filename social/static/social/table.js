@@ -103,6 +103,8 @@ export function render(s = state) {
   form.hidden = !(isOwner(s) && tableWaiting(s));
   const select = $("finish-select");
   if (document.activeElement !== select) select.value = String(min);
+  // nothing to say (no minimum, not the owner's to set): no room taken (a phone sideways)
+  $("finish-box").hidden = !min && form.hidden && warn.hidden;
   const rates = t.finish_rates || [];
   document.querySelectorAll(".seat[data-seat]").forEach((box) => {
     box.querySelectorAll(".finish-rate, .seat-block").forEach((n) => n.remove());
