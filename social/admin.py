@@ -1,5 +1,5 @@
-"""Friends and blocks in the admin: read-only (they change only through
-``social.friends`` / ``social.blocks``, which keep both sides and the limits)."""
+"""Friends, blocks and tables' minimum finish rates in the admin: read-only (they
+change only through ``social.friends`` / ``social.blocks`` / ``social.reputation``)."""
 
 from typing import TypeVar
 
@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from social.models import Block, FriendRequest, Friendship
+from social.models import Block, FriendRequest, Friendship, TableMinimum
 
 _M = TypeVar("_M", bound=Model)
 
@@ -49,3 +49,11 @@ class BlockAdmin(_ReadOnly[Block]):
     list_display = ("blocker", "blocked", "created_at")
     search_fields = ("blocker__username", "blocked__username")
     list_select_related = ("blocker", "blocked")
+
+
+@admin.register(TableMinimum)
+class TableMinimumAdmin(_ReadOnly[TableMinimum]):
+    """Tables' minimum finish rates (set by their owners, ``social.reputation``)."""
+
+    list_display = ("table", "minimum")
+    list_select_related = ("table",)

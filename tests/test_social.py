@@ -1,8 +1,11 @@
 """Friends and blocks (RULES.md §12): every action and refusal of
 the services and the JSON API (docs/api.md), the limits (200 friends, 500
 blocks, 20 requests a day), the silence of a block, where a friend is, the
-friends page in both languages, and a constant number of queries per page with
-10,000 rows in every list."""
+friends page in both languages, a constant number of queries per page with
+10,000 rows in every list; at tables, the seat refused (``blocked``), the
+blocked person's chat and quick phrases hidden from the blocker by the server
+(two and more real sockets; a moderator's lines always reach), and quick
+start keeping the two apart."""
 
 from __future__ import annotations
 
