@@ -3,8 +3,9 @@ in English, a player on a 360 × 740 touch phone in Chinese. Each seat shows
 its finish rate (新人 before 5 rated games); the owner sets a minimum and the
 phone is told before pressing 坐下 that its rate falls short (the sit buttons
 off); the minimum lowered, it sits; the owner blocks it from its seat, which
-stands it up, and the server stops sending the owner its chat lines; no
-horizontal scroll on the phone. The site and browser fixtures are
+stands it up, and the server stops sending the owner its chat lines; sitting
+beside her elsewhere, the owner is asked first; no horizontal scroll on the
+phone. The site and browser fixtures are
 tests/test_browser.py's."""
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def test_rates_on_seats_a_minimum_told_before_sitting_and_a_block_from_the_seat(
     li = Player.open(browser, "xiaoli", **PHONE)
     boss.sign_up(base)
     li.sign_up(base)
-    boss.page.on("dialog", lambda d: d.accept())
+    asked: list[str] = []  # the confirmations the owner's page asked
+    boss.page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     li.page.on("dialog", lambda d: d.accept())
     table_url = boss.create_table("完成率桌")
     site.manage("shell", "-c", EIGHTY_PERCENT)
@@ -85,5 +87,13 @@ def test_rates_on_seats_a_minimum_told_before_sitting_and_a_block_from_the_seat(
     _say(boss, "marker")  # sent after xiaoli's line: it arrives after it
     assert boss.page.locator("#chat-log .chat-text", has_text="第二句").count() == 0
     assert li.page.evaluate(NO_SIDEWAYS_SCROLL)
+
+    # at xiaoli's own table the owner is asked before sitting beside her
+    li.page.goto(base + "/")
+    li_table = li.create_table("小李的桌")
+    boss.page.goto(li_table)
+    boss.wait_connected()
+    boss.sit(1)
+    assert any("xiaoli" in m and "Sit down anyway" in m for m in asked), asked
     for p in (boss, li):
         p.assert_clean()
