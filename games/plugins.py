@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 #: where a page includes the plugins' panels (templates): the table page, the
 #: lobby page, each lobby row (context ``row``), each rating change on a
-#: result page (``change``), each game of a profile's recent games (``game``)
+#: result page (``change``), each game of a profile's recent games (``game``),
 #: the lobby's form that opens a table (its extra fields, see
 #: ``GamePlugin.on_table_opened``) and a profile page (``player``, ``player_user``)
 Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row", "create_table",

@@ -219,11 +219,14 @@ def set_minimum(table_id: int, user: User, minimum: object) -> int:
     """The owner sets the table's minimum finish rate while it waits (RULES.md
     §12). Raising it stands up each seated player below it, told by a
     ``notice`` (``reputation_too_low``) and a notification
-    (:data:`KIND_KEPT_OUT`). Setting the minimum it has changes nothing.
+    (:data:`KIND_KEPT_OUT`). Setting the minimum it has changes nothing. The
+    owner may not ask for more than their own shown rate (as a wager needs
+    the owner's coins): they must be able to sit at their own table.
 
     :returns: the table's minimum.
     :raises Refused: ``bad_minimum``, ``no_table``, ``not_owner``,
-        ``game_running``.
+        ``game_running``, ``reputation_too_low`` (the owner's own rate is
+        below it; params ``minimum``).
     """
     minimum = parse_minimum(minimum)
     with transaction.atomic():
@@ -238,6 +241,11 @@ def set_minimum(table_id: int, user: User, minimum: object) -> int:
         current = TableMinimum.objects.select_for_update().filter(table=table).first()
         if (current.minimum if current else 0) == minimum:
             return minimum
+        own = Profile.objects.filter(user_id=table.owner_id).first()
+        if not passes(own, minimum):  # the owner must be able to sit at their own table
+            raise Refused("reputation_too_low",
+                          _("You cannot ask for a finish rate above your own (%(mine)s%%).")
+                          % {"mine": shown(own)}, {"minimum": minimum})
         TableMinimum.objects.update_or_create(table=table, defaults={"minimum": minimum})
         # dropped before the TableChanged below builds the snapshot (on_commit order)
         transaction.on_commit(lambda: forget_minimum(table_id))

@@ -171,7 +171,13 @@ def test_setting_a_minimum_is_the_owners_while_the_table_waits(owner, partner, t
     refused("bad_minimum", reputation.set_minimum, table.pk, owner, True)
     refused("not_owner", reputation.set_minimum, table.pk, partner, 90)
     assert reputation.minimum_of(table.pk) == 0
-    assert reputation.set_minimum(table.pk, owner, 95) == 95
+    assert reputation.set_minimum(table.pk, owner, 95) == 95  # a 新人 owner passes any
+    assert reputation.set_minimum(table.pk, owner, 0) == 0
+    _with_record(owner, "1111111110")  # 90 %: no more than their own
+    e = refused("reputation_too_low", reputation.set_minimum, table.pk, owner, 95)
+    assert e.params == {"minimum": 95}
+    assert reputation.minimum_of(table.pk) == 0  # unchanged
+    assert reputation.set_minimum(table.pk, owner, 90) == 90
     users = make_players(4, prefix="w")
     game = start_game(users)
     refused("game_running", reputation.set_minimum, game.table_id, users[0], 80)

@@ -230,8 +230,8 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
         await self.close(code=4403)
 
     async def user_hidden(self, event: dict[str, Any]) -> None:
-        # events.ChatHiddenChanged: whose lines this person is not sent (table sockets)
-        """Nothing to do but on a table socket."""
+        """``events.ChatHiddenChanged``: whose lines this person is not sent
+        changed; nothing to do but on a table socket (``TableConsumer``)."""
 
     async def site_notice(self, event: dict[str, Any]) -> None:
         # the site-wide notice (维护公告) changed: every open page shows it at once

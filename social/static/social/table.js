@@ -64,6 +64,8 @@ export function wire(page) {
   (boot.minimums || [0]).forEach((m) => {
     const option = el("option", "", m ? pct(m) : T.any);
     option.value = m;
+    // an owner may not ask for more than their own rate (the server refuses it too)
+    option.disabled = boot.finish_rate !== null && m > boot.finish_rate;
     select.appendChild(option);
   });
   select.addEventListener("change", () => {
