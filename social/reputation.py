@@ -277,7 +277,10 @@ def table_keys(table_list: list[Table], *, lobby: bool) -> dict[int, dict[str, A
     ``finish_rates`` (``[rate | None] × 4`` by seat, ``None`` for an empty seat,
     a bot or a 新人); a lobby row gets ``min_finish_rate`` and
     ``owner_finish_rate``. Seats come with their profiles loaded; the owner's
-    profile is read once for all the lobby's owners not seated."""
+    profile is read once for all the lobby's owners not seated. A table
+    snapshot carries ``owner_finish_rate`` only while the owner sits there
+    (no query on a connect): the lobby row the lobby socket streams from it
+    then shows it, and otherwise no badge until the lobby page is reloaded."""
     minimums = minimums_of(t.pk for t in table_list)
     out: dict[int, dict[str, Any]] = {}
     owners: dict[int, Profile | None] = {}
@@ -290,6 +293,8 @@ def table_keys(table_list: list[Table], *, lobby: bool) -> dict[int, dict[str, A
         if not lobby:
             out[t.pk]["finish_rates"] = [shown(s.user.profile) if s.user is not None else None
                                          for s in seats]
+            if t.owner_id in owners:  # seated: the lobby row streamed from it shows it
+                out[t.pk]["owner_finish_rate"] = shown(owners[t.owner_id])
     if lobby:
         missing = {t.owner_id for t in table_list} - set(owners)
         if missing:

@@ -128,6 +128,7 @@ def test_seats_and_lobby_rows_carry_the_rates(owner, partner, table):
     snap = snapshots.table_snapshot(table.pk)
     assert snap["finish_rates"] == [90, None, None, None]
     assert snap["min_finish_rate"] == 0
+    assert snapshots.lobby_row(snap)["owner_finish_rate"] == 90  # what the lobby socket streams
     Seat.objects.filter(table=table, user=owner).update(user=None)
     row = next(r for r in snapshots.lobby_rows() if r["id"] == table.pk)
     assert row["owner_finish_rate"] == 90  # the owner, not seated
