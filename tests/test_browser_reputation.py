@@ -88,6 +88,16 @@ def test_rates_on_seats_a_minimum_told_before_sitting_and_a_block_from_the_seat(
     assert boss.page.locator("#chat-log .chat-text", has_text="第二句").count() == 0
     assert li.page.evaluate(NO_SIDEWAYS_SCROLL)
 
+    # the phone's lobby (the create form's minimum) and profile fit 360 px
+    li.page.goto(base + "/")
+    li.page.locator("#min-finish-input").wait_for()
+    assert li.page.evaluate(NO_SIDEWAYS_SCROLL)
+    li.page.goto(base + "/accounts/profile/xiaoli/")
+    li.page.locator('.finish-card .finish-rate[data-rate="80"]').wait_for()
+    assert li.page.evaluate(NO_SIDEWAYS_SCROLL)
+    boss.page.goto(base + "/accounts/profile/xiaoli/")
+    boss.page.locator(".finish-card h3", has_text="Escapes in the last 30 days").wait_for()
+
     # at xiaoli's own table the owner is asked before sitting beside her
     li.page.goto(base + "/")
     li_table = li.create_table("小李的桌")
