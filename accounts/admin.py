@@ -21,7 +21,10 @@ class ProfileAdmin(admin.ModelAdmin[Profile]):
     list_display = ("user", "rating_points", "level", "coins", "games_played", "games_won")
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
-    readonly_fields = ("user", "coins", "coins_held", "rating_points", "rated_wins")
+    # the finish rate moves only at a game's end (social.reputation): its record,
+    # rate and count together, never one alone by hand
+    readonly_fields = ("user", "coins", "coins_held", "rating_points", "rated_wins",
+                       "finish_record", "finish_rate", "counted_games")
     ordering = ("-rating_points",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

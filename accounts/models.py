@@ -66,6 +66,15 @@ class Profile(models.Model):
     double_clamps = models.PositiveIntegerField(_("double clamps"), default=0)
     # a code of AVATARS, or "" for the default by user id (avatar_code)
     avatar = models.CharField(_("avatar"), max_length=16, blank=True, default="")
+    # 完成率 (RULES.md §12 "Finish rate"), written only by ``social.reputation``
+    # at a game's end, so showing it costs no query: the last 100 counted
+    # outcomes oldest first ("1" finished, "0" their own escape), the rate
+    # they make (0–100), and the rated games that ended normally or by an
+    # escape (the "5 rated games" before it is shown)
+    finish_record = models.CharField(_("finish record"), max_length=100, blank=True,
+                                     default="")
+    finish_rate = models.PositiveSmallIntegerField(_("finish rate"), default=100)
+    counted_games = models.PositiveIntegerField(_("counted rated games"), default=0)
 
     class Meta:
         verbose_name = _("profile")

@@ -130,10 +130,20 @@ class ReviewQueued:
     review_id: int
 
 
+@dataclass(frozen=True)
+class ChatHiddenChanged:
+    """Whose chat lines one person is not sent changed (a block or an unblock,
+    ``GamePlugin.chat_hidden``): their open table sockets ask again."""
+
+    user_id: int
+
+
 Event = (TableChanged | TableClosed | GameChanged | ChatPosted | Notice | UserFrame
-         | MeChanged | CloseSockets | PresenceExpired | SiteNoticeChanged | ReviewQueued)
+         | MeChanged | CloseSockets | PresenceExpired | SiteNoticeChanged | ReviewQueued
+         | ChatHiddenChanged)
 E = TypeVar("E", TableChanged, TableClosed, GameChanged, ChatPosted, Notice, UserFrame,
-            MeChanged, CloseSockets, PresenceExpired, SiteNoticeChanged, ReviewQueued)
+            MeChanged, CloseSockets, PresenceExpired, SiteNoticeChanged, ReviewQueued,
+            ChatHiddenChanged)
 
 _SUBSCRIBERS: dict[type[Any], list[Callable[[Any], object]]] = {}
 

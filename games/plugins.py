@@ -47,9 +47,11 @@ if TYPE_CHECKING:
 
 #: where a page includes the plugins' panels (templates): the table page, the
 #: lobby page, each lobby row (context ``row``), each rating change on a
-#: result page (``change``), each game of a profile's recent games (``game``)
-#: and a profile page (``player_user``, whose profile it is)
-Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row", "profile"]
+#: result page (``change``), each game of a profile's recent games (``game``),
+#: the lobby's form that opens a table (its extra fields, see
+#: ``GamePlugin.on_table_opened``) and a profile page (``player``, ``player_user``)
+Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row", "create_table",
+               "profile"]
 
 #: when a seat is checked: sitting down, a game starting (the fourth ready), a
 #: game's end (in the finisher, after the game-end hooks), a bot being added
@@ -255,6 +257,22 @@ class GamePlugin:
         invite token): ``True`` opens it (e.g. an accepted invite, a grant to
         that one person)."""
         return False
+    def on_table_opened(self, table: Table, user: User, params: Mapping[str, Any]) -> None:
+        """A table was opened from the lobby's form (``games.views.create_table``),
+        after its transaction: ``params`` is the form (the fields a
+        ``create_table`` panel adds). Never raises for a bad value (ignore it)."""
+
+    def chat_hidden(self, user_id: int) -> frozenset[int]:
+        """The authors whose chat lines (and quick phrases) ``user_id``'s table
+        sockets are not sent, a moderator's lines excepted (a block). Asked at
+        connect and when ``events.ChatHiddenChanged`` names the user: keep it
+        off the database (a cache)."""
+        return frozenset()
+
+    def quick_start_tables(self, user: User, tables: list[Table]) -> list[Table]:
+        """快速开始's candidates (best first) for ``user``: return those to try,
+        in order (e.g. without the tables where someone they block sits)."""
+        return tables
 
     def panels(self, slot: Slot) -> Sequence[str]:
         """Templates a page includes at ``slot`` (with the page's context, e.g.
@@ -512,6 +530,25 @@ def grants_entry(table: Table, user: User | AnonymousUser | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return any(p.grants_entry(table, user) for p in _overriding("grants_entry"))
+def table_opened(table: Table, user: User, params: Mapping[str, Any]) -> None:
+    """Run every ``on_table_opened`` (``games.views.create_table``)."""
+    for p in _overriding("on_table_opened"):
+        p.on_table_opened(table, user, params)
+
+
+def chat_hidden(user_id: int) -> frozenset[int]:
+    """The union of every ``chat_hidden`` for ``user_id``."""
+    hidden: frozenset[int] = frozenset()
+    for p in _overriding("chat_hidden"):
+        hidden |= p.chat_hidden(user_id)
+    return hidden
+
+
+def quick_start_tables(user: User, tables: list[Table]) -> list[Table]:
+    """Run every ``quick_start_tables`` over the candidates, in order."""
+    for p in _overriding("quick_start_tables"):
+        tables = p.quick_start_tables(user, tables)
+    return tables
 
 
 def panels(slot: Slot) -> list[str]:

@@ -255,7 +255,8 @@ def quick_start(user: User) -> tuple[Table, bool]:
     """快速开始: seat ``user`` at the public waiting table with
     the most people seated (never a table with a bot, never a private one;
     ties: the oldest) that has an empty seat and whose seat policies admit
-    them (``plugins.check_seat(table, user, "sit")``),
+    them (``plugins.check_seat(table, user, "sit")``), among the candidates the
+    plugins keep (``plugins.quick_start_tables``: blocks keep people apart),
     moving them from another waiting table; if there is none, their own empty
     table, or a new one.
 
@@ -272,7 +273,7 @@ def quick_start(user: User) -> tuple[Table, bool]:
             _("You are playing at table “%(name)s”: finish that game first.")
             % {"name": current.table.name},
         )
-    for table in queries.quick_start_tables():
+    for table in plugins.quick_start_tables(user, queries.quick_start_tables()):
         if current is not None and current.table_id == table.pk:
             return table, False  # already at the best table
         try:

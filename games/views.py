@@ -67,7 +67,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """POST ``/tables/new/`` (optional ``name``, ``private=1``): open a table
+    """POST ``/tables/new/`` (optional ``name``, ``private=1``, and the plugins'
+    fields, ``GamePlugin.on_table_opened``: ``min_finish_rate``): open a table
     with its creator seated (``games.tables.open_table``) and go to it; when
     they cannot sit (a running game elsewhere) the page says so and asks them
     to sit down later.
@@ -87,6 +88,7 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     except Refused as e:
         messages.error(request, str(e))
         return redirect("lobby")
+    plugins.table_opened(table, request.user, request.POST)  # the form's other fields
     if unseated is not None:  # e.g. they play a running game elsewhere
         messages.info(request, _("Your table is open. %(why)s Then sit down here.")
                       % {"why": str(unseated)})

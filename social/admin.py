@@ -1,5 +1,5 @@
-"""Friends and blocks in the admin: read-only (they change only through
-``social.friends`` / ``social.blocks``, which keep both sides and the limits)."""
+"""Friends, blocks and tables' minimum finish rates in the admin: read-only (they
+change only through ``social.friends`` / ``social.blocks`` / ``social.reputation``)."""
 
 from typing import TypeVar
 
@@ -7,7 +7,14 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from social.models import Block, FriendRequest, Friendship, SocialSettings, TableInvite
+from social.models import (
+    Block,
+    FriendRequest,
+    Friendship,
+    SocialSettings,
+    TableInvite,
+    TableMinimum,
+)
 
 _M = TypeVar("_M", bound=Model)
 
@@ -66,3 +73,11 @@ class SocialSettingsAdmin(_ReadOnly[SocialSettings]):
 
     list_display = ("user", "invites_from_anyone", "online_notices")
     search_fields = ("user__username",)
+
+
+@admin.register(TableMinimum)
+class TableMinimumAdmin(_ReadOnly[TableMinimum]):
+    """Tables' minimum finish rates (set by their owners, ``social.reputation``)."""
+
+    list_display = ("table", "minimum")
+    list_select_related = ("table",)

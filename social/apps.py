@@ -5,18 +5,26 @@ from social import reasons
 
 
 class SocialConfig(AppConfig):
-    """The social hall: friends, blocks and table invites. It reads ``games`` and ``accounts``;
-    neither of them, nor ``shop``, imports it. What it does to a game is
+    """The social hall: friends, blocks, table invites and finish rates (完成率).
+    It reads ``games`` and ``accounts``; neither of them, nor ``shop``, imports it.
+    What it does to a game is
     ``social.plugin`` (listed in ``settings.GAME_PLUGINS``)."""
 
     name = "social"
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
         from accounts import inbox
-        from social import invites
+        from social import blocks, invites, reputation
 
         reasons.register()
-        inbox.register_kinds({invites.KIND: _(
-            "%(from)s invites you to the table “%(table)s” (wager %(wager)s coins, finish-rate "
-            "minimum %(min_finish_rate)s%%): join within two minutes.")})
+        user_logged_in.connect(blocks.warm, dispatch_uid="social_warm_blocks")
+        inbox.register_kinds({
+            invites.KIND: _(
+                "%(from)s invites you to the table “%(table)s” (wager %(wager)s coins, "
+                "finish-rate minimum %(min_finish_rate)s%%): join within two minutes."),
+            reputation.KIND_KEPT_OUT: _(
+                "A minimum finish rate of %(minimum)s%% at table “%(table)s” stood you up."),
+        })

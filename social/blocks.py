@@ -6,21 +6,32 @@ every pending request between the two.
 At tables (RULES.md §12): the blocked person cannot sit at a table the
 blocker owns (:func:`seat_policy`, ``blocked``, worded without saying who
 blocked whom), and a new block stands them up from the blocker's *waiting*
-tables, never from a running game. (The per-recipient chat filter and quick
-start's separation come with the rest of the table integration.)
+tables, never from a running game.
+
+In chat: the blocker's table sockets are not sent the blocked person's lines
+and quick phrases, live or in the history (a moderator's always are): each
+socket holds its user's :func:`blocked_ids` (a shared-cache copy, so a connect
+asks no query once it is warm), asked again when a block or an unblock
+publishes ``events.ChatHiddenChanged``. Quick start leaves out the tables
+where someone you block, or who blocks you, sits (:func:`apart`); the table
+page warns before you sit beside someone you block.
+
+A new block also ends the pending table invites between the two
+(:func:`social.invites.end_between`).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import tables
+from games import events, tables
 from games.models import Seat, Table
-from social import relations
+from social import invites, relations
 from social.friends import lock_pair, unfriend
 from social.models import Block, FriendRequest
 from yuanzi_site.refusals import Refused
@@ -50,6 +61,8 @@ def block(user: User, other: User) -> bool:
             status=FriendRequest.PENDING, from_user_id__in=(user.pk, other.pk),
             to_user_id__in=(user.pk, other.pk),
         ).update(status=FriendRequest.ENDED, answered_at=timezone.now())
+        invites.end_between(user.pk, other.pk)
+        _hidden_changed(user.pk)
     # after the profile locks are released: tables come before profiles in the lock order
     _stand_up_at_tables_of(user.pk, other.pk)
     return True
@@ -93,7 +106,8 @@ def unblock(user: User, other: User) -> bool:
     """
     with transaction.atomic():
         lock_pair(user.pk, other.pk)
-        Block.objects.filter(blocker=user, blocked=other).delete()
+        if Block.objects.filter(blocker=user, blocked=other).delete()[0]:
+            _hidden_changed(user.pk)
     return False
 
 
@@ -103,3 +117,66 @@ def forget(user: User) -> int:
     how many."""
     deleted, _ = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     return deleted
+# --- chat and quick start ---------------------------------------------------------------
+
+#: the shared cache's copy of whom a user blocks, dropped after every block and
+#: unblock commits and filled at log-in (:func:`warm`), so a table connect
+#: asks no query for it; the expiry bounds what a read racing a write can leave
+BLOCKED_CACHE_SECONDS = 24 * 3600
+
+
+def _blocked_key(user_id: int) -> str:
+    return f"social:blocked:{user_id}"
+
+
+def _hidden_changed(user_id: int) -> None:
+    """After the current transaction commits: drop the cached copy, then tell
+    the user's open sockets (``events.ChatHiddenChanged``)."""
+    transaction.on_commit(lambda: cache.delete(_blocked_key(user_id)))
+    events.publish(events.ChatHiddenChanged(user_id))
+
+
+def blocked_ids(user_id: int) -> frozenset[int]:
+    """The ids of everyone ``user_id`` blocks: their chat lines and quick
+    phrases are not sent to ``user_id``'s table sockets (RULES.md §12). From
+    the shared cache; one query when it lacks them."""
+    key = _blocked_key(user_id)
+    cached: list[int] | None = cache.get(key)
+    if cached is None:
+        cached = list(Block.objects.filter(blocker_id=user_id)
+                      .values_list("blocked_id", flat=True))
+        cache.set(key, cached, BLOCKED_CACHE_SECONDS)
+    return frozenset(cached)
+
+
+def warm(sender: object, user: User, **_: object) -> None:
+    """``user_logged_in``: fill the cached copy of whom ``user`` blocks, so
+    their table connects find it (``SocialConfig.ready``)."""
+    cache.delete(_blocked_key(user.pk))
+    blocked_ids(user.pk)
+
+
+def related_ids(user_id: int) -> set[int]:
+    """Everyone ``user_id`` blocks or is blocked by (one query)."""
+    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id")
+    return {a if b == user_id else b for a, b in pairs}
+
+
+def apart(user_id: int, candidates: list[Table]) -> list[Table]:
+    """Quick start's candidates without the tables where someone ``user_id``
+    blocks, or who blocks them, sits (RULES.md §12: never seated together
+    where it can be avoided — quick start then opens a table of their own).
+    At most two queries."""
+    others = related_ids(user_id)
+    if not others or not candidates:
+        return candidates
+    shunned = set(Seat.objects.filter(table_id__in=[t.pk for t in candidates],
+                                      user_id__in=others).values_list("table_id", flat=True))
+    return [t for t in candidates if t.pk not in shunned]
+
+
+def blocked_names(user_id: int) -> list[str]:
+    """The names of everyone ``user_id`` blocks (at most 500; their own list)."""
+    return list(Block.objects.filter(blocker_id=user_id).order_by("blocked__username")
+                .values_list("blocked__username", flat=True))

@@ -84,8 +84,7 @@ def _params(table: Table, inviter: User, invite: TableInvite) -> dict[str, Any]:
     keys: dict[str, Any] = dict(snap) if snap is not None else {}
     return {"from": inviter.username, "table": table.name, "table_id": table.pk,
             "invite_id": invite.pk, "wager": int(keys.get("wager") or 0),
-            # REPUTATION: the table minimum (social.reputation, a finish rate in percent)
-            # comes from the snapshot once the rep helper adds it; 0 means none
+            # the table's minimum finish rate (social.reputation, percent; 0: none)
             "min_finish_rate": int(keys.get("min_finish_rate") or 0),
             "private": table.private, "expires_at": invite.expires_at.isoformat()}
 
@@ -264,4 +263,13 @@ def forget(user: User) -> int:
     RULES.md §12): they expire and open nothing. Returns how many."""
     return (TableInvite.objects
             .filter(Q(from_user=user) | Q(to_user=user), status=TableInvite.PENDING)
+            .update(status=TableInvite.EXPIRED))
+
+
+def end_between(a_id: int, b_id: int) -> int:
+    """End the pending invites between two people, either way (a new block,
+    RULES.md §12): they expire and open nothing. Returns how many."""
+    return (TableInvite.objects
+            .filter(status=TableInvite.PENDING, from_user_id__in=(a_id, b_id),
+                    to_user_id__in=(a_id, b_id))
             .update(status=TableInvite.EXPIRED))

@@ -20,7 +20,7 @@ from accounts.models import Profile, default_avatar
 from games import access, presence
 from games.models import Seat, Table
 from social import invites as table_invites
-from social import relations
+from social import relations, reputation
 from social.models import Block, FriendRequest, Friendship
 
 #: rows per page, every list (at most 50)
@@ -202,7 +202,10 @@ def search(viewer: User, text: str, number: int) -> Page:
 def public_card(user: User) -> dict[str, Any]:
     """``GET /api/users/<username>``: what anyone may know of a player — never
     coins. ``avatar``: a code of ``accounts.models.AVATARS`` (``frame``: its
-    level band); ``finish_rate`` is ``None`` until reputation lands."""
+    level band); ``finish_rate`` (0–100) is ``None`` for a 新人
+    (``social.reputation.shown``); ``rated_games`` counts the rated games that
+    ended normally or by an escape (RULES.md §12 "Rated game": what the 5-game
+    threshold counts)."""
     profile = Profile.objects.filter(user=user).first()
     return {
         "username": user.username,
@@ -211,6 +214,6 @@ def public_card(user: User) -> dict[str, Any]:
         "rating_points": profile.rating_points if profile else 0,
         "avatar": profile.avatar_code if profile else default_avatar(user.pk),
         "frame": profile.frame if profile else 0,
-        "finish_rate": None,
-        "rated_games": profile.rated_games if profile else 0,
+        "finish_rate": reputation.shown(profile),
+        "rated_games": profile.counted_games if profile else 0,
     }

@@ -164,3 +164,22 @@ class SocialSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}"
+
+
+class TableMinimum(models.Model):
+    """A table's minimum finish rate (完成率, RULES.md §12 "Finish rate"): one of
+    ``social.reputation.MINIMUMS``; a table without a row has none. Set by the
+    owner while the table waits, under its row lock (``social.reputation``)."""
+
+    table = models.OneToOneField(
+        "games.Table", primary_key=True, on_delete=models.CASCADE, related_name="min_finish",
+        verbose_name=_("table"),
+    )
+    minimum = models.PositiveSmallIntegerField(_("minimum finish rate"), default=0)
+
+    class Meta:
+        verbose_name = _("table minimum finish rate")
+        verbose_name_plural = _("table minimum finish rates")
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}: {self.minimum} %"

@@ -18,6 +18,10 @@ CODES = {
     "invite_expired": "accept or decline of an invite already answered, over two minutes old, "
                       "or whose table's game has started",
     "blocked": "sit at a table whose owner blocks you (worded without saying who blocked whom)",
+    "reputation_too_low": "sit at a table whose minimum finish rate (完成率) is above yours "
+                          "(params: minimum); also the notice of a player a raised minimum "
+                          "stood up",
+    "bad_minimum": "set_min_finish_rate with a minimum not a JSON integer of 0, 80, 90, 95",
 }
 
 

@@ -446,13 +446,8 @@ def test_quick_phrases_reach_the_other_players(site, browser):
         p.page.locator("#chat-log .chat-text", has_text="配合得好").wait_for()
         p.page.locator("#chat-log .chat-text", has_text="👍").wait_for()
     assert "北京时间" in b.page.locator("#chat-log .chat-time").first.get_attribute("title")
-    b.page.locator("#chat-mute").check()
-    assert b.page.locator("#chat-log .chat-line:visible").count() == 0
     b.page.locator("#phrases .phrase", has_text="谢谢").click()
     b.page.locator("#chat-log .chat-line.mine .chat-text", has_text="谢谢").wait_for()
-    b.page.reload()
-    b.wait_connected()
-    assert b.page.locator("#chat-mute").is_checked()
     for p in (a, b):
         p.assert_clean()
 

@@ -387,3 +387,16 @@ def test_the_table_page_has_the_invite_box_and_its_module(owner):
     assert 'id="table-invite"' in page
     assert f"/api/tables/{table.pk}/invite" in page
     assert "social/table.js" in page
+
+
+def test_a_new_block_ends_the_pending_invites_between_the_two(owner, partner):
+    _befriend(owner, partner)
+    table = _private(owner)
+    status, body = _invite(_client(owner), table.pk, "partner")
+    assert (status, body["ok"]) == (200, True)
+    made = TableInvite.objects.get()
+    blocks.block(partner, owner)  # RULES.md §12: a block ends invites
+    made.refresh_from_db()
+    assert made.status == TableInvite.EXPIRED
+    assert _answer(_client(partner), made.pk, "accept")[1]["ok"] is False
+    assert not _opens(_client(partner), table)

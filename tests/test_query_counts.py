@@ -40,6 +40,7 @@ from games.seatview import current_view
 from moderation import roles
 from shop import items, ledger, purchase, wagers
 from shop.models import InventorySlot
+from social import blocks
 from tests import helpers
 
 MOVE_MAX = 4
@@ -120,6 +121,7 @@ def test_a_seated_players_connect_is_at_most_six_statements():
     chat.chat(game.table_id, players[1], "好牌")  # a history to send, with its badges
     consumers._connect("chan-warm", game.table_id, players[2])  # the shared copies filled
     user = type(players[0]).objects.get(pk=players[0].pk)  # as the session loads it
+    blocks.warm(None, user)  # whom they block: cached at log-in, like the session
     with CaptureQueriesContext(connection) as captured:
         hello = consumers._connect("chan-0", game.table_id, user, None, "10.0.0.1")
     counted, _markers = _statements(captured)
@@ -218,6 +220,28 @@ def test_a_wager_shows_in_the_next_snapshot(owner):
     assert wagers.wagers_of([table.pk]) == {table.pk: 40}
     wagers.set_wager(table.pk, owner, 0)
     assert snapshots.table_snapshot(table.pk)["wager"] == 0
+
+
+def test_a_minimum_finish_rate_shows_in_the_snapshot_its_change_sends(owner):
+    from games import events, tables
+    from social import reputation
+
+    table = tables.create_table(owner, "九成")
+    assert snapshots.table_snapshot(table.pk)["min_finish_rate"] == 0  # cached now
+    sent: list[int] = []
+
+    def snapshot_sent(e: events.TableChanged) -> None:  # as the broadcast builds it
+        sent.append(snapshots.table_snapshot(e.table_id)["min_finish_rate"])
+
+    events.subscribe(events.TableChanged, snapshot_sent)
+    try:
+        reputation.set_minimum(table.pk, owner, 90)
+    finally:
+        events.unsubscribe(events.TableChanged, snapshot_sent)
+    assert sent == [90]  # built after the commit, from a fresh copy
+    assert reputation.minimums_of([table.pk]) == {table.pk: 90}
+    reputation.set_minimum(table.pk, owner, 0)
+    assert snapshots.table_snapshot(table.pk)["min_finish_rate"] == 0
 
 
 def test_a_moderator_appointed_or_removed_shows_in_the_next_snapshot(owner, django_user_model):

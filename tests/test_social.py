@@ -1,8 +1,11 @@
 """Friends and blocks (RULES.md §12): every action and refusal of
 the services and the JSON API (docs/api.md), the limits (200 friends, 500
 blocks, 20 requests a day), the silence of a block, where a friend is, the
-friends page in both languages, and a constant number of queries per page with
-10,000 rows in every list."""
+friends page in both languages, a constant number of queries per page with
+10,000 rows in every list; at tables, the seat refused (``blocked``), the
+blocked person's chat and quick phrases hidden from the blocker by the server
+(two and more real sockets; a moderator's lines always reach), and quick
+start keeping the two apart."""
 
 from __future__ import annotations
 
@@ -589,3 +592,112 @@ def test_a_block_never_stands_anyone_up_from_a_running_game(owner):
     seated = set(Seat.objects.filter(table_id=game.table_id).values_list("user_id",
                                                                         flat=True))
     assert players[0].pk in seated
+
+
+# --- a block in chat and in quick start (RULES.md §12) --------------------------------------
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def _cookie(user) -> bytes:
+    from django.conf import settings as django_settings
+
+    c = Client()
+    c.force_login(user)
+    name = django_settings.SESSION_COOKIE_NAME
+    return f"{name}={c.cookies[name].value}".encode()
+
+
+class _Sock:
+    """A table socket that keeps every chat line it is sent."""
+
+    def __init__(self, comm) -> None:
+        self.comm = comm
+        self.history: list[str] = []
+        self.lines: list[str] = []
+
+    async def until_line(self, text: str) -> None:
+        """Receive until the chat line ``text`` arrives (every line kept)."""
+        for _ in range(200):
+            msg = await self.comm.receive_json_from(timeout=5)
+            if msg["type"] == "chat":
+                self.lines.append(msg["line"]["text"])
+                if msg["line"]["text"] == text:
+                    return
+        raise AssertionError(f"no line {text!r}")
+
+
+async def _open(table_id: int, user) -> _Sock:
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from yuanzi_site.asgi import application
+
+    cookie = await database_sync_to_async(_cookie)(user)
+    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
+                                 headers=[ORIGIN, (b"cookie", cookie)])
+    connected, code = await comm.connect(timeout=5)
+    assert connected, code
+    sock = _Sock(comm)
+    while True:
+        msg = await comm.receive_json_from(timeout=5)
+        if msg["type"] == "chat_history":
+            sock.history = [line["text"] for line in msg["lines"]]
+            return sock
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_block_hides_chat_and_phrases_from_the_blocker_on_the_server(
+        owner, partner, outsider, mod, settings):
+    """The blocked person's lines and quick phrases reach a third person and
+    not the blocker (live and in the history); a moderator's lines reach the
+    blocker even when blocked; an unblock shows the next lines again."""
+    from channels.db import database_sync_to_async
+
+    from games import chat, phrases
+
+    settings.GAMES_SCHEDULER = "none"
+    table = await database_sync_to_async(tables.create_table)(outsider, "旁观")
+    await database_sync_to_async(blocks.block)(owner, partner)
+    await database_sync_to_async(blocks.block)(owner, mod)
+    await database_sync_to_async(chat.chat)(table.pk, partner, "早先的话")
+    blocker = await _open(table.pk, owner)
+    third = await _open(table.pk, outsider)
+    assert "早先的话" not in blocker.history
+    assert "早先的话" in third.history
+    say = database_sync_to_async(chat.chat)
+    await say(table.pk, partner, "被屏蔽的话")
+    await database_sync_to_async(phrases.say)(table.pk, partner, 0)
+    phrase = (await database_sync_to_async(phrases.phrases)())[0]
+    await say(table.pk, mod, "管理员的话")
+    await say(table.pk, outsider, "标记")
+    await third.until_line("标记")
+    assert third.lines == ["被屏蔽的话", phrase, "管理员的话", "标记"]
+    await blocker.until_line("标记")
+    assert blocker.lines == ["管理员的话", "标记"]
+    late = await _open(table.pk, owner)  # the history sent on connect is filtered too
+    assert late.history == ["管理员的话", "标记"]
+    await database_sync_to_async(blocks.unblock)(owner, partner)
+    await say(table.pk, partner, "又看见了")
+    await blocker.until_line("又看见了")
+    for s in (blocker, third, late):
+        await s.comm.disconnect()
+
+
+def test_quick_start_keeps_a_blocker_and_the_blocked_apart(owner, partner, opponent, rival):
+    theirs = tables.create_table(partner, "他们的")
+    tables.sit(theirs.pk, partner, 0)
+    blocks.block(owner, partner)
+    table, alone = tables.quick_start(owner)  # the only table with company: avoided
+    assert table.pk != theirs.pk
+    assert alone
+    table, alone = tables.quick_start(opponent)  # nobody blocks anybody: the fuller table
+    assert not alone
+    # the blocked side is kept away too, from a table where the blocker sits
+    tables.stand(table.pk, opponent)
+    tables.sit(theirs.pk, opponent, 1)
+    mine = Seat.objects.get(user=owner).table
+    tables.stand(theirs.pk, partner)
+    table, _alone = tables.quick_start(partner)
+    assert table.pk != mine.pk
+    assert blocks.apart(rival.pk, [mine, theirs]) == [mine, theirs]

@@ -149,6 +149,12 @@ def user_frame(user_id: int, frame: dict[str, Any]) -> None:
     sends.send(person_group(user_id), {"type": "user.frame", "frame": frame})
 
 
+def chat_hidden(user_id: int) -> None:
+    """Tell every connection of one user that whose lines they are not sent
+    changed (``events.ChatHiddenChanged``): table sockets ask again."""
+    sends.send(person_group(user_id), {"type": "user.hidden"})
+
+
 def site_notice(notice: dict[str, Any] | None) -> None:
     """Send the site-wide notice shown now (or ``None``: none) to every open socket."""
     sends.send(SITE_GROUP, {"type": "site.notice", "notice": notice})
@@ -164,3 +170,4 @@ def subscribe() -> None:
     events.subscribe(events.UserFrame, lambda e: user_frame(e.user_id, e.frame))
     events.subscribe(events.CloseSockets, lambda e: close_sockets(e.user_id, e.notice))
     events.subscribe(events.SiteNoticeChanged, lambda e: site_notice(e.notice))
+    events.subscribe(events.ChatHiddenChanged, lambda e: chat_hidden(e.user_id))

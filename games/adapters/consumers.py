@@ -59,12 +59,20 @@ def _connect(channel_name: str, table_id: int, user: User | AnonymousUser,
     plugins.connected(table_id, user, address)
     moderator = _moderator_here(table, user)
     barred = access.watch_barred(table, user, moderator)
+    hidden = plugins.chat_hidden(user.pk) if user.is_authenticated else frozenset()
     return {
         "table": table,
         "moderator": moderator,
         "view": None if barred else game_view(table["game_id"], user),
-        "chat": queries.chat_history(table_id),
+        "chat": [line for line in queries.chat_history(table_id) if shown_to(line, hidden)],
+        "hidden": hidden,
     }
+
+
+def shown_to(line: dict[str, Any], hidden: frozenset[int]) -> bool:
+    """Is a chat line sent to a socket whose user does not see ``hidden``'s
+    lines (``GamePlugin.chat_hidden``: a block)? A moderator's always is."""
+    return line.get("user_id") not in hidden or bool(line.get("moderator"))
 
 
 def _moderator_here(table: snapshots.TableSnapshot, user: User | AnonymousUser) -> bool:
@@ -221,6 +229,10 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
             await self.send_json(event["notice"])
         await self.close(code=4403)
 
+    async def user_hidden(self, event: dict[str, Any]) -> None:
+        """``events.ChatHiddenChanged``: whose lines this person is not sent
+        changed; nothing to do but on a table socket (``TableConsumer``)."""
+
     async def site_notice(self, event: dict[str, Any]) -> None:
         # the site-wide notice (维护公告) changed: every open page shows it at once
         await self.send_json({"type": "site_notice", "notice": event["notice"]})
@@ -323,6 +335,7 @@ class TableConsumer(_JsonSocket):
         self.frames = TokenBucket(*frame_budget())
         self.moderator = self.barred = False  # until the greeting says otherwise
         self.token: str | None = None  # the table's invite token this connection came with
+        self.hidden: frozenset[int] = frozenset()  # authors not sent here (a block)
         self.game_id: int | None = None  # the newest game id sent here (_saw_game)
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
@@ -354,6 +367,7 @@ class TableConsumer(_JsonSocket):
         self.touched = time.monotonic()
         self.moderator = hello["moderator"]
         self.token = token  # a private table's link is shown only to who holds it (or insiders)
+        self.hidden = hello["hidden"]
         self._saw_game(hello["table"].get("game_id"))
         await self._watch(hello["table"])
         broadcast.table_changed_soon(self.table_id)  # online flags, spectator count
@@ -468,7 +482,14 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "game", "view": view})
 
     async def chat_message(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "chat", "line": event["line"]})
+        # a line of someone this user blocks is dropped here, for this socket only
+        if shown_to(event["line"], self.hidden):
+            await self.send_json({"type": "chat", "line": event["line"]})
+
+    async def user_hidden(self, event: dict[str, Any]) -> None:
+        # a block or unblock of this user's: ask again whose lines to drop
+        if self.user.is_authenticated:
+            self.hidden = await db(plugins.chat_hidden)(self.user.pk)
 
     async def table_gone(self, event: dict[str, Any]) -> None:
         # the table closed (a moderator, or idle): say so, then close like a closed table

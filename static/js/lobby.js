@@ -12,6 +12,7 @@ import {openSocket} from "./socket.js";
 
 useStrings("lobby-strings");
 if ($("wager-strings")) useStrings("wager-strings"); // shop's words for the wager badge
+if ($("social-lobby-strings")) useStrings("social-lobby-strings"); // finish-rate badges
 const list = $("lobby-tables");
 const status = $("lobby-status");
 let rows = {};   // id -> row
@@ -59,6 +60,20 @@ function rowEl(t) {
     badge.dataset.wager = t.wager;
     owner.appendChild(document.createTextNode(" "));
     owner.appendChild(badge);
+  }
+  if ("owner_finish_rate" in t) { // the owner's 完成率 (social.reputation), or 新人
+    const rate = t.owner_finish_rate;
+    const badge = el("span", "badge finish-rate" + (rate === null ? " newcomer" : ""),
+      rate === null ? T.newcomer : fmt(T.finish_badge, {rate: rate + "%"}));
+    if (rate !== null) badge.dataset.rate = rate;
+    owner.appendChild(document.createTextNode(" "));
+    owner.appendChild(badge);
+  }
+  if (t.min_finish_rate) {
+    const min = el("span", "badge finish-min", fmt(T.finish_min_badge, {rate: t.min_finish_rate + "%"}));
+    min.dataset.min = t.min_finish_rate;
+    owner.appendChild(document.createTextNode(" "));
+    owner.appendChild(min);
   }
   li.appendChild(owner);
   const seats = el("ol", "lt-seats");

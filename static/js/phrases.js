@@ -1,16 +1,10 @@
 /* 快捷语: the row of quick phrases and emoji reactions under the
  * chat (#phrases), each sent as {"type": "phrase", "index"} into the server's
- * list (boot.phrases); and the mute switch (#chat-mute) that hides the
- * table's chat lines from others, remembered per browser. */
+ * list (boot.phrases). Hiding someone's lines is a block (social/table.js:
+ * the server stops sending them), no longer a switch of this page. */
 
 import {$, clear, el} from "./dom.js";
 import {richText} from "./emoji.js";
-
-const MUTE_KEY = "yuanzi.chatMuted";
-
-export function muted() {
-  try { return localStorage.getItem(MUTE_KEY) === "1"; } catch (e) { return false; }
-}
 
 /* The server's phrase → its words in the page's language (a chat line made by
    a phrase reads in the reader's language). */
@@ -34,11 +28,4 @@ export function wirePhrases(commands, {phrases, phraseLabels, reactionsFrom, log
     const b = e.target.closest("button.phrase");
     if (b) commands.phrase(Number(b.dataset.index));
   });
-  const mute = $("chat-mute");
-  mute.checked = muted();
-  mute.addEventListener("change", () => {
-    try { localStorage.setItem(MUTE_KEY, mute.checked ? "1" : "0"); } catch (e) { /* private mode */ }
-    $("chat-log").classList.toggle("muted", mute.checked);
-  });
-  $("chat-log").classList.toggle("muted", mute.checked);
 }

@@ -71,10 +71,11 @@ function render() {
   renderControls();
   renderResult();
   renderFairness(state.view);
-  modules.forEach((m) => m.render && m.render(state));
-  placeToasts(); // after everything that moves the controls and the hand
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
+  // after that: a plugin may disable a seat's button too (social/table.js, a minimum)
+  modules.forEach((m) => m.render && m.render(state));
+  placeToasts(); // after everything that moves the controls and the hand
   $("chat-send").disabled = off || !state.me.id;
   tick();
 }
