@@ -13,4 +13,10 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
+        from accounts import inbox  # it imports the models: only once apps are ready
+
         reasons.register()
+        inbox.register_kinds({  # 消息 of friends (social.friends)
+            "friend_request": _("%(name)s asks to be your friend."),
+            "friend_accepted": _("%(name)s accepted your friend request."),
+        })

@@ -14,6 +14,8 @@ PERIODIC_JOBS: tuple[tuple[str, str, float], ...] = (
     ("sweep-due-turns", "games.tasks.sweep_due", 1.0),
     ("housekeeping", "games.tasks.housekeeping", 10.0),
     ("recompute-leaderboard", "accounts.tasks.recompute_leaderboard", 60.0),
+    # 消息 are kept 90 days
+    ("purge-notifications", "accounts.tasks.purge_notifications", 3600.0),
     # fair-play signals of every pair, from the stored records
     ("moderation-fairplay", "moderation.tasks.compute_fairplay", 3600.0),
 )
