@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from accounts.models import GemCap, LeaderboardEntry, Profile, RatingEntry
+from accounts.models import GemCap, LeaderboardEntry, Notification, Profile, RatingEntry
 from yuanzi_site.admin import ViewOnlyAdmin
 
 
@@ -60,3 +60,14 @@ class GemCapAdmin(admin.ModelAdmin[GemCap]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(ViewOnlyAdmin):
+    """消息, view only: written only by ``accounts.inbox.post`` in the
+    transaction of their cause."""
+
+    list_display = ("created_at", "user", "kind", "read_at", "link")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
