@@ -1,6 +1,5 @@
 /* The notification centre's page (消息, /notifications/): opening a row's
- * link marks it read first (a keepalive request, so it is sent as the page
- * leaves); "Mark read" and "Mark all as read" post without reloading the page
+ * link marks it read first (then the page follows the link); "Mark read" and "Mark all as read" post without reloading the page
  * (the forms work without this script too); a notification arriving while
  * the page is open (the per-user channel, me.js) is added at the top of the
  * first page. Every answer's unread count goes to the header's badge. */
@@ -40,7 +39,14 @@ root.addEventListener("click", (e) => {
   const row = link.closest(".inbox-row");
   if (!row.classList.contains("unread")) return;
   markRow(row);
-  read({ids: [Number(row.dataset.id)]}, true).catch(() => {});
+  const done = read({ids: [Number(row.dataset.id)]}, true).catch(() => {});
+  // a plain click goes on once the row is read, so the next page's badge
+  // already counts it (a new tab's or window's click just goes)
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  const go = () => { location.href = link.href; };
+  setTimeout(go, 3000);
+  done.then(go);
 });
 
 root.addEventListener("submit", (e) => {
