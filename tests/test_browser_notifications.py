@@ -163,6 +163,12 @@ def test_the_phone_header_is_one_row_and_the_lobby_fits(site, browser, locale):
         page.goto(site.base_url + path)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360, path
         assert page.locator(".site-header").bounding_box()["height"] < 60, path
+    # the table page too (its wager form's hint wraps under it in English)
+    page.goto(site.base_url + "/")
+    page.locator(".lobby-table .lt-foot a").first.click()
+    page.locator("#conn-status[data-state=open]").wait_for()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    assert page.locator(".site-header").bounding_box()["height"] < 60
     me.assert_clean()
 
 
