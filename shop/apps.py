@@ -17,8 +17,8 @@ class ShopConfig(AppConfig):
         from shop import reasons, signals  # noqa: F401  (signals: the sign-up grant)
 
         reasons.register()
-        inbox.register_kinds({  # 消息 of coins received (shop.ingame, shop.wagers)
-            # the words of their notices (shop.ingame, shop.wagers)
+        # 消息 of coins received, in the words of their notices (shop.ingame, shop.wagers)
+        inbox.register_kinds({
             "timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
             "wager_won": _("The wager is settled: you win %(coins)s coins."),
             "escape_paid": _("%(name)s left the game: you receive %(coins)s coins."),

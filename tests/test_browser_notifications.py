@@ -24,7 +24,7 @@ pytestmark = NEEDS_CHROMIUM
 _names = iter(range(10_000))
 
 #: each device in one language: the phone in Chinese, the desktop in English
-LANGUAGES = pytest.mark.parametrize("device,locale,lang", [
+LANGUAGES = pytest.mark.parametrize(("device", "locale", "lang"), [
     (PHONE, "zh-CN", "zh"), (DESKTOP, "en-US", "en")], ids=["phone-zh", "desktop-en"])
 
 

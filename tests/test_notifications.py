@@ -138,6 +138,17 @@ def test_a_wager_won_is_kept_for_the_winners_only(django_capture_on_commit_callb
     assert all(f["quiet"] for f in frames)  # the wager_won notice is its toast
 
 
+def test_an_escapers_payment_is_kept_for_the_three_paid():
+    four = helpers.make_players(4, "ne")
+    game = tw.start(tw.wager_table(four, 10), four)
+    play.escape(game.pk, four[2])  # 200 coins to the other three (tests/test_wagers.py)
+    assert kinds(four[2]) == []
+    for user, coins in ((four[0], 67), (four[1], 67), (four[3], 66)):
+        n = Notification.objects.get(user=user)
+        assert (n.kind, n.params, n.link) == (
+            "escape_paid", {"coins": coins, "name": four[2].username}, f"/games/{game.pk}/")
+
+
 def test_a_timers_compensation_is_kept_for_each_receiver(players):
     game = helpers.start_game(players)
     owner = ti._arm_for_turn(game)
