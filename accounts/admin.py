@@ -67,8 +67,10 @@ class GemCapAdmin(admin.ModelAdmin[GemCap]):
 
 @admin.register(Notification)
 class NotificationAdmin(ViewOnlyAdmin):
-    """A person's notifications (消息), as ``accounts.inbox`` wrote them."""
+    """消息, view only: written only by ``accounts.inbox.post`` in the
+    transaction of their cause."""
 
-    list_display = ("user", "kind", "created_at", "read_at")
+    list_display = ("created_at", "user", "kind", "read_at", "link")
     list_filter = ("kind",)
     search_fields = ("user__username",)
+    list_select_related = ("user",)

@@ -12,7 +12,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # here, not at the top: these import the models, which load only after
         # every app's config (Django's app registry)
-        from accounts import live, reasons, signals  # noqa: F401  (signals: the post_save handler)
+        from accounts import live, reasons, signals  # noqa: F401  (signals: post_save)
         from games import events
 
         reasons.register()

@@ -4,23 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 
 from accounts.live import figures
-from accounts.models import Profile
+from accounts.models import Notification, Profile
 from games.ui import personal_strings
+
+
+def _unread() -> Subquery:
+    """The unread count of the outer profile's user, as a subquery (the index
+    ``accounts_notice_unread``)."""
+    counted = (Notification.objects.filter(user_id=OuterRef("user_id"), read_at__isnull=True)
+               .order_by().values("user_id").annotate(n=Count("id")).values("n"))
+    return Subquery(counted, output_field=IntegerField())
 
 
 def me(request: HttpRequest) -> dict[str, Any]:
     """For a logged-in user: ``me_header``, their own
     :func:`accounts.live.figures` for the header of every page (base.html; kept
-    live by static/js/me.js), and ``me_strings``, its words (one query).
-    Nothing for anonymous visitors."""
+    live by static/js/me.js), ``me_unread``, how many of their notifications
+    (消息, ``accounts.inbox``) are unread (the header's badge), and
+    ``me_strings``, their words — one query for all of it. Nothing for
+    anonymous visitors."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
 
-    profile = Profile.objects.filter(user=user).first()
+    profile = (Profile.objects.filter(user=user)
+               .annotate(unread=Coalesce(_unread(), 0)).first())
     if profile is None:
         return {}
-    return {"me_header": figures(profile), "me_strings": personal_strings()}
+    return {"me_header": figures(profile), "me_unread": profile.unread,
+            "me_strings": personal_strings()}

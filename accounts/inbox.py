@@ -1,4 +1,5 @@
-"""The notification centre's write side and its words (消息; RULES.md §12).
+"""The notification centre (消息; RULES.md §12): its writes, its pages of
+rows and its words.
 
 Apps register what they tell people (:func:`register_kinds`, in their
 ``AppConfig.ready``, like reason codes) and :func:`post` one inside the
@@ -6,22 +7,31 @@ transaction of its cause: the row commits or rolls back with it, and the live
 ``notification`` frame (docs/protocol.md "The per-user channel") goes only
 after the commit. Text is rendered when read, in the reader's language
 (:func:`render`), so a row stores a kind and its parameters, never words.
+The reader pages through them (:func:`page`, 50 a page, newest first) and
+marks them read (:func:`mark_read`); :func:`purge` (the periodic job
+``purge-notifications``) forgets them after :data:`KEEP_DAYS`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 
 from accounts.models import Notification
 from games import events
+from yuanzi_site.refusals import Refused
 
 #: days a notification is kept (the housekeeping purge deletes older ones)
 KEEP_DAYS = 90
+
+#: rows on a page of the notification centre (and most ids one read request names)
+PAGE_SIZE = 50
 
 #: kind -> its message, a lazy translation with ``%(name)s`` placeholders
 KINDS: dict[str, Promise | str] = {}
@@ -58,7 +68,8 @@ def unread_count(user_id: int) -> int:
 def as_frame(n: Notification) -> dict[str, Any]:
     """The JSON shape of one notification, rendered in both languages:
     ``{"id", "kind", "params", "link", "created_at" (ISO), "read",
-    "text": {"zh-hans": str, "en": str}}``."""
+    "text": {"zh-hans": str, "en": str}}`` (the ``notification`` frame's and
+    ``GET /api/notifications``' rows, docs/api.md)."""
     text = {}
     for lang in ("zh-hans", "en"):
         with translation.override(lang):
@@ -69,32 +80,93 @@ def as_frame(n: Notification) -> dict[str, Any]:
 
 
 def post(user_id: int, kind: str, params: dict[str, Any] | None = None,
-         link: str = "") -> Notification:
+         link: str = "", *, quiet: bool = False) -> Notification:
     """Keep a notification for ``user_id`` in the current transaction and,
     after it commits, send them ``{"type": "notification", "notification":
-    as_frame(n), "unread": n}`` on every open page.
+    as_frame(n), "unread": n, "quiet": bool}`` on every open page.
 
     :param kind: a registered kind (:func:`register_kinds`).
     :param params: JSON-serialisable values for the message's placeholders
         (names, amounts, table names).
     :param link: a site path to what it is about, or "".
+    :param quiet: the cause also sends its own ``notice`` (a toast of the same
+        news): the page then only bumps its badge, no second toast.
     :raises ValueError: an unregistered kind (a programming error).
     """
     if kind not in KINDS:
         raise ValueError(f"unregistered notification kind {kind!r}")
     n = Notification.objects.create(user_id=user_id, kind=kind, params=params or {},
                                     link=link)
-    transaction.on_commit(lambda: _send(n))
+    transaction.on_commit(lambda: _send(n, quiet))
     return n
 
 
-def _send(n: Notification) -> None:
+def _send(n: Notification, quiet: bool) -> None:
     events.send_user(n.user_id, {"type": "notification", "notification": as_frame(n),
-                                 "unread": unread_count(n.user_id)})
+                                 "unread": unread_count(n.user_id), "quiet": quiet})
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a person's notifications, newest first: ``rows`` (at most
+    :data:`PAGE_SIZE` :class:`Notification`), its ``number`` (from 1) and
+    whether another follows (``has_next``)."""
+
+    rows: list[Notification]
+    number: int
+    has_next: bool
+
+
+def page_number(value: object) -> int:
+    """A ``?page=`` value as a page number: a whole number 1 – 100,000, else 1."""
+    text = value if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() and 1 <= int(text) <= 100_000 else 1
+
+
+def page(user_id: int, number: int = 1, *, unread_only: bool = False) -> Page:
+    """Page ``number`` of ``user_id``'s notifications, newest first (one
+    query, on the index ``accounts_notice_newest``, whatever the page)."""
+    rows = Notification.objects.filter(user_id=user_id)
+    if unread_only:
+        rows = rows.filter(read_at__isnull=True)
+    start = (number - 1) * PAGE_SIZE
+    got = list(rows.order_by("-created_at", "-id")[start:start + PAGE_SIZE + 1])
+    return Page(got[:PAGE_SIZE], number, len(got) > PAGE_SIZE)
+
+
+def _ids(ids: object) -> list[int]:
+    if not isinstance(ids, list) or not 1 <= len(ids) <= PAGE_SIZE or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 < i < 2**63 for i in ids):
+        raise Refused("bad_notifications", _(
+            "Name the notifications to mark read: 1 to %(limit)s ids, or all of them.")
+            % {"limit": PAGE_SIZE}, {"limit": PAGE_SIZE})
+    return ids
+
+
+def mark_read(user_id: int, ids: object = None, *, everything: bool = False) -> int:
+    """Mark ``user_id``'s notifications ``ids`` read (a list of 1 –
+    :data:`PAGE_SIZE` ids; ids of others' or already read ones change
+    nothing), or all of theirs with ``everything``. Returns their unread count
+    afterwards, which every page of theirs is sent too (``{"type": "unread",
+    "unread": n}``, docs/protocol.md), so all their badges agree.
+
+    :raises Refused: ``bad_notifications`` (``ids`` is not such a list and
+        not ``everything``); nothing changed.
+    """
+    rows = Notification.objects.filter(user_id=user_id, read_at__isnull=True)
+    if not everything:
+        rows = rows.filter(pk__in=_ids(ids))
+    rows.update(read_at=timezone.now())
+    left = unread_count(user_id)
+    events.send_user(user_id, {"type": "unread", "unread": left})
+    return left
 
 
 def purge(now: Any = None) -> int:
-    """Delete notifications older than :data:`KEEP_DAYS`; returns how many."""
+    """Delete notifications older than :data:`KEEP_DAYS` (read or not) before
+    ``now`` (a datetime, default now); returns how many. One indexed delete
+    (``accounts_notice_age``), run hourly by the periodic job
+    ``purge-notifications`` (``yuanzi_site.jobs``)."""
     cutoff = (now or timezone.now()) - timedelta(days=KEEP_DAYS)
-    deleted, _ = Notification.objects.filter(created_at__lt=cutoff).delete()
+    deleted, _by_model = Notification.objects.filter(created_at__lt=cutoff).delete()
     return deleted

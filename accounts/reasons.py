@@ -5,6 +5,7 @@ from yuanzi_site.refusals import register_reasons
 
 CODES = {
     "account_in_game": "deleting your account while you play a running game",
+    "bad_notifications": "marking notifications read with neither a list of 1–50 ids nor all",
 }
 
 

@@ -2,7 +2,10 @@
 of the console. Each takes the acting moderator, its target and a reason of
 1–500 characters; runs in one transaction with its audit row (an
 ``AuditEntry``: who, what, target, reason, before → after); tells the people it
-affects by a ``notice`` (``games.events.notify``) after commit.
+affects by a ``notice`` (``games.events.notify``) after commit. An action on a
+person (kick, mute, suspension and their lifting, a grant or revoke of coins) is
+also kept in their notification centre (``accounts.inbox``, in the action's
+transaction; ``quiet`` where a notice toasts the same news).
 
 Games end only through ``games.play.end_game`` (the finisher: no rating, wager
 or escape change, RULES.md §12); coins move only through ``shop.ledger``.
@@ -20,7 +23,7 @@ action's own permission (``roles.ACTION_PERMISSIONS``: a group may hold
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal, overload
 
 from django.conf import settings
@@ -30,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import inbox
 from accounts.models import GemCap, Profile
 from games import access, events, play, plugins, presence, tables, wire
 from games.models import Game, Seat, Table
@@ -153,6 +157,12 @@ def _game_seat(game: Game, user_id: int) -> int | None:
     return (game.seats.filter(user_id=user_id).values_list("index", flat=True).first())
 
 
+def _local(when: datetime) -> str:
+    """An instant as the notification centre's parameters keep it: local time
+    (``TIME_ZONE``), ``YYYY-MM-DD HH:MM``, the same in either language."""
+    return timezone.localtime(when).strftime("%Y-%m-%d %H:%M")
+
+
 def _notice(code: str, message: str, **params: Any) -> dict[str, Any]:
     return {"type": "notice", "code": code, "message": message, "params": params}
 
@@ -225,6 +235,9 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
             "%(minutes)s minutes): %(reason)s") % {
                 "table": table.name, "minutes": minutes, "reason": reason},
             {"table_id": table.pk, "reason": reason, "minutes": minutes})
+        inbox.post(user.pk, "moderator_kick", {"table": table.name, "minutes": minutes,
+                                               "reason": reason}, f"/tables/{table.pk}/",
+                   quiet=True)
         if game is not None:
             _tell_players(game, user.pk, _(
                 "A moderator ended the game: a player was removed from the table."))
@@ -328,6 +341,7 @@ def mute(moderator: User, username: Any, amount: Any, unit: Any, reason: Any) ->
                                           "%(reason)s") % {
             "until": hooks.until_text(sanction), "reason": reason},
             {"until": until.isoformat(), "reason": reason})
+        inbox.post(user.pk, "muted", {"until": _local(until), "reason": reason}, quiet=True)
         return _audit(moderator, AuditEntry.MUTE, reason, user=user, before=before,
                       after={"muted_until": until.isoformat()})
 
@@ -365,6 +379,11 @@ def suspend(moderator: User, username: Any, amount: Any, unit: Any, reason: Any
         events.close_sockets(user.pk, _notice(
             "suspended", _("A moderator suspended your account until %(until)s: %(reason)s")
             % {"until": text, "reason": reason}, until=when, reason=reason))
+        if until is None:
+            inbox.post(user.pk, "suspended_forever", {"reason": reason}, quiet=True)
+        else:
+            inbox.post(user.pk, "suspended", {"until": _local(until), "reason": reason},
+                       quiet=True)
         return _audit(moderator, AuditEntry.SUSPEND, reason, user=user,
                       table=seat.table if seat else None, before=before,
                       after={"suspended_until": when or "forever",
@@ -385,6 +404,9 @@ def lift(moderator: User, username: Any, kind: str, reason: Any) -> AuditEntry:
             raise Refused("not_sanctioned", _("No such sanction is in force."))
         if kind == Sanction.MUTE:
             events.notify(user.pk, "unmuted", _("A moderator lifted your mute."), {})
+            inbox.post(user.pk, "unmuted", quiet=True)
+        else:  # no socket of theirs is open to tell: the centre keeps it for the next visit
+            inbox.post(user.pk, "unsuspended")
         action = AuditEntry.UNMUTE if kind == Sanction.MUTE else AuditEntry.UNSUSPEND
         return _audit(moderator, action, reason, user=user, before=before,
                       after={"lifted": True})
@@ -445,6 +467,8 @@ def coins(moderator: User, username: Any, amount: Any, reason: Any, *, revoke: b
             if revoke else _("A moderator gave you %(amount)s coins: %(reason)s") % {
                 "amount": number, "reason": reason},
             {"amount": number, "reason": reason})
+        inbox.post(user.pk, "coins_revoked" if revoke else "coins_granted",
+                   {"amount": number, "reason": reason}, "/accounts/profile/", quiet=True)
         return _audit(moderator, AuditEntry.REVOKE if revoke else AuditEntry.GRANT, reason,
                       user=user, before={"coins": balance},
                       after={"coins": entry.balance_after})

@@ -1,6 +1,7 @@
 """Players' reports: from a table, a player reports a player or a
 chat line of that table; moderators resolve or dismiss them in the console and
-the reporter is told the outcome in general terms (``report_outcome``).
+the reporter is told the outcome in general terms (``report_outcome``, kept
+in their notification centre too: ``report_resolved`` / ``report_dismissed``).
 
 Socket message (docs/protocol.md)::
 
@@ -30,6 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import inbox
 from games import events, queries, wire
 from games.models import ChatMessage, Game, GameSeat, Seat, Table
 from games.plugins import SocketContext
@@ -121,6 +123,8 @@ def handle(moderator: User, report_id: Any, note: Any, *, resolved: bool) -> Rep
                    _("Thank you: a moderator looked at your report and took no action."))
         events.notify(report.reporter_id, "report_outcome", message,
                       {"report_id": report.pk, "outcome": report.status})
+        inbox.post(report.reporter_id,
+                   "report_resolved" if resolved else "report_dismissed", quiet=True)
         return report
 
 

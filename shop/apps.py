@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class ShopConfig(AppConfig):
     """The shop (RULES.md §9): what it does to a game is ``shop.plugin``
     (listed in ``settings.GAME_PLUGINS``); here only its refusal codes and the
-    sign-up grant's signal."""
+    sign-up grant's signal, and its notification kinds (消息)."""
 
     name = "shop"
     verbose_name = _("Shop")
@@ -13,6 +13,13 @@ class ShopConfig(AppConfig):
     def ready(self) -> None:
         # here, not at the top: these import the models, which load only after
         # every app's config (Django's app registry)
+        from accounts import inbox
         from shop import reasons, signals  # noqa: F401  (signals: the sign-up grant)
 
         reasons.register()
+        # 消息 of coins received, in the words of their notices (shop.ingame, shop.wagers)
+        inbox.register_kinds({
+            "timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
+            "wager_won": _("The wager is settled: you win %(coins)s coins."),
+            "escape_paid": _("%(name)s left the game: you receive %(coins)s coins."),
+        })

@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import inbox
 from accounts.models import Profile
 from games import engine, events
 from games.models import Game, Table
@@ -38,7 +39,8 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
     and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
     receives ``SHOP_TIMER_SHARE`` (one ledger transfer, in the transaction of
     the extension, under the game's lock: the countdown and the sweep cannot
-    both fire it); each receiver gets a ``timer_paid`` notice. Only coins not
+    both fire it); each receiver gets a ``timer_paid`` notice, kept in their
+    notification centre too (``accounts.inbox``, same transaction). Only coins not
     held by a wager game count (RULES.md §12 "Held stake"). In a practice game
     or short of coins: no extension, it stays armed, the owner gets a
     ``notice`` (``timer_no_coins``, params ``fee`` and ``held``).
@@ -80,6 +82,9 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
                       % {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE},
                       {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE,
                           "table_id": game.table_id})
+        inbox.post(other, "timer_paid", {"name": rows[seat].username,
+                                         "coins": settings.SHOP_TIMER_SHARE},
+                   f"/tables/{game.table_id}/", quiet=True)  # the notice is its toast
     events.notify(user_id, "timer_fired",
                   _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
                   % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django_stubs_ext import StrOrPromise
 
-from accounts import levels
+from accounts import inbox, levels
 from accounts.models import Profile
 from games import events, tables, wire
 from games.models import Game, Seat, Table
@@ -353,8 +353,11 @@ def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> Non
     """A ``notice`` to each player who gained coins in ``end``'s settlement,
     naming why: ``wager_won`` (``params``: ``coins``) or,
     after an escape, ``escape_paid`` (``params``: ``coins``, ``name``: the
-    escaper). Sent after commit; the ``me`` frames carry the new balances."""
+    escaper). Sent after commit; the ``me`` frames carry the new balances.
+    Each is kept in the winner's notification centre too (``accounts.inbox``,
+    in the game's transaction), linking to the game's result page."""
     table_id = end.game.table_id
+    result = f"/games/{end.game.pk}/"
     for row, change in zip(end.seats, changes, strict=True):
         if change <= 0 or row.user_id is None:
             continue
@@ -364,11 +367,14 @@ def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> Non
                           _("%(name)s left the game: you receive %(coins)s coins.")
                           % {"name": name, "coins": change},
                           {"coins": change, "name": name, "table_id": table_id})
+            inbox.post(row.user_id, "escape_paid", {"coins": change, "name": name}, result,
+                       quiet=True)  # the notice is its toast
         else:
             events.notify(row.user_id, "wager_won",
                           _("The wager is settled: you win %(coins)s coins.")
                           % {"coins": change},
                           {"coins": change, "table_id": table_id})
+            inbox.post(row.user_id, "wager_won", {"coins": change}, result, quiet=True)
 
 
 # --- what clients see ------------------------------------------------------------------------

@@ -27,4 +27,7 @@ class SocialConfig(AppConfig):
                 "finish-rate minimum %(min_finish_rate)s%%): join within two minutes."),
             reputation.KIND_KEPT_OUT: _(
                 "A minimum finish rate of %(minimum)s%% at table “%(table)s” stood you up."),
+            # 消息 of friends (social.friends)
+            "friend_request": _("%(name)s asks to be your friend."),
+            "friend_accepted": _("%(name)s accepted your friend request."),
         })

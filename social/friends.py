@@ -2,6 +2,11 @@
 remove. Friendship is mutual: a request accepted, or two people requesting
 each other.
 
+A request delivered to its receiver, and a request accepted, are kept in
+the other person's notification centre (``accounts.inbox``, kinds
+``friend_request`` and ``friend_accepted``, in the same transaction); a
+silent request (to someone who blocks the sender) never is.
+
 Every function takes the acting user and the other user (``User`` objects),
 runs in one transaction that locks both ``Profile`` rows in ascending user id
 (DESIGN.md lock order), and returns the state between them afterwards as the
@@ -23,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import inbox
 from accounts.models import Profile
 from social import relations
 from social.models import FriendRequest, Friendship
@@ -32,6 +38,8 @@ from yuanzi_site.refusals import Refused
 FRIEND_LIMIT = 200
 #: most friend requests a person may send in any 24 hours
 REQUESTS_PER_DAY = 20
+#: where a notification about a friend request leads
+FRIENDS_PAGE = "/friends/"
 
 
 def lock_pair(a_id: int, b_id: int) -> None:
@@ -52,6 +60,11 @@ def _room_for_friends(*user_ids: int) -> None:
         if relations.friend_count(uid) >= FRIEND_LIMIT:
             raise Refused("friend_limit", _("A player may have at most %(limit)s friends.")
                           % {"limit": FRIEND_LIMIT}, {"limit": FRIEND_LIMIT})
+
+
+def _told(user_id: int, kind: str, other: User) -> None:
+    """Keep ``kind`` (naming ``other``) in ``user_id``'s notification centre."""
+    inbox.post(user_id, kind, {"name": other.username}, FRIENDS_PAGE)
 
 
 def _befriend(a_id: int, b_id: int) -> None:
@@ -87,6 +100,7 @@ def request(user: User, other: User) -> str:
         if relations.pending(other.pk, user.pk) is not None:
             _room_for_friends(user.pk, other.pk)
             _befriend(user.pk, other.pk)
+            _told(other.pk, "friend_accepted", user)  # their request, answered by asking back
             return relations.FRIENDS
         since = timezone.now() - timedelta(days=1)
         if FriendRequest.objects.filter(from_user=user, created_at__gte=since).count() \
@@ -94,8 +108,10 @@ def request(user: User, other: User) -> str:
             raise Refused("rate_limited", _("At most %(limit)s friend requests a day.")
                           % {"limit": REQUESTS_PER_DAY}, {"limit": REQUESTS_PER_DAY})
         _room_for_friends(user.pk)
-        FriendRequest.objects.create(from_user=user, to_user=other,
-                                     silent=relations.blocks(other.pk, user.pk))
+        silent = relations.blocks(other.pk, user.pk)
+        FriendRequest.objects.create(from_user=user, to_user=other, silent=silent)
+        if not silent:  # a blocker is never told (RULES.md §12)
+            _told(other.pk, "friend_request", user)
     return relations.OUTGOING
 
 
@@ -121,6 +137,7 @@ def accept(user: User, other: User) -> str:
         _incoming(user, other)
         _room_for_friends(user.pk, other.pk)
         _befriend(user.pk, other.pk)
+        _told(other.pk, "friend_accepted", user)
     return relations.FRIENDS
 
 

@@ -112,8 +112,7 @@ class Player:
         form.locator("input[name=password2]").fill(PASSWORD)
         form.locator("button[type=submit]").click()
         page.wait_for_url(base_url + "/")
-        nav = page.locator(".site-nav")
-        nav.get_by_role("link", name=self.name, exact=True).wait_for()
+        self.wait_signed_in()
 
     def log_in(self, base_url: str) -> None:
         """The allauth log-in form, for an account made elsewhere with
@@ -125,7 +124,13 @@ class Player:
         form.locator("input[name=password]").fill(PASSWORD)
         form.locator("button[type=submit]").click()
         page.wait_for_url(base_url + "/")
-        page.locator(".site-nav").get_by_role("link", name=self.name, exact=True).wait_for()
+        self.wait_signed_in()
+
+    def wait_signed_in(self) -> None:
+        """The header names this person (their profile link: in the phone's
+        menu, so attached rather than shown)."""
+        self.page.locator(".site-nav a[href='/accounts/profile/']", has_text=self.name) \
+            .wait_for(state="attached")
 
     # --- tables ------------------------------------------------------------------------
 

@@ -16,6 +16,8 @@ PERIODIC_JOBS: tuple[tuple[str, str, float], ...] = (
     ("recompute-leaderboard", "accounts.tasks.recompute_leaderboard", 60.0),
     # 周榜 (contests.weekly): this week's board, last week's badges
     ("recompute-weekly", "contests.tasks.recompute_weekly", 60.0),
+    # 消息 are kept 90 days
+    ("purge-notifications", "accounts.tasks.purge_notifications", 3600.0),
     # fair-play signals of every pair, from the stored records
     ("moderation-fairplay", "moderation.tasks.compute_fairplay", 3600.0),
     # arenas: start, seat the queue in fours, lapse unconfirmed tables, pay out

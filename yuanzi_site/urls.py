@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("shop.urls")),
     path("", include("social.urls")),
+    path("", include("accounts.inbox_urls")),
     path("", include("contests.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
     path("accounts/", include("accounts.urls")),

@@ -1,13 +1,19 @@
 /* The per-user channel on every page (docs/protocol.md "The per-user
  * channel"): the logged-in person's coins, held coins, level and title in the
  * header (#me-figures, templates/_me_figures.html), kept live by `me` frames,
- * and their `notice` frames as toasts.
+ * their `notice` frames as toasts, and the 消息 badge (#inbox-badge,
+ * templates/_inbox_badge.html) kept live by `notification` frames (with a
+ * toast of its text in the page's language, linking to what it is about,
+ * unless `quiet`: its cause's notice said it) and `unread` frames.
  *
  * A page with a socket of its own (the lobby, a table) hands each frame to
  * personalFrame(); any other page opens /ws/me/ for it (personal.js). Other
  * modules hear of new figures through the "yuanzi:me" event on document
- * (detail: the `me` frame), and of every frame through "yuanzi:frame". Hooks for tests: #me-figures[data-coins]
- * [data-held][data-level], #me-toasts .toast[data-code], #site-notice[data-id]. */
+ * (detail: the `me` frame), of every frame through "yuanzi:frame" and of a
+ * new notification through "yuanzi:notification" (detail: the notification,
+ * docs/api.md's row). Hooks for tests: #me-figures[data-coins][data-held][data-level],
+ * #me-toasts .toast[data-code], #me-toasts .notification-toast[data-kind],
+ * #inbox-badge[data-unread], #site-notice[data-id]. */
 
 import {$, el} from "./dom.js";
 import {T, fmt, useStrings} from "./i18n.js";
@@ -46,8 +52,8 @@ export function noticeText(msg) {
   return own ? fmt(own, msg.params || {}) : (msg.message || "");
 }
 
-/* A notice as a toast of the header's own (pages without the table's toasts). */
-export function toastNotice(msg) {
+/* Put a toast in the header's own box (pages without the table's toasts). */
+function addToast(t) {
   let box = $("me-toasts");
   if (!box) {
     box = el("div", "toasts me-toasts");
@@ -55,14 +61,49 @@ export function toastNotice(msg) {
     box.setAttribute("aria-live", "polite");
     document.body.appendChild(box);
   }
-  const t = el("div", "toast info notice-toast", noticeText(msg));
   t.setAttribute("role", "status");
-  t.dataset.code = msg.code || "";
   box.appendChild(t);
   setTimeout(() => { if (!t.keep) t.classList.add("fade"); }, 9000);
   setTimeout(() => { if (!t.keep) t.remove(); }, 9700);
   while (box.children.length > MAX_TOASTS) box.removeChild(box.firstChild);
   return t;
+}
+
+/* A notice as a toast of the header's own. */
+export function toastNotice(msg) {
+  const t = el("div", "toast info notice-toast", noticeText(msg));
+  t.dataset.code = msg.code || "";
+  return addToast(t);
+}
+
+/* A notification's text in this page's language (the frame carries both). */
+export function notificationText(n) {
+  const zh = (document.documentElement.lang || "zh").startsWith("zh");
+  const text = n.text || {};
+  return (zh ? text["zh-hans"] : text.en) || text["zh-hans"] || n.kind || "";
+}
+
+/* A notification as a toast: its text, a link to what it is about. */
+export function toastNotification(n) {
+  const t = el("div", "toast info notification-toast");
+  t.dataset.kind = n.kind || "";
+  if (n.link) {
+    const a = el("a", "toast-link", notificationText(n));
+    a.href = n.link;
+    t.appendChild(a);
+  } else {
+    t.textContent = notificationText(n);
+  }
+  return addToast(t);
+}
+
+/* The header's 消息 badge shows `n` unread (hidden at 0). */
+export function setUnread(n) {
+  const badge = $("inbox-badge");
+  if (!badge || typeof n !== "number") return;
+  badge.dataset.unread = n;
+  badge.querySelector(".inbox-count").textContent = n > 99 ? "99+" : String(n);
+  badge.hidden = n <= 0;
 }
 
 /* The site notice (维护公告, a `site_notice` frame on any socket): shown in
@@ -124,21 +165,31 @@ export function inviteToast(n) {
 
 /* One frame of the per-user channel: a `me` frame updates the header; a
    `notice` is shown as a toast unless `notices` is false (the page shows it
-   itself); a `site_notice` fills the banner. Returns true when the frame was
-   the channel's. */
+   itself); a `site_notice` fills the banner; a `notification` bumps the
+   badge and toasts unless quiet; `unread` sets the badge. Returns true when
+   the frame was the channel's. */
 export function personalFrame(msg, {notices = true} = {}) {
   // every frame of the channel, for the page's other modules (e.g. the lobby's tasks)
   document.dispatchEvent(new CustomEvent("yuanzi:frame", {detail: msg}));
+  if (msg.type === "notification") {
+    setUnread(msg.unread);
+    const n = msg.notification;
+    // a table invite is answered in its own toast (加入 / 拒绝)
+    if (n && n.kind === "table_invite") inviteToast(n);
+    else if (!msg.quiet) toastNotification(n);
+    document.dispatchEvent(new CustomEvent("yuanzi:notification", {detail: n}));
+    return true;
+  }
+  if (msg.type === "unread") {
+    setUnread(msg.unread);
+    return true;
+  }
   if (msg.type === "site_notice") {
     showSiteNotice(msg.notice);
     return true;
   }
   if (msg.type === "me") {
     renderMe(msg);
-    return true;
-  }
-  if (msg.type === "notification" && msg.notification && msg.notification.kind === "table_invite") {
-    inviteToast(msg.notification);
     return true;
   }
   if (msg.type === "notice" && notices) {

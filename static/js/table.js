@@ -147,6 +147,8 @@ function onMessage(msg) {
       break;
     case "me": // the per-user channel: my coins and level changed (the header)
     case "site_notice": // 维护公告: the banner above every page
+    case "notification": // 消息: the header's badge (and a toast)
+    case "unread":
       personalFrame(msg);
       break;
     default: // pong

@@ -1,0 +1,119 @@
+"""The notification centre's page and JSON API (消息; docs/api.md
+"Notifications"): thin, the rows and the writes are :mod:`accounts.inbox`.
+
+- ``GET /notifications/?page=&unread=1``: the page, newest first, 50 a page;
+  opening it reads nothing (each row is marked read when it is opened, or all
+  of them with the page's button).
+- ``GET /api/notifications?page=&unread=1`` → ``{"notifications": [row],
+  "unread": n, "next": url | null}`` (rows: :func:`accounts.inbox.as_frame`).
+- ``POST /api/notifications/read`` with JSON ``{"ids": [id, …]}`` or
+  ``{"all": true}`` (or the page's form fields ``ids`` / ``all``) →
+  ``{"ok": true, "unread": n}``; refused ``bad_notifications`` (400).
+
+Session-authenticated (an anonymous API request is answered 401 JSON, the
+page sends them to log in); the POST is under Django's CSRF check.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts import inbox
+from yuanzi_site.http import AuthenticatedHttpRequest
+from yuanzi_site.refusals import Refused
+
+
+def _unauthorized() -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": "login_required",
+                         "message": _("Log in first.")}, status=401)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return ("application/json" in request.headers.get("Accept", "")
+            or request.content_type == "application/json")
+
+
+def _next(request: HttpRequest, page: inbox.Page) -> str | None:
+    if not page.has_next:
+        return None
+    query = request.GET.copy()
+    query["page"] = str(page.number + 1)
+    return f"{request.path}?{query.urlencode()}"
+
+
+@login_required
+@require_GET
+def notifications_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """``/notifications/?page=&unread=1``: the person's notifications, newest
+    first, each in the page's language, linking to what it is about."""
+    unread_only = request.GET.get("unread") == "1"
+    page = inbox.page(request.user.pk, inbox.page_number(request.GET.get("page")),
+                      unread_only=unread_only)
+    rows = [{"id": n.pk, "text": inbox.render(n.kind, n.params), "link": n.link,
+             "created_at": n.created_at, "read": n.read_at is not None} for n in page.rows]
+    query = request.GET.copy()
+    query["page"] = str(page.number + 1)
+    older = query.urlencode() if page.has_next else None
+    query["page"] = str(page.number - 1)
+    newer = query.urlencode() if page.number > 1 else None
+    return render(request, "accounts/notifications.html", {
+        "rows": rows, "page": page.number, "unread_only": unread_only,
+        "next_query": older, "prev_query": newer, "here": request.get_full_path(),
+    })
+
+
+@require_GET
+def api_notifications(request: HttpRequest) -> JsonResponse:
+    """``GET /api/notifications?page=&unread=1`` → ``{"notifications":
+    [{"id", "kind", "params", "link", "created_at", "read", "text": {"zh-hans",
+    "en"}}], "unread": n, "next": url | null}``, newest first, 50 a page."""
+    if not request.user.is_authenticated:
+        return _unauthorized()
+    page = inbox.page(request.user.pk, inbox.page_number(request.GET.get("page")),
+                      unread_only=request.GET.get("unread") == "1")
+    return JsonResponse({"notifications": [inbox.as_frame(n) for n in page.rows],
+                         "unread": inbox.unread_count(request.user.pk),
+                         "next": _next(request, page)})
+
+
+def _read_request(request: HttpRequest) -> tuple[Any, bool]:
+    """``(ids, everything)`` from a JSON body or the page's form fields; a
+    body that is not a JSON object names nothing (refused by ``mark_read``)."""
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"null")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return None, False
+        return body.get("ids"), body.get("all") is True
+    ids = request.POST.getlist("ids")
+    numbers = [int(i) for i in ids if i.isascii() and i.isdigit() and len(i) < 19]
+    return (numbers if len(numbers) == len(ids) else None), request.POST.get("all") == "1"
+
+
+@require_POST
+def api_read(request: HttpRequest) -> HttpResponse:
+    """``POST /api/notifications/read`` ``{"ids": [...]}`` or ``{"all": true}``
+    → ``{"ok": true, "unread": n}``; the page's form (no script) is sent back
+    to ``next`` (a path on this site) or ``/notifications/``."""
+    if not request.user.is_authenticated:
+        return _unauthorized() if _wants_json(request) else redirect("account_login")
+    ids, everything = _read_request(request)
+    try:
+        left = inbox.mark_read(request.user.pk, ids, everything=everything)
+    except Refused as e:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+        return redirect("notifications")
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "unread": left})
+    nxt = request.POST.get("next", "")
+    return redirect(nxt if nxt.startswith("/notifications/") else "notifications")
