@@ -272,7 +272,7 @@ def test_constant_queries_over_ten_thousand_seat_rows(players, client):
     assert len(r.json()["games"]) == 50
     n2, r = queries("/api/me/games?page=30&partner=partner")
     assert len(r.json()["games"]) == 50
-    assert n1 == n2 <= 6
+    assert n1 == n2 <= 7  # constant: the plugins' recent-game keys batched
     queries("/history/")  # the site notice's cache, warm
     p1, _, c1 = queries("/history/", True)
     p2, page, c2 = queries("/history/?page=30&kind=rated", True)
