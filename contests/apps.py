@@ -11,3 +11,14 @@ class ContestsConfig(AppConfig):
 
     name = "contests"
     verbose_name = _("Contests")
+
+    def ready(self) -> None:
+        # here, not at the top: these import the models (Django's app registry)
+        from accounts import inbox
+        from contests import challenge_reasons, challenge_tasks  # noqa: F401  (the task)
+
+        challenge_reasons.register()
+        inbox.register_kinds({
+            "challenge_prize": _("Daily challenge %(date)s: place %(place)s, "
+                                 "%(coins)s coins."),
+        })

@@ -16,5 +16,7 @@ PERIODIC_JOBS: tuple[tuple[str, str, float], ...] = (
     ("recompute-leaderboard", "accounts.tasks.recompute_leaderboard", 60.0),
     # fair-play signals of every pair, from the stored records
     ("moderation-fairplay", "moderation.tasks.compute_fairplay", 3600.0),
+    # the daily challenge: today's committed day, and the close at 00:30
+    ("challenge-tick", "contests.challenge_tasks.tick", 60.0),
 )
 SWEEP_JOB = "sweep-due-turns"

@@ -453,3 +453,22 @@ SHOP_DROP_WEIGHTS = {"sign": 20, "timer": 25, "card_counter": 30, "tablecloth": 
 SHOP_GEM_WEIGHTS = {"": 50, "gem_shard": 40, "gem_standard": 9, "gem_perfect": 1}
 # A seed makes drops reproducible (tests); None draws from the system's randomness.
 SHOP_DROP_SEED = None
+
+# --- Contests: the daily challenge (每日挑战, RULES.md §12) ---------------------
+# The challenge's dates and its close (00:30 the next day) are in this zone.
+CHALLENGE_TIME_ZONE = "Asia/Shanghai"
+CHALLENGE_BOARDS = 8
+CHALLENGE_CLOSE_AFTER_MIDNIGHT_MINUTES = 30
+# A board's turn (RULES.md §8), counted only while its player is connected; a
+# gap between two signs of life longer than CHALLENGE_GAP_SECONDS is time away.
+CHALLENGE_TURN_SECONDS = 30
+CHALLENGE_GAP_SECONDS = 10
+# Ranked: accounts with at least this many rated games (Profile.rated_games).
+CHALLENGE_RANKED_GAMES = 10
+# Prizes: a day with at least CHALLENGE_PRIZE_MIN_PLAYERS ranked results pays
+# its top ⌈CHALLENGE_PRIZE_SHARE⌉ (ties at the boundary all paid): place 1, 2,
+# 3 … get CHALLENGE_PRIZES in order, every later paid place CHALLENGE_PRIZE_REST.
+CHALLENGE_PRIZE_MIN_PLAYERS = 20
+CHALLENGE_PRIZE_SHARE = 0.10
+CHALLENGE_PRIZES = (500, 300, 200)
+CHALLENGE_PRIZE_REST = 100
