@@ -23,6 +23,7 @@ import secrets
 import sys
 from datetime import date, datetime, time, timedelta
 from functools import cache
+from typing import cast
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -32,7 +33,7 @@ from django.utils import timezone
 from contests.models import ChallengeDay
 from games import engine
 from games.engine.policies import POLICIES
-from games.engine.shapes import BOT_POLICIES, State
+from games.engine.shapes import BOT_POLICIES, BotPolicy, State
 
 #: seat of the player; the bot plays the others (North is the partner)
 PLAYER_SEAT = 2
@@ -99,7 +100,7 @@ def new_board_state(day: ChallengeDay, number: int) -> State:
     """
     if not 1 <= number <= settings.CHALLENGE_BOARDS:
         raise ValueError(f"no board {number!r}")
-    bot = day.bot_policy
+    bot = cast(BotPolicy, day.bot_policy)
     return engine.new_game(board_seed(day.server_seed, day.date, number),
                            bots=[bot, bot, None, bot])
 

@@ -10,7 +10,6 @@ CODES = {
     "no_board": "a challenge board that does not exist or is not yours",
     "board_done": "a move on a challenge board that is over",
     "challenge_closed": "a move on a board of a day that has closed",
-    "no_day": "a challenge date with no challenge",
 }
 
 

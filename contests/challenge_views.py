@@ -18,12 +18,12 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -34,6 +34,7 @@ from contests.challenge_scores import Standing, standings
 from contests.challenge_show import board_frame
 from contests.models import ChallengeBoard, ChallengeDay, ChallengeEntry
 from games.access import is_moderator
+from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
 
 PAGE_ROWS = 50
@@ -91,16 +92,16 @@ def _table_page(day: ChallengeDay, page: Any) -> tuple[list[dict[str, Any]], Any
         qs = (ChallengeEntry.objects.filter(day=day, ranked=True, result__isnull=False)
               .select_related("user").annotate(done=Count("boards"))
               .order_by("place", "user__username"))
-        paged = Paginator(qs, PAGE_ROWS).get_page(page)
+        stored = Paginator(qs, PAGE_ROWS).get_page(page)
         rows = [{"place": e.place, "player": e.user.username, "result": round(e.result or 0, 2),
-                 "boards": e.done, "prize": e.prize} for e in paged]
-        return rows, paged
+                 "boards": e.done, "prize": e.prize} for e in stored]
+        return rows, stored
     ranked = [s for s in standings(day) if s.ranked]
-    paged = Paginator(ranked, PAGE_ROWS).get_page(page)
+    live = Paginator(ranked, PAGE_ROWS).get_page(page)
     rows = [{"place": s.place, "player": s.username,
              "result": None if s.result is None else round(s.result, 2),
-             "boards": s.boards, "prize": 0} for s in paged]
-    return rows, paged
+             "boards": s.boards, "prize": 0} for s in live]
+    return rows, live
 
 
 def today_page(request: HttpRequest) -> HttpResponse:
@@ -137,7 +138,7 @@ def _day_page(request: HttpRequest, day: ChallengeDay, today: bool) -> HttpRespo
 
 
 @login_required
-def board_page(request: HttpRequest, iso: str, number: str) -> HttpResponse:
+def board_page(request: AuthenticatedHttpRequest, iso: str, number: str) -> HttpResponse:
     """The player's board ``number`` of a day (moderators may look at anyone's
     with ``?user=<name>``, read-only)."""
     close_due()

@@ -12,7 +12,6 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
 
 from accounts.models import Notification, Profile
 from contests import challenge, challenge_close, challenge_play
@@ -48,10 +47,12 @@ def make_ranked(users, games: int = 10) -> None:
 def test_a_day_is_made_once_with_its_commitment_and_bot():
     day = challenge.get_day(date(2026, 3, 10))
     again = challenge.get_day(date(2026, 3, 10))
-    assert again.pk == day.pk and again.server_seed == day.server_seed
+    assert again.pk == day.pk
+    assert again.server_seed == day.server_seed
     assert len(day.server_seed) == 64
     assert day.commitment == hashlib.sha256(day.server_seed.encode()).hexdigest()
-    assert day.bot_policy == "master" and len(day.bot_version) == 16
+    assert day.bot_policy == "master"
+    assert len(day.bot_version) == 16
     assert ChallengeDay.objects.count() == 1
     # Asia/Shanghai: 23:30 UTC on the 9th is already the 10th there
     assert challenge.local_date(datetime(2026, 3, 9, 23, 30, tzinfo=UTC)) == date(2026, 3, 10)
@@ -79,10 +80,11 @@ def test_each_board_is_the_engines_first_half_from_its_seed():
         state = challenge.new_board_state(day, number)
         assert state["seed"] == seed
         assert sorted(state["hands"][2]) == sorted(deal.hands[2])
-        assert state["dao"] == deal.dao and state["indicator"] == deal.indicator
+        assert state["dao"] == deal.dao
+        assert state["indicator"] == deal.indicator
         assert state["first_dealt"] == deal.first_dealt
         assert state["bots"] == ["master", "master", None, "master"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no board"):
         challenge.new_board_state(day, 9)
 
 
@@ -141,7 +143,8 @@ def test_the_clock_runs_only_while_connected_and_resumes_after_a_reload():
     assert board.clock_ms == 5000
     # away for a minute (page closed, server restarted): no time counted
     board = challenge_play.sync(board.pk, user, t + timedelta(seconds=65))
-    assert board.clock_ms == 5000 and board.status == "playing"
+    assert board.clock_ms == 5000
+    assert board.status == "playing"
     # back (a reload): it counts again from where it was
     board = challenge_play.sync(board.pk, user, t + timedelta(seconds=67))
     assert board.clock_ms == 7000
@@ -149,7 +152,8 @@ def test_the_clock_runs_only_while_connected_and_resumes_after_a_reload():
     # connected past the turn's 30 s: a timeout acts for them (§8)
     for s in range(72, 100, 5):
         board = challenge_play.sync(board.pk, user, t + timedelta(seconds=s))
-    assert board.timeouts == 1 and board.state["seq"] > seq
+    assert board.timeouts == 1
+    assert board.state["seq"] > seq
     assert board.state["halves"][0]["actions"][0] if board.state["halves"] else True
 
 
@@ -161,12 +165,15 @@ def test_two_timeouts_in_a_row_pause_the_board_until_resumed():
         board = challenge_play.sync(board.pk, user, t + timedelta(seconds=s))
         if board.status != "playing":
             break
-    assert board.status == "paused" and board.timeouts == 2
+    assert board.status == "paused"
+    assert board.timeouts == 2
     seq = board.state["seq"]
     board = challenge_play.sync(board.pk, user, t + timedelta(seconds=s + 40))
     assert board.state["seq"] == seq  # paused: no clock
     board = challenge_play.resume(board.pk, user, t + timedelta(seconds=s + 41))
-    assert board.status == "playing" and board.timeouts == 0 and board.clock_ms == 0
+    assert board.status == "playing"
+    assert board.timeouts == 0
+    assert board.clock_ms == 0
 
 
 def test_one_seat_per_person():
@@ -175,7 +182,7 @@ def test_one_seat_per_person():
     refused("seated_elsewhere", challenge_play.start, users[0], NOON)
     assert not ChallengeBoard.objects.exists()
     (player,) = make_players(1, "boarder")
-    board = challenge_play.start(player)  # now: its sign of life is fresh
+    challenge_play.start(player)  # now: its sign of life is fresh
     table = tables.create_table(users[0] if False else player)
     refused("seated_elsewhere", tables.sit, table.pk, player, 0)
     assert game.pk
@@ -217,12 +224,17 @@ def test_standings_rank_the_ranked_and_show_the_unranked_where_they_would_stand(
         _done_board(day, newbie, n, 250, ranked=False)
     table = {s.username: s for s in standings(day)}
     # board 1: a beat b and c -> 100; b beat c -> 50; c -> 0; board 5: a, b tie -> 75
-    assert table["mp0"].points[1] == 100.0 and table["mp1"].points[1] == 50.0
-    assert table["mp0"].points[5] == 75.0 and table["mp1"].points[5] == 75.0
+    assert table["mp0"].points[1] == 100.0
+    assert table["mp1"].points[1] == 50.0
+    assert table["mp0"].points[5] == 75.0
+    assert table["mp1"].points[5] == 75.0
     assert table["mp0"].result == pytest.approx(87.5)
-    assert table["mp0"].place == 1 and table["mp1"].place == 2 and table["mp2"].place == 3
+    assert table["mp0"].place == 1
+    assert table["mp1"].place == 2
+    assert table["mp2"].place == 3
     # the unranked player is scored against the ranked field but is in nobody's
-    assert table["mp3"].points[1] == 100.0 and table["mp3"].place == 1
+    assert table["mp3"].points[1] == 100.0
+    assert table["mp3"].place == 1
     assert not table["mp3"].ranked
     # one ranked player alone on a board: 50 %
     _done_board(challenge.get_day(date(2026, 3, 11)), a, 1, 10)
@@ -237,7 +249,8 @@ def test_after_a_board_the_player_sees_its_provisional_matchpoints_and_the_field
     client = Client()
     client.force_login(user)
     frame = client.get(f"/api/challenge/board/{board.pk}").json()["board"]
-    assert frame["field"] == [board.raw - 5] and frame["matchpoints"] == 100.0
+    assert frame["field"] == [board.raw - 5]
+    assert frame["matchpoints"] == 100.0
     assert frame["raw"] == board.raw
 
 
@@ -271,7 +284,9 @@ def test_the_close_pays_the_top_ten_percent_once_and_reveals_the_seed():
         assert Notification.objects.filter(user_id=user_id, kind="challenge_prize").exists()
     # the late board was played out by the bot and scored
     unfinished.refresh_from_db()
-    assert unfinished.status == "done" and unfinished.by_bot and unfinished.raw is not None
+    assert unfinished.status == "done"
+    assert unfinished.by_bot
+    assert unfinished.raw is not None
     assert ChallengeBoard.objects.filter(day=day, matchpoints__isnull=True).count() == 0
     # idempotent: a second close pays nothing
     assert challenge_close.close_day(day.pk, after_close) is False
@@ -282,7 +297,8 @@ def test_the_close_pays_the_top_ten_percent_once_and_reveals_the_seed():
     assert hashlib.sha256(day.server_seed.encode()).hexdigest() == day.commitment
     out = StringIO()
     call_command("check_challenge", "2026-03-10", stdout=out)
-    assert "commitment ok" in out.getvalue() and "board 1" in out.getvalue()
+    assert "commitment ok" in out.getvalue()
+    assert "board 1" in out.getvalue()
     assert "mismatch" not in out.getvalue()
 
 
@@ -334,18 +350,25 @@ def test_nothing_hidden_leaves_the_server_before_the_close():
     deal = engine.deal_half(board.state["seed"], 1)
     others = [json.dumps(sorted(deal.hands[s])) for s in (0, 1, 3)]
     for text in texts:
-        assert day.server_seed not in text and board.state["seed"] not in text
-        assert '"hands"' not in text and '"left"' not in text and '"record"' not in text
+        assert day.server_seed not in text
+        assert board.state["seed"] not in text
+        assert '"hands"' not in text
+        assert '"left"' not in text
+        assert '"record"' not in text
     final = json.loads(texts[-4])  # the last sync: the finished board
-    assert final["status"] == "done" and "hand" in final and "hands" not in final
+    assert final["status"] == "done"
+    assert "hand" in final
+    assert "hands" not in final
     assert sorted(final["hand"]) == sorted(deal.hands[2])
     assert all(json.dumps(sorted(final["hand"])) != o for o in others)
     # once closed, everything is shown
     challenge_close.close_day(day.pk)
     after = client.get(f"/api/challenge/board/{board.pk}").json()["board"]
-    assert after["server_seed"] == day.server_seed and len(after["hands"]) == 4
+    assert after["server_seed"] == day.server_seed
+    assert len(after["hands"]) == 4
     assert after["record"]["challenge"] == {"date": day.date.isoformat(), "board": 1}
-    assert client.get(f"/api/challenge/{day.date.isoformat()}").json()["server_seed"] == day.server_seed
+    day_json = client.get(f"/api/challenge/{day.date.isoformat()}").json()
+    assert day_json["server_seed"] == day.server_seed
 
 
 # --- 6. pages and API ------------------------------------------------------------
@@ -363,7 +386,8 @@ def test_the_api_today_and_the_pages(client):
     with_zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert day.commitment in with_zh
     r = client.post("/api/challenge/today/start")  # the page's form without JavaScript
-    assert r.status_code == 302 and r["Location"] == f"/challenge/{day.date.isoformat()}/1/"
+    assert r.status_code == 302
+    assert r["Location"] == f"/challenge/{day.date.isoformat()}/1/"
     assert client.get(r["Location"]).status_code == 200
     assert client.get(f"/challenge/{day.date.isoformat()}/").status_code == 200
     assert client.get("/challenge/2001-01-01/").status_code == 404
@@ -379,4 +403,5 @@ def test_the_days_table_pages_with_constant_queries(client, django_assert_max_nu
         _done_board(day, p, 1, i)
     with django_assert_max_num_queries(8):
         data = client.get(f"/api/challenge/{day.date.isoformat()}?page=2").json()
-    assert data["pages"] == 2 and len(data["rows"]) == 10
+    assert data["pages"] == 2
+    assert len(data["rows"]) == 10
