@@ -46,6 +46,10 @@ function line(seat, cards) {
 function render() {
   const f = frame;
   $("ch-error").textContent = "";
+  // for tests and styles: the board's state at a glance
+  root.dataset.status = f.status;
+  root.dataset.mine = f.view && f.view.turn === 2 && f.status === "playing" ? "1" : "0";
+  root.dataset.seq = f.view ? String(f.view.seq) : "";
   const running = f.status !== "done" && f.view;
   $("ch-controls").hidden = !own || f.status === "done" || !!f.closed;
   $("ch-resume").hidden = f.status !== "paused";
@@ -101,17 +105,21 @@ async function post(url, body, then) {
   if (data.ok) then(data); else $("ch-error").textContent = data.message;
 }
 
+let moves = 0;  // moves sent: a sign of life's answer older than a move is dropped
+
 async function send(what, body = {}) {
-  if (busy) return;
-  busy = true;
+  if (what === "sync" && busy) return;  // one sign of life at a time
+  const before = what === "sync" ? moves : ++moves;
+  if (what === "sync") busy = true;
   try {
     await post(`/api/challenge/board/${boardId}/${what}`, body, (d) => {
+      if (what === "sync" && before !== moves) return;  // a move answered meanwhile
       frame = d.board;
       if (what !== "sync") selected = [];
       render();
     });
   } finally {
-    busy = false;
+    if (what === "sync") busy = false;
   }
 }
 
