@@ -46,7 +46,8 @@ def test_a_whole_board_on_a_phone(site, browser):
             " || document.getElementById('ch-board').dataset.status === 'done'", arg=seq)
     assert board.get_attribute("data-status") == "done"
     result = page.locator("#ch-result").inner_text()
-    assert "你的得分" in result and "比赛分" in result
+    assert "你的得分" in result
+    assert "比赛分" in result
     assert page.locator("#ch-log li").count() > 10
     assert _no_horizontal_scroll(page)
     page.goto(site.base_url + "/challenge/")
