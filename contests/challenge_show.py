@@ -12,7 +12,8 @@ filter on what of a board leaves the server.
   the others' hands at the end.
 - **Day closed**: also all four hands as dealt, the board seed, the day's
   server seed and the board's record (RULES.md §11 shape, first half only,
-  marked ``"challenge": {"date", "board"}``).
+  marked ``"challenge": {"date", "board"}``), free to replay for anyone, with
+  the field's best on the same deal beside it (:func:`best_on`).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def board_frame(board: ChallengeBoard) -> dict[str, Any]:
     ``hand``, ``indicator``, ``indicator_seat``, ``dao``, ``leader``,
     ``actions``, ``finish_order``, ``end``, ``points``, ``raw``, ``by_bot``,
     ``matchpoints`` (provisional %, or final once closed), ``field``. Closed:
-    ``hands``, ``seed``, ``server_seed``, ``record``.
+    ``hands``, ``seed``, ``server_seed``, ``record``, ``player``, ``best``.
     """
     day = board.day
     out: dict[str, Any] = {"id": board.pk, "date": day.date.isoformat(),
@@ -108,4 +109,21 @@ def board_frame(board: ChallengeBoard) -> dict[str, Any]:
         out["seed"] = state["seed"]
         out["server_seed"] = day.server_seed
         out["record"] = record(board)
+        out["player"] = board.user.username
+        out["best"] = best_on(board)
     return out
+
+
+def best_on(board: ChallengeBoard) -> dict[str, Any] | None:
+    """The field's best on the same deal once the day has closed (one query):
+    ``{"player", "raw", "path"}`` of the highest raw score (ranked players
+    first, then the earlier finish), or ``None`` if nobody else played it."""
+    best = (ChallengeBoard.objects.filter(day_id=board.day_id, number=board.number,
+                                          status=ChallengeBoard.DONE, raw__isnull=False)
+            .exclude(pk=board.pk).order_by("-raw", "-entry__ranked", "finished_at")
+            .values_list("raw", "user__username").first())
+    if best is None:
+        return None
+    iso = board.day.date.isoformat()
+    return {"raw": best[0], "player": best[1],
+            "path": f"/challenge/{iso}/{board.number}/?user={best[1]}"}

@@ -139,13 +139,14 @@ def _day_page(request: HttpRequest, day: ChallengeDay, today: bool) -> HttpRespo
 
 @login_required
 def board_page(request: AuthenticatedHttpRequest, iso: str, number: str) -> HttpResponse:
-    """The player's board ``number`` of a day (moderators may look at anyone's
-    with ``?user=<name>``, read-only)."""
+    """The player's board ``number`` of a day; with ``?user=<name>`` anyone's,
+    read-only, once the day has closed (a replay, free), or for a moderator."""
     close_due()
     day = _day(iso)
-    qs = ChallengeBoard.objects.filter(day=day, number=int(number)).select_related("day")
+    qs = ChallengeBoard.objects.filter(day=day, number=int(number)).select_related("day", "user")
     name = request.GET.get("user")
-    board = (qs.filter(user__username=name).first() if name and is_moderator(request.user)
+    board = (qs.filter(user__username=name).first()
+             if name and (day.closed or is_moderator(request.user))
              else qs.filter(user=request.user).first())
     if board is None:
         raise Http404
@@ -166,6 +167,8 @@ def board_strings(own: bool) -> dict[str, Any]:
         "mp": _("Matchpoints"), "field": _("The field on this board"),
         "seconds_left": _("seconds left"), "dao": _("Dao"), "indicator": _("Indicator"),
         "cards": _("cards"), "next": _("Next board"), "own": "1" if own else "0",
+        "best": _("The field's best on this deal"), "replay": _("Replay"),
+        "prev": _("Previous"), "step": _("Next"), "player": _("Player"),
     }
 
 
@@ -223,11 +226,12 @@ def api_day(request: HttpRequest, iso: str) -> JsonResponse:
 @require_GET
 def api_board(request: HttpRequest, board_id: int) -> JsonResponse:
     """The board as its player may see it (``contests.challenge_show``);
-    moderators may read anyone's."""
+    anyone's once its day has closed; moderators may read anyone's."""
     if not request.user.is_authenticated:
         return _unauthorized()
-    board = ChallengeBoard.objects.select_related("day").filter(pk=board_id).first()
-    if board is None or (board.user_id != request.user.pk and not is_moderator(request.user)):
+    board = ChallengeBoard.objects.select_related("day", "user").filter(pk=board_id).first()
+    if board is None or (board.user_id != request.user.pk and not board.day.closed
+                         and not is_moderator(request.user)):
         return JsonResponse({"ok": False, "reason": "no_board",
                              "message": _("There is no such board.")}, status=404)
     return JsonResponse({"ok": True, "board": board_frame(board)})

@@ -12,6 +12,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import Notification, Profile
 from contests import challenge, challenge_close, challenge_play
@@ -35,6 +36,12 @@ def play_board(board: ChallengeBoard, user, now: datetime, seed: int = 0) -> Cha
         action = heuristic_policy(engine.view(state, 2), random.Random(seed))
         board = challenge_play.act(board.pk, user, state["seq"], action, now=now)
     return board
+
+
+def after_hands(board):
+    """The four hands as dealt, as a closed board's frame shows them."""
+    deal = engine.deal_half(board.state["seed"], 1)
+    return [engine.sort_hand(h, deal.dao) for h in deal.hands]
 
 
 def make_ranked(users, games: int = 10) -> None:
@@ -361,8 +368,19 @@ def test_nothing_hidden_leaves_the_server_before_the_close():
     assert "hands" not in final
     assert sorted(final["hand"]) == sorted(deal.hands[2])
     assert all(json.dumps(sorted(final["hand"])) != o for o in others)
-    # once closed, everything is shown
+    # nobody else sees the board before the close
+    (rival,) = make_players(1, "rival")
+    other = Client()
+    other.force_login(rival)
+    assert other.get(f"/api/challenge/board/{board.pk}").status_code == 404
+    assert other.get(f"{start['path']}?user=hidden0").status_code == 404
+    best = play_board(challenge_play.start(rival), rival, timezone.now(), seed=7)
+    # once closed, everything is shown, to anyone (a free replay), with the field's best
     challenge_close.close_day(day.pk)
+    seen = other.get(f"/api/challenge/board/{board.pk}").json()["board"]
+    assert seen["hands"] == after_hands(board) and seen["player"] == "hidden0"
+    assert seen["best"]["player"] == "rival0" and seen["best"]["raw"] == best.raw
+    assert other.get(seen["best"]["path"]).status_code == 200
     after = client.get(f"/api/challenge/board/{board.pk}").json()["board"]
     assert after["server_seed"] == day.server_seed
     assert len(after["hands"]) == 4

@@ -87,6 +87,13 @@ function render() {
     p(`${S.raw}: ${f.raw}`);
     p(`${S.mp}: ${Number(f.matchpoints).toFixed(1)}%`);
     p(`${S.field}: ${f.field.join(", ") || "–"}`);
+    if (f.closed && f.best) {
+      const a = document.createElement("a");
+      a.href = f.best.path; a.id = "ch-best";
+      a.textContent = `${S.best}: ${f.best.player} (${f.best.raw})`;
+      const e = document.createElement("p"); e.append(a); r.append(e);
+    }
+    if (f.closed) renderReplay();
     if (own && !f.closed && f.number < 8) {
       const a = document.createElement("button");
       a.type = "button"; a.className = "primary"; a.id = "ch-next"; a.textContent = S.next;
@@ -95,6 +102,33 @@ function render() {
     }
   }
 }
+
+// once the day has closed: step through the board, every hand shown
+let step = 0;
+
+function renderReplay() {
+  const f = frame;
+  $("ch-replay").hidden = false;
+  const hands = f.hands.map((h) => [...h]);
+  for (const [s, cards] of f.actions.slice(0, step)) {
+    for (const c of cards) hands[s].splice(hands[s].indexOf(c), 1);
+  }
+  $("ch-replay-hands").replaceChildren(...hands.map((h, s) => {
+    const li = document.createElement("li");
+    li.textContent = `${S.seats[s]}: ${h.map(cardText).join(" ")}`;
+    return li;
+  }));
+  const last = step ? f.actions[step - 1] : null;
+  $("ch-replay-step").textContent = `${S.replay} ${step} / ${f.actions.length}` +
+    (last ? ` · ${line(last[0], last[1]).textContent}` : "");
+  $("ch-prev").disabled = step === 0;
+  $("ch-next-step").disabled = step >= f.actions.length;
+}
+
+$("ch-prev").addEventListener("click", () => { step = Math.max(0, step - 1); renderReplay(); });
+$("ch-next-step").addEventListener("click", () => {
+  step = Math.min(frame.actions.length, step + 1); renderReplay();
+});
 
 async function post(url, body, then) {
   const res = await fetch(url, {
