@@ -378,8 +378,10 @@ def test_nothing_hidden_leaves_the_server_before_the_close():
     # once closed, everything is shown, to anyone (a free replay), with the field's best
     challenge_close.close_day(day.pk)
     seen = other.get(f"/api/challenge/board/{board.pk}").json()["board"]
-    assert seen["hands"] == after_hands(board) and seen["player"] == "hidden0"
-    assert seen["best"]["player"] == "rival0" and seen["best"]["raw"] == best.raw
+    assert seen["hands"] == after_hands(board)
+    assert seen["player"] == "hidden0"
+    assert seen["best"]["player"] == "rival0"
+    assert seen["best"]["raw"] == best.raw
     assert other.get(seen["best"]["path"]).status_code == 200
     after = client.get(f"/api/challenge/board/{board.pk}").json()["board"]
     assert after["server_seed"] == day.server_seed
