@@ -49,6 +49,7 @@ from games.engine.shapes import Action, State
 from games.engine.view import bot_view
 from games.models import Seat, Table
 from games.tables import stand
+from moderation.fairplay import address_hash
 from yuanzi_site.refusals import Refused
 
 PLAYER = challenge.PLAYER_SEAT
@@ -111,7 +112,7 @@ def open_board(user: User) -> ChallengeBoard | None:
             .order_by("day__date", "number").first())
 
 
-def start(user: User, now: datetime | None = None) -> ChallengeBoard:
+def start(user: User, now: datetime | None = None, address: str | None = None) -> ChallengeBoard:
     """开始/继续: the user's next board — an unfinished one of a day still open,
     else today's next board in order, dealt now (the bot plays up to the
     player's first turn).
@@ -119,6 +120,8 @@ def start(user: User, now: datetime | None = None) -> ChallengeBoard:
     :raises Refused: ``seated_elsewhere`` while they play a running game
         elsewhere (a waiting seat is left); ``challenge_done`` when all of
         today's boards are played. Nothing has changed when it is raised.
+
+    :param address: the client's address, kept only as its keyed hash.
     """
     now = now or timezone.now()
     _refuse_if_seated(user)
@@ -136,7 +139,8 @@ def start(user: User, now: datetime | None = None) -> ChallengeBoard:
         if done >= settings.CHALLENGE_BOARDS:
             raise Refused("challenge_done", _("You have played all of today's boards."))
         board = ChallengeBoard(entry=entry, day=day, user=user, number=done + 1,
-                               state=challenge.new_board_state(day, done + 1), seen_at=now)
+                               state=challenge.new_board_state(day, done + 1), seen_at=now,
+                               address_hash=address_hash(address) if address else "")
         _advance(board, day.bot_policy, now)
         board.save()
     return board
@@ -243,7 +247,7 @@ def parse_action(data: Any) -> Action:
 
 
 def act(board_id: int, user: User, seq: Any, data: Any,
-        now: datetime | None = None) -> ChallengeBoard:
+        now: datetime | None = None, address: str | None = None) -> ChallengeBoard:
     """The player's move on their board, if ``seq`` is the board's current
     seq; then the bot plays up to the player's next turn or the half's end.
     A paused board is resumed by a move.
@@ -271,6 +275,8 @@ def act(board_id: int, user: User, seq: Any, data: Any,
             except engine.IllegalAction as e:
                 raise Refused(e.reason, str(e)) from None
             board.clock_ms, board.timeouts = 0, 0
+            if address:
+                board.address_hash = address_hash(address)
             _advance(board, board.day.bot_policy, now)
         board.save()  # a stale move keeps the clock's work (a timeout acted on)
     if stale:

@@ -194,7 +194,7 @@ def api_start(request: HttpRequest) -> HttpResponse:
         return _unauthorized()
     close_due()
     try:
-        board = challenge_play.start(request.user)
+        board = challenge_play.start(request.user, address=request.META.get("REMOTE_ADDR"))
     except Refused as e:
         if "application/json" not in request.headers.get("Accept", ""):
             messages.error(request, str(e))
@@ -260,7 +260,8 @@ def api_board_write(request: HttpRequest, board_id: str, what: str) -> JsonRespo
             board = challenge_play.resume(pk, user)
         else:
             data = _body(request)
-            board = challenge_play.act(pk, user, data.get("seq"), data.get("action"))
+            board = challenge_play.act(pk, user, data.get("seq"), data.get("action"),
+                                       address=request.META.get("REMOTE_ADDR"))
     except Refused as e:
         return _refused(e)
     return JsonResponse({"ok": True, "board": board_frame(board)})

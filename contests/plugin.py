@@ -26,5 +26,7 @@ class ContestsPlugin(GamePlugin):
             refuse_if_on_board(user)
 
     def panels(self, slot: Slot) -> Sequence[str]:
-        """The lobby's way in to the daily challenge."""
-        return ("contests/challenge_lobby_panel.html",) if slot == "lobby" else ()
+        """The lobby's way in to the daily challenge; its fair-play signals on
+        the moderators' fair-play page."""
+        return {"lobby": ("contests/challenge_lobby_panel.html",),
+                "mod_flags": ("contests/challenge_mod_panel.html",)}.get(slot, ())

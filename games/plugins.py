@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 
 #: where a page includes the plugins' panels (templates): the table page, the
 #: lobby page, each lobby row (context ``row``), each rating change on a
-#: result page (``change``) and each game of a profile's recent games (``game``)
-Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row"]
+#: result page (``change``), each game of a profile's recent games (``game``)
+#: and the moderators' fair-play page (``mod_flags``: contests' signals)
+Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row", "mod_flags"]
 
 #: when a seat is checked: sitting down, a game starting (the fourth ready), a
 #: game's end (in the finisher, after the game-end hooks), a bot being added

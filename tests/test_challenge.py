@@ -425,3 +425,31 @@ def test_the_days_table_pages_with_constant_queries(client, django_assert_max_nu
         data = client.get(f"/api/challenge/{day.date.isoformat()}?page=2").json()
     assert data["pages"] == 2
     assert len(data["rows"]) == 10
+
+
+# --- 8. fair play ----------------------------------------------------------------
+
+
+def test_the_fair_play_page_shows_one_address_and_a_result_far_above_usual(mod):
+    twin_a, twin_b, alone = make_players(3, "twin")
+    for user, address in ((twin_a, "10.0.0.7"), (twin_b, "10.0.0.7"), (alone, "10.0.0.8")):
+        c = Client(REMOTE_ADDR=address)
+        c.force_login(user)
+        assert c.post("/api/challenge/today/start", HTTP_ACCEPT="application/json").json()["ok"]
+    assert "10.0.0.7" not in str(list(ChallengeBoard.objects.values_list("address_hash")))
+    # a usual of 40 % over four closed days, then 90 %
+    (lucky,) = make_players(1, "lucky")
+    today = challenge.local_date()
+    for back, result in ((5, 40.0), (4, 42.0), (3, 38.0), (2, 40.0), (1, 90.0)):
+        day = challenge.get_day(today - timedelta(days=back))
+        ChallengeDay.objects.filter(pk=day.pk).update(closed_at=timezone.now())
+        ChallengeEntry.objects.create(day=day, user=lucky, ranked=True, result=result)
+    client = Client()
+    client.force_login(mod)
+    page = client.get("/mod/flags/").content.decode()
+    panel = page.split('id="challenge-fairplay"', 1)[1]
+    assert "twin0" in panel
+    assert "twin1" in panel
+    assert "twin2" not in panel
+    assert "lucky0" in panel
+    assert "90.0" in panel
