@@ -453,3 +453,27 @@ def test_the_fair_play_page_shows_one_address_and_a_result_far_above_usual(mod):
     assert "twin2" not in panel
     assert "lucky0" in panel
     assert "90.0" in panel
+
+
+def test_the_periodic_job_opens_today_and_closes_the_days_due():
+    from contests import challenge_tasks
+    from yuanzi_site.jobs import PERIODIC_JOBS
+
+    assert ("challenge-tick", "contests.challenge_tasks.tick", 60.0) in PERIODIC_JOBS
+    old = challenge.get_day(challenge.local_date() - timedelta(days=3))
+    assert not ChallengeDay.objects.filter(date=challenge.local_date()).exists()
+    challenge_tasks.tick.delay()  # eager here: what beat and the ticker run
+    assert ChallengeDay.objects.filter(date=challenge.local_date(), closed_at=None).exists()
+    old.refresh_from_db()
+    assert old.closed
+
+
+def test_the_pages_in_english(client):
+    (user,) = make_players(1, "english")
+    client.force_login(user)
+    page = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Daily challenge" in page
+    assert "Start" in page
+    zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "每日挑战" in zh
+    assert "开始" in zh
