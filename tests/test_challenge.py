@@ -387,6 +387,14 @@ def test_nothing_hidden_leaves_the_server_before_the_close():
     assert after["server_seed"] == day.server_seed
     assert len(after["hands"]) == 4
     assert after["record"]["challenge"] == {"date": day.date.isoformat(), "board": 1}
+    # the record (§11, version 3) replays in the engine, and a changed card is caught
+    states = engine.from_record(after["record"])
+    assert states[-1]["halves"][0]["points"] == after["points"]
+    forged = json.loads(json.dumps(after["record"]))
+    ns, ew = forged["halves"][0]["points"]
+    forged["halves"][0]["points"] = [ns + 5, ew - 5]
+    with pytest.raises(engine.RecordError, match="does not match"):
+        engine.from_record(forged)
     day_json = client.get(f"/api/challenge/{day.date.isoformat()}").json()
     assert day_json["server_seed"] == day.server_seed
 
