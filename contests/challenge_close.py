@@ -61,10 +61,14 @@ def close_day(day_id: int, now: datetime | None = None) -> bool:
         day = ChallengeDay.objects.select_for_update().get(pk=day_id)
         if day.closed:
             return False
-        for board in (ChallengeBoard.objects.filter(day=day).exclude(status=ChallengeBoard.DONE)
-                      .select_related("day")):
-            play_out(board, now)
-            board.save()
+        # every board of the day locked (day → boards, the order moves never invert:
+        # they lock one board and read the day): no move lands after the scores
+        rows = list(ChallengeBoard.objects.select_for_update().filter(day=day).order_by("pk"))
+        for board in rows:
+            if board.status != ChallengeBoard.DONE:
+                board.day = day
+                play_out(board, now)
+                board.save()
         table = standings(day)
         boards = {(b.user_id, b.number): b for b in ChallengeBoard.objects.filter(day=day)}
         for player in table:

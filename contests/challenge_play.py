@@ -166,6 +166,8 @@ def _locked(board_id: int, user: User) -> ChallengeBoard:
              .filter(pk=board_id, user=user).first())
     if board is None:
         raise Refused("no_board", _("There is no such board."))
+    # the close may have committed while we waited for the row: read it afresh
+    board.day.refresh_from_db(fields=["closed_at"])
     return board
 
 

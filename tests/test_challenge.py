@@ -485,3 +485,15 @@ def test_the_pages_in_english(client):
     zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "每日挑战" in zh
     assert "开始" in zh
+
+
+def test_no_move_after_the_close():
+    (user,) = make_players(1, "latecomer")
+    board = challenge_play.start(user)
+    seq = board.state["seq"]
+    assert challenge_close.close_day(board.day_id)
+    refused("challenge_closed", challenge_play.act, board.pk, user, seq, {"type": "pass"})
+    refused("challenge_closed", challenge_play.resume, board.pk, user)
+    board.refresh_from_db()
+    assert board.status == "done"
+    assert board.by_bot
