@@ -87,22 +87,20 @@ def _advance(board: ChallengeBoard, policy: str, now: datetime) -> None:
         board.clock_ms = 0
 
 
-def _in_running_game(user: User) -> Table | None:
+def _refuse_if_seated(user: User) -> Seat | None:
+    """Refuse (``seated_elsewhere``) while the user plays a running game; else
+    their waiting seat, if any, which the caller leaves once the board is theirs."""
     seat = Seat.objects.filter(user=user).select_related("table").first()
-    if seat is None:
-        return None
-    if seat.table.status != Table.WAITING:
-        return seat.table
-    stand(seat.table_id, user)  # a waiting seat is left for the board (§12)
-    return None
-
-
-def _refuse_if_seated(user: User) -> None:
-    table = _in_running_game(user)
-    if table is not None:
+    if seat is not None and seat.table.status != Table.WAITING:
         raise Refused("seated_elsewhere",
                       _("You are playing at table “%(name)s”: finish that game first.")
-                      % {"name": table.name})
+                      % {"name": seat.table.name})
+    return seat
+
+
+def _leave(seat: Seat | None, user: User) -> None:
+    if seat is not None:
+        stand(seat.table_id, user)  # a waiting seat is left for the board (§12)
 
 
 def open_board(user: User) -> ChallengeBoard | None:
@@ -124,9 +122,10 @@ def start(user: User, now: datetime | None = None, address: str | None = None) -
     :param address: the client's address, kept only as its keyed hash.
     """
     now = now or timezone.now()
-    _refuse_if_seated(user)
+    waiting = _refuse_if_seated(user)
     current = open_board(user)
     if current is not None:
+        _leave(waiting, user)
         return current
     day = challenge.today(now)
     with transaction.atomic():
@@ -135,14 +134,16 @@ def start(user: User, now: datetime | None = None, address: str | None = None) -
         unfinished = (ChallengeBoard.objects.filter(entry=entry)
                       .exclude(status=ChallengeBoard.DONE).first())
         if unfinished is not None:  # made by a concurrent request meanwhile
-            return unfinished
-        if done >= settings.CHALLENGE_BOARDS:
+            board = unfinished
+        elif done >= settings.CHALLENGE_BOARDS:
             raise Refused("challenge_done", _("You have played all of today's boards."))
-        board = ChallengeBoard(entry=entry, day=day, user=user, number=done + 1,
-                               state=challenge.new_board_state(day, done + 1), seen_at=now,
-                               address_hash=address_hash(address) if address else "")
-        _advance(board, day.bot_policy, now)
-        board.save()
+        else:
+            board = ChallengeBoard(entry=entry, day=day, user=user, number=done + 1,
+                                   state=challenge.new_board_state(day, done + 1), seen_at=now,
+                                   address_hash=address_hash(address) if address else "")
+            _advance(board, day.bot_policy, now)
+            board.save()
+    _leave(waiting, user)
     return board
 
 
@@ -212,10 +213,11 @@ def resume(board_id: int, user: User, now: datetime | None = None) -> ChallengeB
     """Resume a board paused by two timeouts in a row: its clock starts afresh.
 
     :raises Refused: ``no_board``; ``seated_elsewhere`` while they play a
-        running game elsewhere; ``board_done``, ``challenge_closed``.
+        running game elsewhere (a waiting seat is left); ``board_done``,
+        ``challenge_closed``.
     """
     now = now or timezone.now()
-    _refuse_if_seated(user)
+    waiting = _refuse_if_seated(user)
     with transaction.atomic():
         board = _locked(board_id, user)
         _check_open(board)
@@ -223,6 +225,7 @@ def resume(board_id: int, user: User, now: datetime | None = None) -> ChallengeB
             board.status, board.timeouts, board.clock_ms = ChallengeBoard.PLAYING, 0, 0
         board.seen_at = now
         board.save()
+    _leave(waiting, user)
     return board
 
 
@@ -262,11 +265,11 @@ def act(board_id: int, user: User, seq: Any, data: Any,
     """
     now = now or timezone.now()
     action = parse_action(data)
-    _refuse_if_seated(user)
+    waiting = _refuse_if_seated(user)
     with transaction.atomic():
         board = _locked(board_id, user)
         _check_open(board)
-        if board.status == ChallengeBoard.PAUSED:
+        if board.status == ChallengeBoard.PAUSED and seq == board.state["seq"]:
             board.status, board.timeouts, board.clock_ms = ChallengeBoard.PLAYING, 0, 0
         _tick(board, now)
         state: State = board.state
@@ -283,6 +286,7 @@ def act(board_id: int, user: User, seq: Any, data: Any,
         board.save()  # a stale move keeps the clock's work (a timeout acted on)
     if stale:
         raise Refused("stale", _("The board has moved on: look again."))
+    _leave(waiting, user)
     return board
 
 

@@ -195,10 +195,18 @@ def test_one_seat_per_person():
     assert game.pk
 
 
-def test_starting_a_board_leaves_a_waiting_seat(table):
+def test_starting_a_board_leaves_a_waiting_seat_but_a_refusal_does_not(table):
     (user,) = make_players(1, "waiting")
     tables.sit(table.pk, user, 1)
-    challenge_play.start(user, now=NOON)
+    board = challenge_play.start(user, now=NOON)
+    assert not table.seats.filter(user=user).exists()
+    # a paused board holds no seat: they sit down; a refused move leaves them there
+    ChallengeBoard.objects.filter(pk=board.pk).update(status="paused", seen_at=None)
+    tables.sit(table.pk, user, 1)
+    refused("stale", challenge_play.act, board.pk, user, -1, {"type": "pass"}, NOON)
+    assert table.seats.filter(user=user).exists()
+    assert ChallengeBoard.objects.get(pk=board.pk).status == "paused"
+    challenge_play.resume(board.pk, user, NOON)  # back to the board: the seat is left
     assert not table.seats.filter(user=user).exists()
 
 
