@@ -20,9 +20,9 @@ from __future__ import annotations
 import hashlib
 import inspect
 import secrets
-import sys
 from datetime import date, datetime, time, timedelta
 from functools import cache
+from importlib import import_module
 from typing import cast
 from zoneinfo import ZoneInfo
 
@@ -62,13 +62,21 @@ def strongest_bot() -> str:
     return "master" if "master" in BOT_POLICIES else "expert"
 
 
+#: the engine modules every strong bot's decisions come from (with the policy's own)
+BOT_MODULES = ("games.engine.bots", "games.engine.expert", "games.engine.endgame",
+               "games.engine.moves", "games.engine.combos")
+
+
 @cache
 def bot_version(policy: str) -> str:
     """A fingerprint of ``policy``'s code: the first 16 hex characters of the
-    SHA-256 of its module's source (the master's own module; a change to it
-    makes a new version)."""
-    module = sys.modules[POLICIES[policy].__module__]
-    return hashlib.sha256(inspect.getsource(module).encode()).hexdigest()[:16]
+    SHA-256 of the sources of its module and :data:`BOT_MODULES` (a change to
+    any of them makes a new version)."""
+    names = sorted({POLICIES[policy].__module__, *BOT_MODULES})
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(inspect.getsource(import_module(name)).encode())
+    return digest.hexdigest()[:16]
 
 
 def commitment(server_seed: str) -> str:
