@@ -13,18 +13,30 @@ class ContestsConfig(AppConfig):
     verbose_name = _("Contests")
 
     def ready(self) -> None:
-        """Register the contests' reason codes and notification kinds, and the
-        arenas' Celery task (``contests.arena_tasks``)."""
+        """Register the contests' reason codes and notification kinds, and
+        their Celery tasks (``contests.arena_tasks``, ``contests.challenge_tasks``)."""
+        # here, not at the top: these import the models (Django's app registry)
         from accounts import inbox
-        from contests import achievements, arena_reasons, arena_run, arena_tasks, reasons
+        from contests import (
+            achievements,
+            arena_reasons,
+            arena_run,
+            arena_tasks,
+            challenge_reasons,
+            challenge_tasks,
+            reasons,
+        )
 
         reasons.register()
         arena_reasons.register()
+        challenge_reasons.register()
         inbox.register_kinds({
             "task_done": _("A daily task is done: claim its %(reward)s coins in the lobby."),
             "weekly_badge": _("You finished the week of %(week)s in place %(place)s on the "
                               "weekly board (%(points)s points)."),
+            "challenge_prize": _("Daily challenge %(date)s: place %(place)s, "
+                                 "%(coins)s coins."),
             **achievements.notification_kinds(),
             **arena_run.KINDS,
         })
-        del arena_tasks  # imported for Celery's registry
+        del arena_tasks, challenge_tasks  # imported for Celery's registry

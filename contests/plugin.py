@@ -9,6 +9,10 @@ may sit and nobody renames it; a game's start marks them playing; its end
 scores arena points and re-queues them; then everyone leaves the table.
 The lobby lists upcoming and running arenas; a profile's recent games say
 which were arena games.
+
+The daily challenge (``contests.challenge_play``): its boards are not tables;
+one seat per person still holds, so nobody sits down while a board of theirs
+is being played.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from contests import arena, arena_read, arena_run, gamefacts
+from contests import arena, arena_read, arena_run, challenge_play, gamefacts
 from games.plugins import GamePlugin
 
 if TYPE_CHECKING:
@@ -41,8 +45,12 @@ class ContestsPlugin(GamePlugin):
         gamefacts.settle(end)
 
     def check_seat(self, table: Table, user: User | None, moment: Moment) -> None:
-        """Arena tables: only their four sit; all leave at a game's end."""
+        """Arena tables: only their four sit; all leave at a game's end. One
+        seat per person (RULES.md §12): no sitting down while a daily
+        challenge board of the user's is being played."""
         arena_run.seat_check(table, user, moment)
+        if moment == "sit" and user is not None:
+            challenge_play.refuse_if_on_board(user)
 
     def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
         """Arena tables keep their names (moderators excepted)."""
@@ -58,8 +66,11 @@ class ContestsPlugin(GamePlugin):
         return arena_read.arena_games(list(seats))
 
     def panels(self, slot: Slot) -> Sequence[str]:
-        """The lobby's daily tasks and arenas (countdowns); the profile's
-        achievements and weekly badges; a recent game's arena badge."""
-        return {"lobby": ("contests/_lobby_tasks.html", "contests/_arena_lobby.html"),
+        """The lobby's daily challenge, tasks and arenas (countdowns); the
+        profile's achievements and weekly badges; a recent game's arena badge;
+        the challenge's signals on the moderators' fair-play page."""
+        return {"lobby": ("contests/challenge_lobby_panel.html", "contests/_lobby_tasks.html",
+                          "contests/_arena_lobby.html"),
                 "profile": ("contests/_profile_achievements.html",),
-                "recent_game_row": ("contests/_arena_recent_game.html",)}.get(slot, ())
+                "recent_game_row": ("contests/_arena_recent_game.html",),
+                "mod_flags": ("contests/challenge_mod_panel.html",)}.get(slot, ())

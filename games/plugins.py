@@ -49,9 +49,10 @@ if TYPE_CHECKING:
 #: lobby page, each lobby row (context ``row``), each rating change on a
 #: result page (``change``), each game of a profile's recent games (``game``),
 #: the lobby's form that opens a table (its extra fields, see
-#: ``GamePlugin.on_table_opened``) and a profile page (``player``, ``player_user``)
+#: ``GamePlugin.on_table_opened``), a profile page (``player``, ``player_user``)
+#: and the moderators' fair-play page (``mod_flags``: contests' signals)
 Slot = Literal["table", "lobby", "lobby_row", "result_row", "recent_game_row", "create_table",
-               "profile"]
+               "profile", "mod_flags"]
 
 #: when a seat is checked: sitting down, a game starting (the fourth ready), a
 #: game's end (in the finisher, after the game-end hooks), a bot being added

@@ -309,7 +309,7 @@ def test_seat_run_log_records_replay(seat_run):
     )
     for i, line in enumerate(lines):
         record = json.loads(line)
-        assert record["version"] == 2
+        assert record["version"] == 3
         assert record["bots"] == ["normal"] * 4  # heuristic is normal; random is no level
         assert record["result"]["reason"] == "normal"
         assert record["seed"] == game_seed("t", i)

@@ -158,7 +158,7 @@ def test_abandoned_records_round_trip(reason, seat):
     for s in (played("rec", 31), second_half("rec2")):
         s2, _ = abandon(s, reason, seat)
         rec = json.loads(json.dumps(to_record(s2)))
-        assert rec["version"] == 2
+        assert rec["version"] == 3
         assert rec["result"] == {"winner": None, "double_clamp": False, "abandoned_by": seat,
                                  "reason": reason}
         assert rec["halves"][-1]["half"] == s["half"]

@@ -60,7 +60,7 @@ def test_record_shape(index):
     abandoned_by, reason)."""
     s, actions = GAMES[index]
     rec = to_record(s)
-    assert rec["version"] == 2
+    assert rec["version"] == 3
     assert rec["seed"] == f"rec-{index}"
     assert rec["levels"] == [0, 0, 0, 0]
     assert rec["bots"] == [None] * 4

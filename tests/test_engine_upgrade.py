@@ -66,7 +66,8 @@ def test_fixtures_are_version_1():
         r = load(name)
         assert r["version"] == 1
         assert "reason" not in r["result"]
-    assert STATE_VERSION == RECORD_VERSION == 2
+    assert STATE_VERSION == 2
+    assert RECORD_VERSION == 3  # version 3: the daily challenge mark
 
 
 def test_upgrade_midgame_state():
@@ -165,7 +166,7 @@ def test_finished_v1_state_is_read_everywhere():
         timeout_action(s, random.Random(0))
     rec = to_record(s)
     assert rec == upgrade_record(load("record_v1_finished"))
-    assert rec["version"] == 2
+    assert rec["version"] == 3
     assert rec["result"]["reason"] == "normal"
 
 
@@ -197,7 +198,8 @@ def test_v1_records_replay_to_the_upgraded_states(state, record):
 def test_upgrade_record_v1():
     old = load("record_v1_escaped")
     new = upgrade_record(old)
-    assert new["version"] == 2
+    assert new["version"] == 3
+    assert new["challenge"] is None  # v2 -> v3: every older record is a game's
     assert new["bots"] == [None] * 4
     assert new["result"]["reason"] == "escape"
     assert upgrade_record(new) is new
@@ -214,7 +216,7 @@ def test_v1_record_without_levels_or_bots():
     assert upgrade_record(old)["levels"] == [0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("version", [0, 3, None, "1", True])
+@pytest.mark.parametrize("version", [0, 4, None, "1", True])
 def test_unknown_versions_are_refused(version):
     s = load("state_v1_midgame")
     s["version"] = version

@@ -88,7 +88,7 @@ def test_game_end_hooks_run_in_the_lists_order_once_with_the_record(register):
     assert game.end_reason == "normal"
     assert game.settled
     record = game.record
-    assert record["version"] == 2
+    assert record["version"] == 3
     assert record["result"]["reason"] == "normal"
     assert record == engine.to_record(game.state)
     assert play.finish(game) is False  # once per game, whatever path calls it again

@@ -22,5 +22,7 @@ PERIODIC_JOBS: tuple[tuple[str, str, float], ...] = (
     ("moderation-fairplay", "moderation.tasks.compute_fairplay", 3600.0),
     # arenas: start, seat the queue in fours, lapse unconfirmed tables, pay out
     ("contests-arenas", "contests.arena_tasks.arena_tick", 2.0),
+    # the daily challenge: today's committed day, and the close at 00:30
+    ("challenge-tick", "contests.challenge_tasks.tick", 60.0),
 )
 SWEEP_JOB = "sweep-due-turns"

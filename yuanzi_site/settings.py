@@ -481,3 +481,22 @@ CONTESTS_REWARD_MIN_RATED_GAMES = 10
 # The weekly board's length and how many of a closed week get a badge.
 CONTESTS_WEEKLY_TOP = 100
 CONTESTS_WEEKLY_BADGES = 3
+
+# --- Contests: the daily challenge (每日挑战, RULES.md §12) ---------------------
+# The challenge's dates and its close (00:30 the next day) are in this zone.
+CHALLENGE_TIME_ZONE = "Asia/Shanghai"
+CHALLENGE_BOARDS = 8
+CHALLENGE_CLOSE_AFTER_MIDNIGHT_MINUTES = 30
+# A board's turn (RULES.md §8), counted only while its player is connected; a
+# gap between two signs of life longer than CHALLENGE_GAP_SECONDS is time away.
+CHALLENGE_TURN_SECONDS = 30
+CHALLENGE_GAP_SECONDS = 10
+# Ranked: accounts with at least this many rated games (Profile.rated_games).
+CHALLENGE_RANKED_GAMES = 10
+# Prizes: a day with at least CHALLENGE_PRIZE_MIN_PLAYERS ranked results pays
+# its top ⌈CHALLENGE_PRIZE_SHARE⌉ (ties at the boundary all paid): place 1, 2,
+# 3 … get CHALLENGE_PRIZES in order, every later paid place CHALLENGE_PRIZE_REST.
+CHALLENGE_PRIZE_MIN_PLAYERS = 20
+CHALLENGE_PRIZE_SHARE = 0.10
+CHALLENGE_PRIZES = (500, 300, 200)
+CHALLENGE_PRIZE_REST = 100

@@ -2,6 +2,7 @@
 as ``contests.models``): each module's models are imported here."""
 
 from contests.models.arena import Arena, ArenaEntry, ArenaSeating
+from contests.models.challenge import ChallengeBoard, ChallengeDay, ChallengeEntry
 from contests.models.progress import (
     Achievement,
     TaskProgress,
@@ -10,5 +11,6 @@ from contests.models.progress import (
     WeeklyEntry,
 )
 
-__all__ = ["Achievement", "Arena", "ArenaEntry", "ArenaSeating", "TaskProgress", "WeeklyBadge",
-           "WeeklyClose", "WeeklyEntry"]
+__all__ = ["Achievement", "Arena", "ArenaEntry", "ArenaSeating", "ChallengeBoard",
+           "ChallengeDay", "ChallengeEntry", "TaskProgress", "WeeklyBadge", "WeeklyClose",
+           "WeeklyEntry"]

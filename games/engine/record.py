@@ -1,11 +1,12 @@
-"""The game record (RULES.md §11, version 2 in docs/record.md) and replay from the action log.
+"""The game record (RULES.md §11, version 3 in docs/record.md) and replay from the action log.
 
 Every state of a game is rebuilt exactly from its seed, its players' levels and
 bot seats, and the ordered list of actions: :func:`replay`. :func:`to_record`
 writes a finished or abandoned game as one §11 JSON object (with ``levels`` and
 ``bots``, which the stake and practice flag need, and ``result.reason``);
 :func:`from_record` loads one, of any known version (:func:`upgrade_record`),
-and replays it.
+and replays it. A daily challenge board's record (``challenge`` set) holds its
+first half only: :func:`from_record` replays that half and checks it.
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ def to_record(state: State) -> Record:
             "abandoned_by": r["abandoned_by"],
             "reason": r["reason"],
         },
+        "challenge": None,
     }
 
 
@@ -151,6 +153,8 @@ def from_record(record: Record) -> list[State]:
         reason) differs from what replaying gives.
     """
     record = upgrade_record(record)
+    if record.get("challenge"):
+        return _board_states(record)
     steps = record_actions(record)
     try:
         states = replay(record["seed"], steps, record["levels"], record["bots"])
@@ -164,4 +168,25 @@ def from_record(record: Record) -> list[State]:
     expected = cast(Record, {**record, "seed": str(record["seed"])})
     if to_record(states[-1]) != expected:
         raise RecordError("record_mismatch", "the record does not match its own replay")
+    return states
+
+
+def _board_states(record: Record) -> list[State]:
+    """Replay a daily challenge board's record (its first half only) and check
+    its half: hands as dealt, finish order, end and points."""
+    try:
+        half = record["halves"][0]
+        if len(record["halves"]) != 1 or half["half"] != 1:
+            raise RecordError("bad_record", "a board's record holds its first half only")
+        steps = [(seat, action_of(cards)) for seat, cards in half["actions"]]
+        states = replay(record["seed"], steps, record["levels"], record["bots"])
+    except (EngineError, KeyError, TypeError, ValueError, IndexError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError("bad_record", f"the board's record does not replay: {e}") from None
+    done = states[-1]["halves"]
+    dealt = [list(x) for x in deal_half(record["seed"], 1).hands]
+    if (len(done) != 1 or half["hands"] != dealt or half["finish_order"] != done[0]["finish_order"]
+            or half["end"] != done[0]["end"] or half["points"] != done[0]["points"]):
+        raise RecordError("record_mismatch", "the board's record does not match its replay")
     return states

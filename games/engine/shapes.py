@@ -358,8 +358,19 @@ class RecordResult(TypedDict):
     reason: EndReason
 
 
+class ChallengeMark(TypedDict):
+    """What marks a record as a daily challenge board (version 3): its day
+    (``YYYY-MM-DD``, Asia/Shanghai) and board number (1–8)."""
+
+    date: str
+    board: int
+
+
 class Record(TypedDict):
-    """A finished or abandoned game, RULES.md §11 as amended in docs/record.md (version 2)."""
+    """A finished or abandoned game, RULES.md §11 as amended in docs/record.md (version 3).
+
+    ``challenge``: ``None`` for a game; a daily challenge board's day and number
+    for a board, whose record holds its first half only (docs/record.md)."""
 
     version: int
     seed: str
@@ -367,3 +378,4 @@ class Record(TypedDict):
     bots: list[BotPolicy | None]
     halves: list[RecordHalf]
     result: RecordResult
+    challenge: NotRequired[ChallengeMark | None]

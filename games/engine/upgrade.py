@@ -11,7 +11,8 @@ version; nothing else reads old shapes.
 Version 2 adds ``result.reason`` (a version-1 game ended by an escape
 if ``abandoned_by`` is set, else normally) and turns ``bots`` from booleans into
 policy names (``True`` was today's heuristic bot: ``"normal"``; ``False`` a
-human: ``None``).
+human: ``None``). Record version 3 adds ``challenge`` (``None`` for a game; a
+daily challenge board's ``{"date", "board"}``); states stay at version 2.
 
 >>> old = {"version": 1, "bots": [False, True, False, False], "result": None}
 >>> new = upgrade(old)
@@ -29,7 +30,7 @@ from .shapes import BOT_POLICIES, BotPolicy, Record, State
 
 STATE_VERSION = 2
 """The version of the states :func:`~games.engine.new_game` makes."""
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 """The version of the records :func:`~games.engine.to_record` writes."""
 
 _Raw = dict[str, Any]
@@ -86,8 +87,13 @@ def _record_1_to_2(r: _Raw) -> _Raw:
     return r
 
 
+def _record_2_to_3(r: _Raw) -> _Raw:
+    r["challenge"] = None  # every record before version 3 is a game's
+    return r
+
+
 _STATE_STEPS: dict[int, Callable[[_Raw], _Raw]] = {1: _state_1_to_2}
-_RECORD_STEPS: dict[int, Callable[[_Raw], _Raw]] = {1: _record_1_to_2}
+_RECORD_STEPS: dict[int, Callable[[_Raw], _Raw]] = {1: _record_1_to_2, 2: _record_2_to_3}
 
 
 def _upgrade(

@@ -1,0 +1,19 @@
+// The daily challenge page (/challenge/): the start / continue button asks
+// POST /api/challenge/today/start and opens the board it answers with.
+const form = document.getElementById("ch-start-form");
+if (form) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const token = form.querySelector("input[name=csrfmiddlewaretoken]").value;
+    const res = await fetch(form.action, {
+      method: "POST", headers: {"X-CSRFToken": token, "Accept": "application/json"},
+    });
+    const data = await res.json();
+    if (data.ok) {
+      window.location.assign(data.path);
+    } else {
+      const p = document.getElementById("ch-progress");
+      if (p) p.textContent = data.message;
+    }
+  });
+}

@@ -1,0 +1,172 @@
+// One daily challenge board (/challenge/<date>/<n>/): the player's seat view,
+// moves through POST /api/challenge/board/<id>/act, and a sign of life every
+// few seconds (…/sync) while the page is open: the board's clock runs only
+// then (RULES.md §12). The server decides everything; this only shows it.
+const root = document.getElementById("ch-board");
+const S = JSON.parse(document.getElementById("ch-strings").textContent);
+const token = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+const boardId = root.dataset.board;
+const own = S.own === "1";
+const SUITS = {S: "♠", H: "♥", C: "♣", D: "♦"};
+let frame = JSON.parse(document.getElementById("ch-frame").textContent);
+let selected = [];
+let busy = false;
+
+const $ = (id) => document.getElementById(id);
+
+function cardText(c) {
+  if (c === "RJ") return "大王";
+  if (c === "BJ") return "小王";
+  return (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
+}
+
+function cardEl(c, i) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "ch-card" + ("HD".includes(c[1]) || c === "RJ" ? " red" : "");
+  b.textContent = cardText(c);
+  b.dataset.card = c;
+  if (i !== undefined) {
+    b.dataset.index = String(i);
+    if (selected.includes(i)) b.classList.add("selected");
+    b.addEventListener("click", () => {
+      selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i];
+      render();
+    });
+  }
+  return b;
+}
+
+function line(seat, cards) {
+  const li = document.createElement("li");
+  li.textContent = S.seats[seat] + ": " + (cards.length ? cards.map(cardText).join(" ") : S.pass);
+  return li;
+}
+
+function render() {
+  const f = frame;
+  $("ch-error").textContent = "";
+  // for tests and styles: the board's state at a glance
+  root.dataset.status = f.status;
+  root.dataset.mine = f.view && f.view.turn === 2 && f.status === "playing" ? "1" : "0";
+  root.dataset.seq = f.view ? String(f.view.seq) : "";
+  const running = f.status !== "done" && f.view;
+  $("ch-controls").hidden = !own || f.status === "done" || !!f.closed;
+  $("ch-resume").hidden = f.status !== "paused";
+  const hand = $("ch-hand");
+  hand.replaceChildren();
+  const log = $("ch-log");
+  log.replaceChildren();
+  if (running) {
+    const v = f.view;
+    $("ch-info").textContent = `${S.dao} ${v.dao} · ${S.indicator} ${cardText(v.indicator)} (${S.seats[v.indicator_seat]})`;
+    $("ch-counts").replaceChildren(...v.counts.map((n, s) => {
+      const li = document.createElement("li");
+      li.textContent = `${S.seats[s]}: ${n} ${S.cards}`;
+      return li;
+    }));
+    $("ch-trick").replaceChildren(...v.trick.plays.map(([s, cards]) => line(s, cards)));
+    v.hand.forEach((c, i) => hand.append(cardEl(c, i)));
+    const mine = v.turn === 2;
+    $("ch-status").textContent = f.status === "paused" ? S.paused
+      : mine ? `${S.your_turn} · ${Math.ceil(f.time_left_ms / 1000)} ${S.seconds_left}` : S.waiting;
+    $("ch-play").disabled = !mine || !selected.length;
+    $("ch-pass").disabled = !mine || v.trick.last === null;
+    $("ch-result").hidden = true;
+  } else if (f.status === "done") {
+    $("ch-info").textContent = `${S.dao} ${f.dao} · ${S.indicator} ${cardText(f.indicator)} (${S.seats[f.indicator_seat]})`;
+    $("ch-counts").replaceChildren();
+    $("ch-trick").replaceChildren();
+    f.hand.forEach((c) => hand.append(cardEl(c)));
+    f.actions.forEach(([s, cards]) => log.append(line(s, cards)));
+    $("ch-status").textContent = S.done;
+    const r = $("ch-result");
+    r.hidden = false;
+    r.replaceChildren();
+    const p = (t) => { const e = document.createElement("p"); e.textContent = t; r.append(e); };
+    p(`${S.raw}: ${f.raw}`);
+    p(`${S.mp}: ${Number(f.matchpoints).toFixed(1)}%`);
+    p(`${S.field}: ${f.field.join(", ") || "–"}`);
+    if (f.closed && f.best) {
+      const a = document.createElement("a");
+      a.href = f.best.path; a.id = "ch-best";
+      a.textContent = `${S.best}: ${f.best.player} (${f.best.raw})`;
+      const e = document.createElement("p"); e.append(a); r.append(e);
+    }
+    if (f.closed) renderReplay();
+    if (own && !f.closed && f.number < 8) {
+      const a = document.createElement("button");
+      a.type = "button"; a.className = "primary"; a.id = "ch-next"; a.textContent = S.next;
+      a.addEventListener("click", () => post("/api/challenge/today/start", {}, (d) => window.location.assign(d.path)));
+      r.append(a);
+    }
+  }
+}
+
+// once the day has closed: step through the board, every hand shown
+let step = 0;
+
+function renderReplay() {
+  const f = frame;
+  $("ch-replay").hidden = false;
+  const hands = f.hands.map((h) => [...h]);
+  for (const [s, cards] of f.actions.slice(0, step)) {
+    for (const c of cards) hands[s].splice(hands[s].indexOf(c), 1);
+  }
+  $("ch-replay-hands").replaceChildren(...hands.map((h, s) => {
+    const li = document.createElement("li");
+    li.textContent = `${S.seats[s]}: ${h.map(cardText).join(" ")}`;
+    return li;
+  }));
+  const last = step ? f.actions[step - 1] : null;
+  $("ch-replay-step").textContent = `${S.replay} ${step} / ${f.actions.length}` +
+    (last ? ` · ${line(last[0], last[1]).textContent}` : "");
+  $("ch-prev").disabled = step === 0;
+  $("ch-next-step").disabled = step >= f.actions.length;
+}
+
+$("ch-prev").addEventListener("click", () => { step = Math.max(0, step - 1); renderReplay(); });
+$("ch-next-step").addEventListener("click", () => {
+  step = Math.min(frame.actions.length, step + 1); renderReplay();
+});
+
+async function post(url, body, then) {
+  const res = await fetch(url, {
+    method: "POST", body: JSON.stringify(body),
+    headers: {"X-CSRFToken": token, "Content-Type": "application/json", "Accept": "application/json"},
+  });
+  const data = await res.json();
+  if (data.ok) then(data); else $("ch-error").textContent = data.message;
+}
+
+let moves = 0;  // moves sent: a sign of life's answer older than a move is dropped
+
+async function send(what, body = {}) {
+  if (what === "sync" && busy) return;  // one sign of life at a time
+  const before = what === "sync" ? moves : ++moves;
+  if (what === "sync") busy = true;
+  try {
+    await post(`/api/challenge/board/${boardId}/${what}`, body, (d) => {
+      if (what === "sync" && before !== moves) return;  // a move answered meanwhile
+      frame = d.board;
+      if (what !== "sync") selected = [];
+      render();
+    });
+  } finally {
+    if (what === "sync") busy = false;
+  }
+}
+
+$("ch-play").addEventListener("click", () => {
+  const cards = selected.map((i) => frame.view.hand[i]);
+  send("act", {seq: frame.view.seq, action: {type: "play", cards}});
+});
+$("ch-pass").addEventListener("click", () => send("act", {seq: frame.view.seq, action: {type: "pass"}}));
+$("ch-clear").addEventListener("click", () => { selected = []; render(); });
+$("ch-resume").addEventListener("click", () => send("resume"));
+
+render();
+if (own) {
+  // a sign of life every 2 s while the page is open: the clock runs only then
+  setInterval(() => { if (frame.status !== "done" && !document.hidden) send("sync"); }, 2000);
+}
