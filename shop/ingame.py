@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,6 +26,7 @@ from games.plugins import GameEnd
 from games.roster import seat_rows
 from shop import inventory, items, itemstate, ledger
 from shop.models import Drop, InventorySlot, Item, TableDecor, TimerFiring
+from yuanzi_site import readthrough
 
 log = logging.getLogger(__name__)
 
@@ -167,20 +168,15 @@ def table_keys(tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]
     hold writes not committed yet) the cache is not used."""
 
     now = timezone.now()
-    shared = not connection.in_atomic_block
-    keys = {t.pk: _decor_key(t.pk) for t in tables}
-    cached = cache.get_many(list(keys.values())) if shared else {}
-    # per table (theme, sign's by, sign's item, sign's until) or () without a decor row
-    decor: dict[int, _Decor] = {t: cached[k] for t, k in keys.items() if k in cached}
-    missing = [t for t in keys if t not in decor]
-    if missing:
+    def load(missing: list[int]) -> dict[int, _Decor]:
         fresh: dict[int, _Decor] = {t: () for t in missing}
         for d in TableDecor.objects.filter(table_id__in=missing).select_related("sign_by"):
             fresh[d.table_id] = (d.theme, d.sign_by.username if d.sign_by else None,
                                  d.sign_item, d.sign_until)
-        if shared:
-            cache.set_many({keys[t]: v for t, v in fresh.items()}, DECOR_CACHE_SECONDS)
-        decor.update(fresh)
+        return fresh
+
+    # per table (theme, sign's by, sign's item, sign's until) or () without a decor row
+    decor = readthrough.many([t.pk for t in tables], _decor_key, load, DECOR_CACHE_SECONDS)
     out: dict[int, dict[str, Any]] = {t.pk: {"theme": "default", "sign": None} for t in tables}
     for table_id, row in decor.items():
         if not row:

@@ -29,7 +29,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
@@ -43,6 +43,7 @@ from games.models import Game, Seat, Table
 from games.plugins import GameEnd, HistoryFilter, LobbyFilter, SocketContext, SocketMessage
 from shop import holds, ledger
 from shop.models import CoinEntry, GameWager, TableWager
+from yuanzi_site import readthrough
 from yuanzi_site.refusals import Refused
 
 #: the wagers a table may carry, in coins (RULES.md §12): 0 and 10 × 2^k up to 10,240
@@ -103,20 +104,12 @@ def wagers_of(table_ids: Iterable[int]) -> dict[int, int]:
     trip), with one query for the tables it lacks. Rules that decide on the
     wager (seating, holds) read the row itself (:func:`wager_of`). Inside a
     transaction (it may hold writes not committed yet) the cache is not used."""
-    table_ids = list(table_ids)
-    shared = not connection.in_atomic_block
-    keys = {t: _wager_key(t) for t in table_ids}
-    cached: dict[str, int] = cache.get_many(list(keys.values())) if shared else {}
-    out = {t: cached[k] for t, k in keys.items() if k in cached}
-    missing = [t for t in table_ids if t not in out]
-    if missing:
+    def load(missing: list[int]) -> dict[int, int]:
         found = dict(TableWager.objects.filter(table_id__in=missing)
                      .values_list("table_id", "wager"))
-        fresh = {t: found.get(t, 0) for t in missing}
-        if shared:
-            cache.set_many({keys[t]: w for t, w in fresh.items()}, WAGER_CACHE_SECONDS)
-        out.update(fresh)
-    return {t: out[t] for t in table_ids}
+        return {t: found.get(t, 0) for t in missing}
+
+    return readthrough.many(table_ids, _wager_key, load, WAGER_CACHE_SECONDS)
 
 
 def _coins(user_id: int) -> int:

@@ -31,7 +31,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,6 +41,7 @@ from games import events, tables
 from games.models import Game, Seat, Table
 from games.plugins import GameEnd, SocketContext, SocketMessage
 from social.models import TableMinimum
+from yuanzi_site import readthrough
 from yuanzi_site.refusals import Refused
 
 #: the counted outcomes a rate is taken over (RULES.md §12)
@@ -167,20 +168,12 @@ def minimums_of(table_ids: Iterable[int]) -> dict[int, int]:
     """``{table_id: minimum}`` as snapshots show it: from the shared cache (one
     round trip), with one query for the tables it lacks; inside a transaction
     (which may hold writes not committed yet) the cache is not used."""
-    table_ids = list(table_ids)
-    shared = not connection.in_atomic_block
-    keys = {t: _key(t) for t in table_ids}
-    cached: dict[str, int] = cache.get_many(list(keys.values())) if shared else {}
-    out = {t: cached[k] for t, k in keys.items() if k in cached}
-    missing = [t for t in table_ids if t not in out]
-    if missing:
+    def load(missing: list[int]) -> dict[int, int]:
         found = dict(TableMinimum.objects.filter(table_id__in=missing)
                      .values_list("table_id", "minimum"))
-        fresh = {t: found.get(t, 0) for t in missing}
-        if shared:
-            cache.set_many({keys[t]: m for t, m in fresh.items()}, MINIMUM_CACHE_SECONDS)
-        out.update(fresh)
-    return {t: out[t] for t in table_ids}
+        return {t: found.get(t, 0) for t in missing}
+
+    return readthrough.many(table_ids, _key, load, MINIMUM_CACHE_SECONDS)
 
 
 def parse_minimum(value: object) -> int:

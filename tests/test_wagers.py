@@ -595,12 +595,14 @@ def _race(game: Game, state: dict, buyer, delay: float) -> dict[str, str]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_settlement_racing_a_purchase_stays_exact(django_user_model):
+def test_settlement_racing_a_purchase_stays_exact(django_user_model, settings):
     """Two connections at once, twelve rounds: a game's settlement (the loser N
     pays) and a purchase by N. Whichever commits first, the other sees its
     result: balances are exact, never negative, and nothing deadlocks."""
     if connection.vendor != "postgresql":
         pytest.skip(POSTGRES_ONLY)
+    # only the wager moves coins here (achievements pay from 10 rated games)
+    settings.CONTESTS_REWARD_MIN_RATED_GAMES = 10**6
     players = make_players(4, "race")
     n = players[0]
     state = finished_state("1")  # N–S lose 1 × wager each
