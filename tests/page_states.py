@@ -98,3 +98,132 @@ def finished_practice(username: str, policy: str = "normal") -> int:
             helpers.force_due(game)
             play.run_due(game.pk)
     return game.pk
+
+
+# --- the README's social hall and contests shots (docs/screenshot.py) ------------
+
+
+def befriend(username: str, *others: str) -> None:
+    """``username`` and each of ``others`` made friends through the services (a
+    request, accepted); an other who has no account yet gets one (no password:
+    never logged in, so always offline)."""
+    from django.contrib.auth import get_user_model
+
+    from social import friends
+
+    user_model = get_user_model()
+    me = user_model.objects.get(username=username)
+    for name in others:
+        other = user_model.objects.filter(username=name).first() or \
+            user_model.objects.create_user(username=name)
+        friends.request(me, other)
+        friends.accept(other, me)
+
+
+def reputable_profile(username: str, avatar: str = "panda") -> None:
+    """``username``'s profile made to look played in: ``avatar``, 42 rated
+    games (one of them an escape: 完成率 98 %), a rating and a few
+    achievements (granted through ``contests.achievements``)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from contests import achievements
+
+    user = get_user_model().objects.get(username=username)
+    record = "1" * 20 + "0" + "1" * 21
+    Profile.objects.filter(user=user).update(
+        avatar=avatar, rating_points=128, games_played=46, rated_games=42, games_won=23,
+        rated_wins=21, double_clamps=3, finish_record=record,
+        finish_rate=round(100 * record.count("1") / len(record)), counted_games=len(record))
+    for code in ("first_win", "first_atom", "first_double_clamp", "first_jiefeng",
+                 "level_1", "level_2", "checkin_7"):
+        achievements.grant(user.pk, code)
+
+
+def challenge_field(names: tuple[str, ...]) -> str:
+    """Today's daily challenge played by ``names`` (new accounts, ranked: 10
+    rated games each), all 8 boards but the last two (5 and 3 boards), raw
+    scores that make a spread table. Returns the day's date (ISO)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from contests import challenge
+    from contests.models import ChallengeBoard, ChallengeEntry
+
+    user_model = get_user_model()
+    players = [user_model.objects.create_user(username=n) for n in names]
+    Profile.objects.filter(user__in=players).update(rated_games=10)
+    day = challenge.today()
+    rng = random.Random(7)
+    for i, user in enumerate(players):
+        entry = ChallengeEntry.objects.create(day=day, user=user, ranked=True)
+        boards = {len(players) - 1: 3, len(players) - 2: 5}.get(i, 8)
+        for number in range(1, boards + 1):
+            seed = challenge.board_seed(day.server_seed, day.date, number)
+            ChallengeBoard.objects.create(
+                entry=entry, day=day, user=user, number=number, status="done",
+                state={"seed": seed, "halves": []}, raw=rng.choice(range(-60, 260, 10)))
+    return day.date.isoformat()
+
+
+def running_arena(names: tuple[str, ...]) -> int:
+    """A free arena (begun 20 minutes ago, an hour long, a house prize of 500)
+    with ``names`` (new accounts) entered, begun by the tick's start, the
+    queue paired and confirmed (their games running), and points as after a
+    few rounds. Returns the arena's id."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from contests import arena, arena_run
+    from contests.models import Arena, ArenaEntry, ArenaSeating
+    from games import tables
+    from moderation import roles
+
+    user_model = get_user_model()
+    mod = user_model.objects.create_user(username="擂台管理员")
+    roles.add(mod)
+    found = arena.create(mod, arena.ArenaSpec(
+        name="周三晚擂台", starts_at=timezone.now() + timedelta(minutes=5),
+        duration_minutes=60, house_prize=500))
+    players = [user_model.objects.create_user(username=n) for n in names]
+    for user in players:
+        arena.join(found.pk, user)
+    Arena.objects.filter(pk=found.pk).update(starts_at=timezone.now() - timedelta(minutes=20))
+    arena_run.start(found.pk)
+    arena_run.pair(found.pk, random.Random(3))
+    for seating in ArenaSeating.objects.filter(arena=found):  # every table confirmed: playing
+        for user_id in seating.user_ids:
+            tables.set_ready(seating.table_id, user_model.objects.get(pk=user_id))
+    rng = random.Random(5)
+    for entry in ArenaEntry.objects.filter(arena=found):
+        games = rng.randint(2, 4)
+        wins = rng.randint(0, games)
+        ArenaEntry.objects.filter(pk=entry.pk).update(
+            games=games, wins=wins, points=wins * 2 + rng.randint(0, wins))
+    return found.pk
+
+
+def rating_history(username: str) -> None:
+    """``tests.test_history.seed_history``'s 60 games for ``username``, its few
+    rating movements replaced by 40 over five weeks (a climb through 助科 and
+    副科 with setbacks), the profile's points their sum."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile, RatingEntry
+    from tests.test_history import T0, seed_history
+
+    seed_history(username)
+    me = get_user_model().objects.get(username=username)
+    RatingEntry.objects.filter(user=me).delete()
+    rng = random.Random(11)
+    total = 0
+    for i in range(40):
+        delta = rng.choice((10, 10, 15, 20, -10, -5, -15)) if total > 20 else 15
+        total += delta
+        e = RatingEntry.objects.create(user=me, delta=delta, reason=RatingEntry.GAME)
+        RatingEntry.objects.filter(pk=e.pk).update(created_at=T0 + timedelta(hours=21 * i))
+    Profile.objects.filter(user=me).update(rating_points=total)
