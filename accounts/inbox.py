@@ -14,6 +14,7 @@ marks them read (:func:`mark_read`); :func:`purge` (the periodic job
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -33,12 +34,17 @@ KEEP_DAYS = 90
 #: rows on a page of the notification centre (and most ids one read request names)
 PAGE_SIZE = 50
 
-#: kind -> its message, a lazy translation with ``%(name)s`` placeholders
-KINDS: dict[str, Promise | str] = {}
+#: a message built from its params in the active language (where a fixed
+#: sentence with placeholders would read badly, e.g. "wager 0 coins")
+Render = Callable[[dict[str, Any]], str]
+
+#: kind -> its message: a lazy translation with ``%(name)s`` placeholders, or a Render
+KINDS: dict[str, Promise | str | Render] = {}
 
 
-def register_kinds(kinds: dict[str, Promise | str]) -> None:
-    """Add notification kinds (``{kind: gettext_lazy("… %(param)s …")}``).
+def register_kinds(kinds: Mapping[str, Promise | str | Render]) -> None:
+    """Add notification kinds (``{kind: gettext_lazy("… %(param)s …")}``, or
+    a function of the params for a message with optional parts).
 
     :raises ValueError: a kind registered twice with another message.
     """
@@ -54,6 +60,8 @@ def render(kind: str, params: dict[str, Any]) -> str:
     message = KINDS.get(kind)
     if message is None:
         return kind
+    if not isinstance(message, Promise | str):
+        return message(params)
     try:
         return str(message) % params
     except (KeyError, TypeError, ValueError):

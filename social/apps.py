@@ -22,9 +22,7 @@ class SocialConfig(AppConfig):
         reasons.register()
         user_logged_in.connect(blocks.warm, dispatch_uid="social_warm_blocks")
         inbox.register_kinds({
-            invites.KIND: _(
-                "%(from)s invites you to the table “%(table)s” (wager %(wager)s coins, "
-                "finish-rate minimum %(min_finish_rate)s%%): join within two minutes."),
+            invites.KIND: invites.invite_text,
             reputation.KIND_KEPT_OUT: _(
                 "A minimum finish rate of %(minimum)s%% at table “%(table)s” stood you up."),
             # 消息 of friends (social.friends)

@@ -273,3 +273,18 @@ def end_between(a_id: int, b_id: int) -> int:
             .filter(status=TableInvite.PENDING, from_user_id__in=(a_id, b_id),
                     to_user_id__in=(a_id, b_id))
             .update(status=TableInvite.EXPIRED))
+
+
+def invite_text(params: dict[str, Any]) -> str:
+    """An invite notification's words in the active language (its ``Render``
+    in ``accounts.inbox``): the table, and its wager and minimum finish rate
+    only where the table has them."""
+    terms = []
+    if params.get("wager"):
+        terms.append(_("wager %(wager)s coins") % params)
+    if params.get("min_finish_rate"):
+        terms.append(_("finish rate at least %(min_finish_rate)s%%") % params)
+    text = _("%(from)s invites you to the table “%(table)s”") % params
+    if terms:
+        text += _(" (%(terms)s)") % {"terms": _(", ").join(terms)}
+    return text + _(": join within two minutes.")

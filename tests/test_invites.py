@@ -400,3 +400,19 @@ def test_a_new_block_ends_the_pending_invites_between_the_two(owner, partner):
     assert made.status == TableInvite.EXPIRED
     assert _answer(_client(partner), made.pk, "accept")[1]["ok"] is False
     assert not _opens(_client(partner), table)
+
+
+def test_an_invites_words_name_the_wager_and_minimum_only_when_set():
+    from django.utils import translation
+
+    from accounts import inbox
+
+    plain = {"from": "laowang", "table": "桌 7", "wager": 0, "min_finish_rate": 0}
+    both = {**plain, "wager": 40, "min_finish_rate": 90}
+    with translation.override("en"):
+        assert inbox.render("table_invite", plain) == (
+            "laowang invites you to the table “桌 7”: join within two minutes.")
+        assert "wager 40 coins, finish rate at least 90%" in inbox.render("table_invite", both)
+    with translation.override("zh-hans"):
+        assert "押金" not in inbox.render("table_invite", plain)
+        assert "（押金 40 金币，完成率至少 90%）" in inbox.render("table_invite", both)
