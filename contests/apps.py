@@ -27,8 +27,11 @@ class ContestsConfig(AppConfig):
             reasons,
         )
 
+        from moderation import roles
+
         reasons.register()
         arena_reasons.register()
+        roles.hold("contests", ("manage_arena",))  # moderators create arenas
         challenge_reasons.register()
         inbox.register_kinds({
             "task_done": _("A daily task is done: claim its %(reward)s coins in the lobby."),

@@ -65,6 +65,10 @@ class ContestsPlugin(GamePlugin):
         """A profile's recent games: which arena each was played in."""
         return arena_read.arena_games(list(seats))
 
+    def page_modules(self) -> Sequence[str]:
+        """The table page's arena module: a player seated at a new arena table goes there."""
+        return ("contests/arena_table.js",)
+
     def panels(self, slot: Slot) -> Sequence[str]:
         """The lobby's daily challenge, tasks and arenas (countdowns); the
         profile's achievements and weekly badges; a recent game's arena badge;

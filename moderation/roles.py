@@ -8,6 +8,7 @@ hold every permission). Not ``is_staff``.
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, Group, Permission, User
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games.access import MODERATORS_GROUP
@@ -47,13 +48,28 @@ def may(user: User | AnonymousUser, action: str) -> bool:
                 and user.has_perm(f"moderation.{codename}"))
 
 
+#: every app's permissions the moderators group holds, ``{app_label: codenames}``:
+#: moderation's own, and what an app above it adds (:func:`hold`)
+GROUP_PERMISSIONS: dict[str, tuple[str, ...]] = {"moderation": PERMISSIONS}
+
+
+def hold(app_label: str, codenames: tuple[str, ...]) -> None:
+    """The moderators group also holds these permissions of ``app_label`` (an
+    app above moderation, e.g. contests' ``manage_arena``; in its ``ready()``)."""
+    GROUP_PERMISSIONS[app_label] = codenames
+
+
 def group() -> Group:
-    """The moderators group with its permissions (made by a migration; made
-    again here if a test database was flushed)."""
+    """The moderators group with its permissions (made by migrations; made
+    again here, with every app's :data:`GROUP_PERMISSIONS`, if a test database
+    was flushed)."""
     found, created = Group.objects.get_or_create(name=GROUP)
-    if created or not found.permissions.exists():
-        found.permissions.add(*Permission.objects.filter(
-            content_type__app_label="moderation", codename__in=PERMISSIONS))
+    wanted = Q()
+    for app_label, codenames in GROUP_PERMISSIONS.items():
+        wanted |= Q(content_type__app_label=app_label, codename__in=codenames)
+    perms = Permission.objects.filter(wanted)
+    if created or found.permissions.filter(wanted).count() < perms.count():
+        found.permissions.add(*perms)
     return found
 
 
