@@ -26,7 +26,6 @@ class ContestsConfig(AppConfig):
             challenge_tasks,
             reasons,
         )
-
         from moderation import roles
 
         reasons.register()

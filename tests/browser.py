@@ -295,3 +295,12 @@ NEEDS_CHROMIUM = pytest.mark.skipif(
 DESKTOP = {"viewport": {"width": 1366, "height": 800}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DEVICES = pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+def nav_link(page, href: str):
+    """The header's link to ``href``, opening the phone's ☰ menu first when the
+    link is folded into it (base.html: one compact row on a phone)."""
+    link = page.locator(f".site-nav a[href='{href}']")
+    if not link.is_visible() and page.locator(".site-menu-button").is_visible():
+        page.locator(".site-menu-button").click()
+    return link

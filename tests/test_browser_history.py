@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests import test_browser as tb
-from tests.browser import PHONE, Player, chromium_path
+from tests.browser import PHONE, Player, chromium_path, nav_link
 
 pytestmark = [
     pytest.mark.skipif(chromium_path() is None,
@@ -39,7 +39,7 @@ def test_history_on_a_phone(site, browser, locale, words):
     page = me.page
 
     # from the header menu
-    page.locator(".site-nav a[href='/history/']").click()
+    nav_link(page, "/history/").click()
     page.wait_for_url(base + "/history/")
     assert page.locator("h1").inner_text() == words["title"]
     graph = page.locator("#rating-graph-svg")

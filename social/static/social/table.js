@@ -10,7 +10,7 @@
 
 import {$, el} from "../js/dom.js";
 import {inviteToast} from "../js/me.js";
-import {isOwner, mySnapshotSeat} from "../js/state.js";
+import {isOwner, mySnapshotSeat, tableWaiting} from "../js/state.js";
 
 const REFRESH_MS = 20000;
 let known = {friends: new Set(), outgoing: new Set(), incoming: new Set(), online: []};
@@ -88,7 +88,8 @@ export function render(s) {
   if (!form || !s.table) return;
   last = s;
   const mine = meId !== null && meId !== undefined;
-  form.hidden = !(mine && (isOwner(s) || mySnapshotSeat(s) !== null));
+  // an invite lasts until the game starts: the box only while the table waits
+  form.hidden = !(mine && tableWaiting(s) && (isOwner(s) || mySnapshotSeat(s) !== null));
   loadFriends(false);
   // the seats' menus: add another seated person as a friend
   document.querySelectorAll("#felt .seat").forEach((box) => {
