@@ -76,6 +76,7 @@ def whereabouts(viewer: User, user_ids: list[int],
             if uid in wanted:
                 online.add(uid)
                 watching.setdefault(uid, table_id)
+    online |= presence.online(wanted)  # the lobby's socket or /ws/me/ counts too
     seated = dict(Seat.objects.filter(user_id__in=wanted, table__closed=False)
                   .values_list("user_id", "table_id"))
     at = {uid: seated.get(uid, watching.get(uid)) for uid in wanted}
