@@ -6,6 +6,8 @@
 - Control, format, private-use, unassigned and separator characters, and the
   "default ignorable" fillers that Python counts as letters (Hangul fillers
   U+3164, U+FFA0 …), are refused: two names that look the same must be the same.
+- New names are at most :data:`MAX_LENGTH` characters (after folding), so a
+  name fits a lobby card and a seat; older, longer names stay.
 - The anonymised names of deleted accounts (``已注销用户 N``,
   ``accounts.deletion``) are reserved.
 
@@ -19,6 +21,9 @@ import unicodedata
 
 from django import forms
 from django.utils.translation import gettext as _
+
+#: the longest new username, in characters (the column allows 150)
+MAX_LENGTH = 20
 
 #: the prefix of deleted accounts' names (``accounts.deletion.DELETED_PREFIX``)
 RESERVED_PREFIX = "已注销用户"
@@ -57,9 +62,13 @@ def clean(username: str) -> str:
     """The username to store: :func:`normalise` d, then checked.
 
     :raises forms.ValidationError: an invisible, control or format character
-        (:func:`invisible`); the reserved prefix of deleted accounts.
+        (:func:`invisible`); more than :data:`MAX_LENGTH` characters; the
+        reserved prefix of deleted accounts.
     """
     name = normalise(username)
+    if len(name) > MAX_LENGTH:
+        raise forms.ValidationError(
+            _("A username has at most %(n)d characters.") % {"n": MAX_LENGTH})
     if any(invisible(ch) for ch in name):
         raise forms.ValidationError(
             _("A username cannot contain spaces or invisible characters."))

@@ -325,6 +325,14 @@ def test_invisible_characters_are_refused(name):
     assert User.objects.count() == 0
 
 
+def test_a_new_username_is_at_most_twenty_characters():
+    assert _signup("x" * 150).status_code == 200
+    assert _signup("y" * 21).status_code == 200
+    assert User.objects.count() == 0
+    assert _signup("z" * 20).status_code == 302
+    assert User.objects.filter(username="z" * 20).exists()
+
+
 def test_a_plain_chinese_name_still_signs_up():
     assert _signup("小明").status_code == 302
     assert User.objects.filter(username="小明").exists()
