@@ -72,5 +72,9 @@ def test_join_an_arena_on_a_phone_and_see_the_countdown_and_standings(made, site
     assert re.fullmatch(r"\d\d:\d\d", page.locator("#arena-when .arena-countdown").inner_text())
     assert "报名费" in page.locator(".arena-facts").inner_text()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    # the standings fit the phone: the Prize column is not hidden behind a side scroll
+    assert page.evaluate(
+        "() => { const s = document.querySelector('.arena-scroll');"
+        " return s.scrollWidth <= s.clientWidth; }")
     assert "奖池 400" in page.locator(".arena-facts").inner_text()  # four fees of 100
     ming.assert_clean()
