@@ -149,7 +149,9 @@ def grant_checkin_streaks() -> int:
 def profile_list(user_id: int) -> list[dict[str, Any]]:
     """A player's achievements as the profile and ``GET
     /api/users/<username>/achievements`` show them (one query): ``[{"code",
-    "name" (this language), "earned_at" (ISO), "reward"}]``, oldest first."""
+    "name" (this language), "earned_at" (ISO), "reward", "paid"}]``, oldest
+    first; ``paid`` is false while the reward waits for the account's 10th
+    rated game (RULES.md §12)."""
     return [{"code": a.code, "name": str(NAMES.get(a.code, a.code)),
-             "earned_at": a.earned_at.isoformat(), "reward": a.reward}
+             "earned_at": a.earned_at.isoformat(), "reward": a.reward, "paid": a.paid}
             for a in Achievement.objects.filter(user_id=user_id)]

@@ -362,11 +362,20 @@ def test_the_tenth_rated_game_pays_what_was_earned_before(client):
     assert achievements.grant(early.pk, "challenge_top10") is False
     assert not Achievement.objects.get(user=early).paid
     call_command("check_ledger")
+    # an unpaid reward reads as pending on the profile, a paid one as coins
+    page = client.get(f"/accounts/profile/{early.username}/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "paid after 10 rated games" in page
+    assert "+200 coins" not in page
+    assert client.get(f"/api/users/{early.username}/achievements").json()[
+        "achievements"][0]["paid"] is False
     # the profile page and the JSON show them
     name = users[0].username
     page = client.get(f"/accounts/profile/{name}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert 'id="achievements"' in page
     assert "成就" in page
+    assert "满 10 局积分对局后发放" not in page
+    assert " 金币</span>" in page  # paid: "+N 金币"
     data = client.get(f"/api/users/{name}/achievements").json()
     assert {a["code"] for a in data["achievements"]} == set(
         Achievement.objects.filter(user=users[0]).values_list("code", flat=True))
