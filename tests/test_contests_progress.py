@@ -414,6 +414,19 @@ def test_facts_of_a_moderator_ending_count_nothing():
 # --- the lobby panel ----------------------------------------------------------------
 
 
+def test_a_done_task_under_ten_rated_games_shows_a_disabled_claim_with_the_reason(
+        one_task, client, owner):
+    TaskProgress.objects.create(user=owner, day=quests.today(), code="play1", progress=1)
+    client.force_login(owner)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'class="small primary claim-btn" disabled' in page
+    assert "after 10 rated games" in page
+    Profile.objects.filter(user=owner).update(rated_games=10)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'class="small primary claim-btn">' in page
+    assert "局积分对局后可领取" not in page
+
+
 def test_the_lobby_shows_todays_tasks_with_a_claim_button(one_task, client, owner):
     client.force_login(owner)
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()

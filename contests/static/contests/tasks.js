@@ -2,7 +2,9 @@
  * lobby's head, keeps each task's progress live from the per-user channel's
  * `task` frames (me.js re-dispatches them as "yuanzi:frame" events) and claims
  * a done task's coins with POST /api/tasks/<id>/claim (docs/api.md). Hooks for
- * tests: #daily-tasks .task[data-task].done / .claimed, .task-count. */
+ * tests: #daily-tasks .task[data-task].done / .claimed, .task-count. Under the
+ * rated games that unlock rewards (data-eligible="0") the Claim button stays
+ * disabled, its reason beside it. */
 
 const panel = document.getElementById("daily-tasks");
 
@@ -33,6 +35,11 @@ async function claim(form) {
     const body = await res.json();
     if (body.ok) {
       show(li, body.task);
+      return;
+    }
+    if (body.reason === "reward_locked") { // still locked: leave it disabled
+      err.textContent = body.message || body.reason;
+      err.hidden = false;
       return;
     }
     err.textContent = body.message || body.reason;
