@@ -4,7 +4,8 @@
  * a done task's coins with POST /api/tasks/<id>/claim (docs/api.md). Hooks for
  * tests: #daily-tasks .task[data-task].done / .claimed, .task-count. Under the
  * rated games that unlock rewards (data-eligible="0") the Claim button stays
- * disabled, its reason beside it. */
+ * disabled, its reason beside it; a task done live makes it ask GET /api/tasks
+ * whether the account has since reached them. */
 
 const panel = document.getElementById("daily-tasks");
 
@@ -18,6 +19,23 @@ function show(li, task) {
   li.classList.toggle("claimed", task.claimed);
   li.querySelector(".task-claim").hidden = !task.done || task.claimed;
   li.querySelector(".task-claimed").hidden = !task.claimed;
+}
+
+function unlock() {
+  panel.dataset.eligible = "1";
+  for (const b of panel.querySelectorAll(".claim-btn")) {
+    b.disabled = false;
+    b.removeAttribute("aria-describedby");
+  }
+  for (const e of panel.querySelectorAll(".task-locked-why, .tasks-locked")) e.hidden = true;
+}
+
+async function recheckEligible() {
+  try {
+    const res = await fetch("/api/tasks", {credentials: "same-origin",
+                                           headers: {"Accept": "application/json"}});
+    if (res.ok && (await res.json()).eligible) unlock();
+  } catch (e) { /* offline: the button stays disabled; a reload asks again */ }
 }
 
 async function claim(form) {
@@ -63,5 +81,6 @@ if (panel) {
     if (msg.type !== "task" || !msg.task) return;
     const li = row(msg.task.id);
     if (li) show(li, msg.task);
+    if (msg.task.done && !msg.task.claimed && panel.dataset.eligible === "0") recheckEligible();
   });
 }
