@@ -111,7 +111,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
     top = list(LeaderboardEntry.objects.select_related("user")[:100])
     for row in top:
-        row.title = levels.title_for(levels.level_for(row.rating_points))
+        level = levels.level_for(row.rating_points)
+        row.title = levels.title_for(level)
+        row.title_en = levels.title_en_for(level)
     mine = None
     if request.user.is_authenticated:
         mine = LeaderboardEntry.objects.filter(user=request.user).first()

@@ -118,7 +118,7 @@ def _may_open(table: Table, viewer: User, insider: set[int], moderator: bool,
 
 def friends(viewer: User, number: int, invites: dict[str, str]) -> Page:
     """Page ``number`` of ``viewer``'s friends by name: rows ``{"username",
-    "level", "title", "avatar", "frame", "online", "table"}`` (:func:`whereabouts`;
+    "level", "title", "title_en", "avatar", "frame", "online", "table"}`` (:func:`whereabouts`;
     ``avatar`` a code of ``accounts.models.AVATARS``, ``frame`` its level band)."""
     # the page's ids and names first, their profiles after: one join fewer in
     # the query that sorts and skips every friend before the page
@@ -142,8 +142,8 @@ def _points(user_ids: list[int]) -> dict[int, tuple[int, str]]:
 def _standing(user_id: int, found: tuple[int, str] | None) -> dict[str, Any]:
     points, avatar = found or (0, "")
     profile = Profile(user_id=user_id, rating_points=points, avatar=avatar)
-    return {"level": profile.level, "title": profile.title, "avatar": profile.avatar_code,
-            "frame": profile.frame}
+    return {"level": profile.level, "title": profile.title, "title_en": profile.title_en,
+            "avatar": profile.avatar_code, "frame": profile.frame}
 
 
 def incoming(viewer: User, number: int) -> Page:
@@ -172,7 +172,7 @@ def blocked(viewer: User, number: int) -> Page:
 def search(viewer: User, text: str, number: int) -> Page:
     """Page ``number`` of the players whose name contains ``text`` (any case),
     by name, ``viewer`` left out: rows ``{"username", "level", "title",
-    "state", "blocked"}`` (``state`` as :func:`social.relations.state`,
+    "title_en", "state", "blocked"}`` (``state`` as :func:`social.relations.state`,
     ``blocked``: the viewer blocks them)."""
     users = get_user_model().objects.filter(username__icontains=text, is_active=True).exclude(
         pk=viewer.pk).order_by("username", "pk").only("pk", "username")
@@ -212,6 +212,7 @@ def public_card(user: User) -> dict[str, Any]:
         "username": user.username,
         "level": profile.level if profile else 0,
         "title": profile.title if profile else "",
+        "title_en": profile.title_en if profile else "",
         "rating_points": profile.rating_points if profile else 0,
         "avatar": profile.avatar_code if profile else default_avatar(user.pk),
         "frame": profile.frame if profile else 0,

@@ -130,7 +130,7 @@ def _next(request: HttpRequest, page: lists.Page) -> str | None:
 @require_GET
 def api_friends(request: HttpRequest) -> JsonResponse:
     """``GET /api/friends?page=`` → ``{"friends": [{"username", "level",
-    "title", "avatar", "frame", "online", "table"}], "incoming": [username], "outgoing":
+    "title", "title_en", "avatar", "frame", "online", "table"}], "incoming": [username], "outgoing":
     [username], "next": url | null}``; page N of each list (≤ 50 rows each),
     ``next`` while any of them goes on."""
     if not request.user.is_authenticated:
@@ -155,7 +155,7 @@ def api_blocks(request: HttpRequest) -> JsonResponse:
 @require_GET
 def api_search(request: HttpRequest) -> JsonResponse:
     """``GET /api/users?q=<name>&page=`` → ``{"users": [{"username", "level",
-    "title", "state", "blocked"}], "next"}``: names containing ``q`` (1–150
+    "title", "title_en", "state", "blocked"}], "next"}``: names containing ``q`` (1–150
     characters, any case)."""
     if not request.user.is_authenticated:
         return _unauthorized()
@@ -169,7 +169,7 @@ def api_search(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def api_user(request: HttpRequest, username: str) -> JsonResponse:
-    """``GET /api/users/<username>`` → ``{"username", "level", "title",
+    """``GET /api/users/<username>`` → ``{"username", "level", "title", "title_en",
     "rating_points", "avatar", "frame", "finish_rate", "rated_games"}`` (never coins;
     anyone may ask, as anyone may open a profile)."""
     other = _user(username)

@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import levels
 from accounts.models import Profile, default_avatar
 from games import presence, tables
 from games.models import Seat
@@ -318,7 +319,9 @@ def test_api_blocks_and_the_block_silence(owner, partner):
 def test_api_user_card_and_search_never_show_coins(owner, partner, opponent):
     a = _client(owner)
     card = Client().get(reverse("api_user", args=["partner"])).json()
-    assert card == {"username": "partner", "level": 0, "title": card["title"], "rating_points": 0,
+    assert card["title_en"] == levels.title_en_for(0) != card["title"]
+    assert card == {"username": "partner", "level": 0, "title": card["title"],
+                    "title_en": card["title_en"], "rating_points": 0,
                     "avatar": default_avatar(partner.pk), "frame": 0, "finish_rate": None,
                     "rated_games": 0}
     friends.request(partner, owner)
@@ -404,9 +407,15 @@ def test_friends_page_in_chinese_and_english(owner, partner, opponent, outsider)
     assert "My friends" in en
     assert "Blocked players" in en
     assert "Accept" in en
+    # the level's English title in English (friends list), not the Chinese one
+    title = f'<span class="social-title">{levels.title_en_for(0)}</span>'
+    assert title in en
+    assert f'<span class="social-title">{levels.title_for(0)}</span>' not in en
+    assert f'<span class="social-title">{levels.title_for(0)}</span>' in zh
     found = a.get(reverse("friends"), {"q": "opp"}).content.decode()
     assert 'id="search-results"' in found
     assert "Request sent" in found
+    assert title in found  # friend search
     assert Client().get(reverse("friends")).status_code == 302  # log in first
 
 
