@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts import inbox
 from accounts.models import Profile
@@ -38,14 +38,20 @@ from yuanzi_site.refusals import Refused
 
 #: what each fact's task asks, ``%(n)s`` its target (shown in both languages)
 FACT_TEXT: dict[str, Promise] = {
-    "rated_game": gettext_lazy("Play %(n)s rated games"),
-    "win": gettext_lazy("Win %(n)s rated games"),
-    "first_out": gettext_lazy("Go out first (上游) %(n)s times"),
-    "jiefeng": gettext_lazy("Take the lead by 接风 %(n)s times"),
-    "atom": gettext_lazy("Play %(n)s atoms (原子)"),
-    "hydrogen": gettext_lazy("Play %(n)s hydrogen bombs (氢弹)"),
-    "friend_game": gettext_lazy("Play %(n)s rated games with a friend"),
-    "item_game": gettext_lazy("Use an item in %(n)s rated games"),
+    # the count's plural form is picked when ``% {"n": …}`` fills it
+    "rated_game": ngettext_lazy("Play %(n)s rated game", "Play %(n)s rated games", "n"),
+    "win": ngettext_lazy("Win %(n)s rated game", "Win %(n)s rated games", "n"),
+    "first_out": ngettext_lazy("Go out first (上游) %(n)s time",
+                               "Go out first (上游) %(n)s times", "n"),
+    "jiefeng": ngettext_lazy("Take the lead by 接风 %(n)s time",
+                             "Take the lead by 接风 %(n)s times", "n"),
+    "atom": ngettext_lazy("Play %(n)s atom (原子)", "Play %(n)s atoms (原子)", "n"),
+    "hydrogen": ngettext_lazy("Play %(n)s hydrogen bomb (氢弹)",
+                              "Play %(n)s hydrogen bombs (氢弹)", "n"),
+    "friend_game": ngettext_lazy("Play %(n)s rated game with a friend",
+                                 "Play %(n)s rated games with a friend", "n"),
+    "item_game": ngettext_lazy("Use an item in %(n)s rated game",
+                               "Use an item in %(n)s rated games", "n"),
     "challenge": gettext_lazy("Play today's challenge"),
 }
 
@@ -86,12 +92,18 @@ def min_rated_games() -> int:
     return int(settings.CONTESTS_REWARD_MIN_RATED_GAMES)
 
 
+def _task_text(task: Task) -> str:
+    """The task's words in this language, the count's plural form chosen."""
+    text = FACT_TEXT.get(task.fact)
+    return task.fact if text is None else text % {"n": task.target}
+
+
 def task_dict(task: Task, progress: int, claimed: bool) -> dict[str, Any]:
     """A task as the API, the frame and the panel show it: ``{"id", "fact",
     "text" (this language), "target", "progress", "reward", "done",
     "claimed"}``."""
     return {"id": task.code, "fact": task.fact,
-            "text": str(FACT_TEXT.get(task.fact, task.fact)) % {"n": task.target},
+            "text": _task_text(task),
             "target": task.target, "progress": min(progress, task.target),
             "reward": task.reward, "done": progress >= task.target, "claimed": claimed}
 

@@ -201,6 +201,19 @@ def test_a_rated_game_counts_and_the_claim_pays_once(one_task, client):
     call_command("check_ledger")
 
 
+def test_task_words_take_the_count_s_plural_form_in_english():
+    from django.utils import translation
+    one, three = quests.Task("t1", "first_out", 1, 10), quests.Task("t3", "atom", 3, 10)
+    with translation.override("en"):
+        assert quests.task_dict(one, 0, False)["text"] == "Go out first (上游) 1 time"
+        assert quests.task_dict(three, 0, False)["text"] == "Play 3 atoms (原子)"
+        assert quests.task_dict(quests.Task("f", "friend_game", 1, 10), 0, False)["text"] == \
+            "Play 1 rated game with a friend"
+    with translation.override("zh-hans"):
+        assert quests.task_dict(one, 0, False)["text"] == "拿到上游 1 次"
+        assert quests.task_dict(three, 0, False)["text"] == "打出 3 个原子"
+
+
 def test_a_task_not_done_is_refused_and_other_parts_count_facts(settings):
     settings.CONTESTS_TASK_POOL = (("challenge", "challenge", 2, 50),)
     settings.CONTESTS_TASKS_PER_DAY = 1

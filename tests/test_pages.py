@@ -422,6 +422,14 @@ def test_table_strings_explain_stand_up_and_auto_play(client, owner):
     assert strings["auto_off"] == "取消托管"
     assert strings["empty_seat"] == "空位"
     assert "bot_badge" not in strings  # a bot seat shows its name once
+    # a count's words in both forms (fmt() picks by n): one form in Chinese
+    assert strings["stake_line"] == {"one": "对局分：%(stake)s 积分",
+                                     "other": "对局分：%(stake)s 积分"}
+    en = _json_script(client.get(reverse("table", args=[table.pk]),
+                                 HTTP_ACCEPT_LANGUAGE="en").content.decode(), "table-strings")
+    assert en["stake_line"] == {"one": "Stake: %(stake)s rating point",
+                                "other": "Stake: %(stake)s rating points"}
+    assert en["rating_delta"]["one"] == "%(delta)s rating point"
 
 
 def test_lobby_lists_newest_tables_first(client, owner):

@@ -155,7 +155,7 @@ function rating(res, s) {
     }
     return sec;
   }
-  sec.appendChild(el("p", "stake-note", fmt(T.stake_line, {stake: res.stake})));
+  sec.appendChild(el("p", "stake-note", fmt(T.stake_line, {stake: res.stake, n: res.stake})));
   const ul = el("ul", "rating-changes");
   (res.rating_changes || []).forEach((d, i) => {
     const p = view.players[i];
@@ -163,7 +163,7 @@ function rating(res, s) {
     const li = el("li", d > 0 ? "up" : (d < 0 ? "down" : ""));
     li.dataset.seat = i;
     li.appendChild(el("span", "who", p.username));
-    li.appendChild(el("strong", "delta", fmt(T.rating_delta, {delta: signed(d)})));
+    li.appendChild(el("strong", "delta", fmt(T.rating_delta, {delta: signed(d), n: Math.abs(d)})));
     const now = s.table.seats[i] && s.table.seats[i].player;
     if (now && now.id === p.user_id && now.level !== p.level) {
       const up = now.level > p.level;
