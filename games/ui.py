@@ -278,6 +278,7 @@ def notice_strings() -> dict[str, Any]:
         "invite_join": _("Join"),
         "invite_decline": _("Decline"),
         "invite_failed": _("That did not work. Check your connection and try again."),
+        "invite_expired": _("This invite has expired."),
     }
 
 

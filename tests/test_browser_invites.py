@@ -112,3 +112,40 @@ def test_request_accept_see_online_invite_and_join_from_the_notice(site, browser
         p.assert_clean()
     assert not li.errors  # her console has the two 404s of the shut table, nothing else
     assert all("404" in text for kind, text in li.console if kind == "error")
+
+
+def test_join_pressed_after_the_invite_expired_says_so_and_the_toast_goes(site, browser):
+    """A phone that slept through the two minutes: 加入 says the invite expired
+    (asking nothing), the toast goes and does not come back on the next page."""
+    import time
+
+    base = site.base_url
+    ming = Player.open(browser, "xiaoming", **DESK)
+    hong = Player.open(browser, "xiaohong", **PHONE)
+    for p in (ming, hong):
+        p.sign_up(base)
+    ming.page.goto(base + "/")
+    ming.page.locator("#table-name-input").fill("小明的桌")
+    ming.page.locator("#private-input").check()
+    ming.page.locator("#create-table-btn").click()
+    ming.page.wait_for_url("**/tables/*/")
+    ming.wait_connected()
+    hong.page.clock.install()
+    hong.page.goto(base + "/")
+    hong.page.locator("#lobby-status[data-state=open]").wait_for()
+    _invite(ming, "xiaohong")
+    toast = hong.page.locator(".invite-toast")
+    toast.wait_for()
+    asked: list[str] = []
+    hong.page.on("request", lambda r: asked.append(r.url) if "/api/invites/" in r.url else None)
+    # three minutes later by the phone's clock, its timers asleep
+    hong.page.clock.set_system_time(time.time() + 180)
+    toast.locator("button[data-action=accept]").click()
+    hong.page.locator(".invite-toast", has_text="这个邀请已过期。").wait_for()
+    assert "没有这个房间号" not in toast.inner_text()
+    assert asked == []
+    toast.wait_for(state="detached", timeout=10_000)
+    hong.page.reload()
+    hong.page.locator("#lobby-status[data-state=open]").wait_for()
+    assert hong.page.locator(".invite-toast").count() == 0
+    assert hong.page.evaluate(NO_SIDEWAYS_SCROLL)

@@ -123,28 +123,84 @@ function csrfToken() {
   return m ? decodeURIComponent(m[1]) : "";
 }
 
+/* The invites this tab answered or saw expire (sessionStorage: a page restored
+   from the back/forward cache or a late frame never shows them again). */
+const DONE_INVITES = "yuanzi.invites.done";
+
+function doneInvites() {
+  try { return JSON.parse(sessionStorage.getItem(DONE_INVITES) || "[]"); } catch (e) { return []; }
+}
+
+function inviteDone(id) {
+  const done = doneInvites().filter((x) => x !== String(id)).slice(-49);
+  done.push(String(id));
+  try { sessionStorage.setItem(DONE_INVITES, JSON.stringify(done)); } catch (e) { /* private mode */ }
+}
+
+// ms since the epoch, on this device's clock, when toast invite `id` expires
+const inviteDeadlines = {};
+
+function inviteOver(id) {
+  const deadline = inviteDeadlines[id];
+  return (deadline !== undefined && deadline <= Date.now()) || doneInvites().includes(String(id));
+}
+
+/* The toast of an invite that is over: its buttons go, "expired" (or the
+   server's words) stays a few seconds. */
+function closeInviteToast(t, text) {
+  inviteDone(t.dataset.invite);
+  t.textContent = text;
+  t.keep = false;
+  setTimeout(() => t.remove(), 4000);
+}
+
+// a page back from the back/forward cache: its timers slept, so toasts of
+// invites that expired or were answered meanwhile go at once
+window.addEventListener("pageshow", (ev) => {
+  if (!ev.persisted) return;
+  for (const t of document.querySelectorAll(".invite-toast[data-invite]")) {
+    if (inviteOver(t.dataset.invite)) t.remove();
+  }
+});
+
 /* A table invite (a `notification` of kind table_invite, social.invites): a
    toast naming the table, its wager and minimum (the server's words, in this
    page's language) with 加入 / 拒绝, until answered or expired. 加入 posts
-   /api/invites/<id>/accept and goes to the table. Hook: .invite-toast[data-invite]. */
+   /api/invites/<id>/accept and goes to the table; past its expiry it says
+   the invite expired without asking. An invite already answered or expired
+   gets no toast (returns null). Hook: .invite-toast[data-invite]. */
 export function inviteToast(n) {
   words();
+  const id = n.params.invite_id;
+  if (inviteOver(id)) return null;
+  const shown = document.querySelector(`.invite-toast[data-invite="${CSS.escape(String(id))}"]`);
+  if (shown) return shown;  // the same frame heard twice (a table page's modules)
+  // its lifetime by the server's clock, counted from now on this device's
+  // (a frame is sent live, never queued: a wrong device clock does not matter)
+  const life = Date.parse(n.params.expires_at) - Date.parse(n.created_at);
+  inviteDeadlines[id] = Date.now() + (life > 0 ? life : 120000);
   const t = toastNotice({code: "table_invite",
                          message: n.text[T.lang === "en" ? "en" : "zh-hans"] || ""});
   t.classList.add("invite-toast");
-  t.dataset.invite = n.params.invite_id;
+  t.dataset.invite = id;
   const row = el("span", "invite-buttons");
   const answer = async (action) => {
+    if (inviteOver(id)) { // a sleeping phone's timer: over already
+      closeInviteToast(t, T.invite_expired || "");
+      return;
+    }
     row.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     try {
-      const r = await fetch(`/api/invites/${n.params.invite_id}/${action}`, {
+      const r = await fetch(`/api/invites/${id}/${action}`, {
         method: "POST", headers: {"Accept": "application/json", "X-CSRFToken": csrfToken()}});
       const body = await r.json();
+      if (body.ok || body.reason === "invite_expired" || body.reason === "no_invite") inviteDone(id);
       if (body.ok && body.url) { location.href = body.url; return; }
       t.textContent = body.message || "";
     } catch (e) {
       t.textContent = T.invite_failed || "";
     }
+    t.keep = false;
     setTimeout(() => t.remove(), 4000);
   };
   for (const [action, label, cls] of [["accept", T.invite_join, "small"],
@@ -157,9 +213,10 @@ export function inviteToast(n) {
   }
   t.appendChild(row);
   // an invite lasts two minutes (the server refuses it after): the toast too
-  const left = Date.parse(n.params.expires_at) - Date.now();
+  const left = inviteDeadlines[id] - Date.now();
   t.keep = true;
-  setTimeout(() => t.remove(), Math.max(left, 5000));
+  setTimeout(() => { if (t.isConnected && t.keep) closeInviteToast(t, T.invite_expired || ""); },
+             Math.max(left, 0));
   return t;
 }
 
