@@ -176,6 +176,8 @@ class LeaderboardEntry(models.Model):
     computed_at = models.DateTimeField()
     #: not a column: the title for ``rating_points``, set by the leaderboard view
     title: str
+    #: not a column: its English title, set beside ``title``
+    title_en: str
 
     class Meta:
         ordering: ClassVar[list[str]] = ["rank"]

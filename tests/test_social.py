@@ -238,7 +238,7 @@ def test_api_friend_actions_and_lists(owner, partner, opponent):
     assert (status, body["ok"], body["state"]) == (200, True, "friends")
     got = a.get(reverse("api_friends")).json()
     assert got["friends"] == [{"username": "partner", "level": 0,
-                               "title": got["friends"][0]["title"],
+                               "title": got["friends"][0]["title"], "title_en": "Clerk",
                                "avatar": default_avatar(partner.pk), "frame": 0,
                                "online": False, "table": None}]
     assert got["outgoing"] == ["opponent"]
