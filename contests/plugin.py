@@ -65,6 +65,13 @@ class ContestsPlugin(GamePlugin):
         """A profile's recent games: which arena each was played in."""
         return arena_read.arena_games(list(seats))
 
+    def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
+        """An arena table's snapshot says so (``arena``: its id, name, page,
+        the seated four's ids and when they must confirm by): the page hides
+        the private room's code and invites and shows the confirm banner.
+        Two queries, none when no table is private."""
+        return arena_run.arena_snapshot_keys(tables)
+
     def page_modules(self) -> Sequence[str]:
         """The table page's arena module: a player seated at a new arena table goes there."""
         return ("contests/arena_table.js",)
