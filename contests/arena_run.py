@@ -326,7 +326,8 @@ def _free_table(arena: Arena) -> Table | None:
 
 
 def pair(arena_id: int, rng: random.Random | None = None) -> int:
-    """Seat the queue's connected players (``games.presence.online``) of a running arena in fours (:func:`contests.arena_pairing.plan`),
+    """Seat the connected (``games.presence.online``) of a running arena's
+    queue in fours (:func:`contests.arena_pairing.plan`),
     each at a free arena table (or a new one), to confirm within 30 s. A player
     who cannot sit (they play a running game elsewhere, or a seat policy
     refuses) is paused and their table tried again at the next tick.

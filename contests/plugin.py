@@ -77,10 +77,12 @@ class ContestsPlugin(GamePlugin):
         return ("contests/arena_table.js",)
 
     def panels(self, slot: Slot) -> Sequence[str]:
-        """The lobby's daily challenge, tasks and arenas (countdowns); the
+        """The table page's arena banner (confirm with ready); the lobby's
+        daily challenge, tasks and arenas (countdowns); the
         profile's achievements and weekly badges; a recent game's arena badge;
         the challenge's signals on the moderators' fair-play page."""
-        return {"lobby": ("contests/challenge_lobby_panel.html", "contests/_lobby_tasks.html",
+        return {"table": ("contests/_arena_table.html",),
+                "lobby": ("contests/challenge_lobby_panel.html", "contests/_lobby_tasks.html",
                           "contests/_arena_lobby.html"),
                 "profile": ("contests/_profile_achievements.html",),
                 "recent_game_row": ("contests/_arena_recent_game.html",),

@@ -5,7 +5,7 @@ zero sum throughout (conftest proves it after each test)."""
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -249,6 +249,15 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     prize_entries = CoinEntry.objects.filter(reason=ledger.Reason.ARENA_PRIZE)
     assert len({e.transfer_id for e in prize_entries}) == 1
     assert sum(e.amount for e in prize_entries) == 0
+    # the finished arena's page: the pool as paid out, the reader's final place and prize
+    reader = Client()
+    reader.force_login(ranked[0].user)
+    page = reader.get(f"/arenas/{a.pk}/").content.decode()
+    assert f"奖池已发放 {pool}" in page
+    assert "奖池 0" not in page
+    assert f"最终名次：第 1 名，奖金 {ranked[0].prize} 金币。" in page
+    assert "你已报名。" not in page
+    assert reader.get("/api/arenas").json()["recent"][0]["paid_out"] == pool
 
 
 def test_the_api_and_pages_list_join_and_show_standings(client, mod):
@@ -285,6 +294,15 @@ def test_the_api_and_pages_list_join_and_show_standings(client, mod):
                                         "house_prize": 100})
     assert made.status_code == 302
     assert Arena.objects.get(name="表单").prize_split == [60, 40]
+    # the start is typed in Beijing time, whatever the site's time zone
+    assert "北京时间" in client.get("/arenas/new/").content.decode()
+    with timezone.override("UTC"):
+        made = client.post("/arenas/new/", {"name": "北京", "starts_at": "2030-01-01T20:00",
+                                            "duration_minutes": 30, "entry_fee": 0,
+                                            "min_level": 0, "max_players": 8,
+                                            "prize_split": "100", "house_prize": 0})
+    assert made.status_code == 302
+    assert Arena.objects.get(name="北京").starts_at == datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def test_standings_page_by_fifty_in_constant_queries(mod, django_assert_max_num_queries):
@@ -423,7 +441,8 @@ def test_only_the_connected_are_seated_and_a_seated_player_finds_their_seat(
     assert snap is not None
     assert [s["player"]["id"] for s in snap["seats"]] == list(seating.user_ids)
     keys = snap["arena"]  # type: ignore[typeddict-item]
-    assert keys["id"] == a.pk and keys["seated"] == list(seating.user_ids)
+    assert keys["id"] == a.pk
+    assert keys["seated"] == list(seating.user_ids)
     assert keys["confirm_by"] == seating.confirm_by.isoformat()
 
     with django_capture_on_commit_callbacks(execute=True):
