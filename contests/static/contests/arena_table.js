@@ -43,7 +43,7 @@ function paint() {
     text.textContent = box.dataset.confirmed;
   } else if (mine && a.confirm_by) {
     const left = Math.max(0, Math.ceil((Date.parse(a.confirm_by) - Date.now()) / 1000));
-    text.textContent = box.dataset.confirm.replace("%(seconds)s", String(left));
+    text.textContent = box.dataset.confirm.replace("{s}", String(left));
     btn.hidden = false;
   } else {
     text.textContent = box.dataset.watch;
