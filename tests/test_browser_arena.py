@@ -111,11 +111,11 @@ def seated(transactional_db):
     # the site's ticker would let the table lapse after 30 s: the browser is slower here
     ArenaSeating.objects.filter(pk=seating.pk).update(
         confirm_by=timezone.now() + timedelta(minutes=10))
-    return four[0].username, seating.table_id, arena_run.table_path(seating.table)
+    return four[0].username, arena_run.table_path(seating.table)
 
 
 def test_an_arena_table_says_how_to_confirm_and_shows_no_invites(seated, site, browser):
-    name, table_id, path = seated
+    name, path = seated
     base = site.base_url
     # the password is hashed by the site's own hashers
     site.manage("shell", "-c", SET_PASSWORD % {"name": name})
