@@ -162,12 +162,18 @@ def arena_snapshot_keys(tables: list[Table]) -> dict[int, dict[str, Any]]:
     """``{table_id: {"arena": {"id", "name", "path", "seated", "confirm_by"}}}``
     for the arena tables among ``tables`` (``seated``: the user ids the open
     seating placed, ``confirm_by``: ISO time or ``None`` once their game
-    began or no seating is open). Two queries, none if no table is private."""
-    private = [t.pk for t in tables if t.private]
+    began or no seating is open). Two queries, none if no table is private
+    (nor for a friend's room whose owner is loaded)."""
+    owner = Table._meta.get_field("owner")
+    # a pool account is named "#arena-…" (contests.arena.create): a friend's
+    # room whose owner is loaded costs no query (a connect's count)
+    candidates = [t for t in tables if t.private and (
+        not owner.is_cached(t) or t.owner.username.startswith("#arena-"))]
+    private = [t.pk for t in candidates]
     if not private:
         return {}
     arenas = {a.pool_id: a for a in Arena.objects.filter(
-        pool_id__in={t.owner_id for t in tables if t.private})}
+        pool_id__in={t.owner_id for t in candidates})}
     if not arenas:
         return {}
     open_seatings = {s.table_id: s for s in ArenaSeating.objects.filter(

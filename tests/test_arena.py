@@ -462,3 +462,18 @@ def test_only_the_connected_are_seated_and_a_seated_player_finds_their_seat(
     arena_run.tick(random.Random(0))
     assert not ArenaSeating.objects.filter(arena=a, done=False, game=None).exists()
     assert not Seat.objects.filter(user=with_pause[0]).exists()
+
+
+def test_a_friends_room_is_no_arena_table_and_asks_no_arena_query(mod):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    owner = make_players(1, "room")[0]
+    room = tables.create_table(owner, "好友房", True)
+    loaded = Table.objects.select_related("owner__profile").get(pk=room.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        snap = snapshots.table_snapshot(room.pk, loaded)
+    assert snap is not None
+    assert "arena" not in snap
+    assert snap["room_code"]  # a friend's room keeps its code and invite link
+    assert not [q for q in ctx.captured_queries if "contests_arena" in q["sql"]]
