@@ -4,22 +4,28 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import levels
 from contests import arena
 
+BEIJING = ZoneInfo("Asia/Shanghai")
+
 
 class ArenaForm(forms.Form):
-    """Name, start (the site's time zone), duration 15–180 min, entry fee,
+    """Name, start (Beijing time, Asia/Shanghai, whatever the site's time
+    zone), duration 15–180 min, entry fee,
     minimum level, maximum players, prize split (per cent, comma-separated,
     default 50,30,20), house prize."""
 
     name = forms.CharField(label=_("Name"), max_length=40)
-    starts_at = forms.DateTimeField(label=_("Starts at"),
+    starts_at = forms.DateTimeField(label=_("Starts at (Beijing time, Asia/Shanghai)"),
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     duration_minutes = forms.IntegerField(label=_("Duration (minutes)"), initial=60,
                                           min_value=arena.MIN_MINUTES,
@@ -34,6 +40,12 @@ class ArenaForm(forms.Form):
                                   initial="50,30,20", max_length=100)
     house_prize = forms.IntegerField(label=_("House prize (coins)"), initial=0, min_value=0,
                                      max_value=arena.MAX_FEE)
+
+    def clean_starts_at(self) -> datetime:
+        """The wall-clock time typed, read as Beijing time (the label says so)."""
+        value: datetime = self.cleaned_data["starts_at"]
+        wall = timezone.localtime(value).replace(tzinfo=None)
+        return wall.replace(tzinfo=BEIJING)
 
     def clean_prize_split(self) -> tuple[int, ...]:
         """``"50,30,20"`` → ``(50, 30, 20)``: whole numbers above 0 summing to 100."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -18,12 +18,13 @@ PAGE = 50
 RECENT = 10
 
 
-def summary(arena: Arena, players: int, pool: int) -> dict[str, Any]:
+def summary(arena: Arena, players: int, pool: int, paid_out: int = 0) -> dict[str, Any]:
     """One arena as the API and pages show it: ``id``, ``name``, ``status``,
     ``starts_at`` / ``ends_at`` (ISO), ``starts_in`` / ``ends_in`` (whole
     seconds from now, ≥ 0: the countdown), ``duration_minutes``,
     ``entry_fee``, ``min_level``, ``max_players``, ``players``, ``pool``
-    (the prize pool's coins now), ``house_prize``, ``prize_split`` (per cent)."""
+    (the prize pool's coins now), ``paid_out`` (the prizes paid, once
+    finished), ``house_prize``, ``prize_split`` (per cent)."""
     now = timezone.now()
     end = ends_at(arena)
     return {
@@ -33,18 +34,22 @@ def summary(arena: Arena, players: int, pool: int) -> dict[str, Any]:
         "ends_in": max(0, int((end - now).total_seconds())),
         "duration_minutes": arena.duration_minutes, "entry_fee": arena.entry_fee,
         "min_level": arena.min_level, "max_players": arena.max_players, "players": players,
-        "pool": pool, "house_prize": arena.house_prize, "prize_split": list(arena.prize_split),
+        "pool": pool, "paid_out": paid_out, "house_prize": arena.house_prize,
+        "prize_split": list(arena.prize_split),
     }
 
 
 def _summaries(arenas: list[Arena]) -> list[dict[str, Any]]:
     ids = [a.pk for a in arenas]
-    counts = dict(ArenaEntry.objects.filter(arena_id__in=ids).exclude(
-        status=ArenaEntry.WITHDRAWN, fee_paid=0, games=0).values_list("arena_id").annotate(
-        n=Count("pk")).values_list("arena_id", "n"))
+    counts, paid = {}, {}  # players and prizes paid, one query (a withdrawn entry won none)
+    for arena_id, n, p in ArenaEntry.objects.filter(arena_id__in=ids).exclude(
+            status=ArenaEntry.WITHDRAWN, fee_paid=0, games=0).values_list("arena_id").annotate(
+            n=Count("pk"), p=Sum("prize")).values_list("arena_id", "n", "p"):
+        counts[arena_id], paid[arena_id] = n, p or 0
     pools = dict(Profile.objects.filter(user_id__in=[a.pool_id for a in arenas]).values_list(
         "user_id", "coins"))
-    return [summary(a, counts.get(a.pk, 0), pools.get(a.pool_id, 0)) for a in arenas]
+    return [summary(a, counts.get(a.pk, 0), pools.get(a.pool_id, 0), paid.get(a.pk, 0))
+            for a in arenas]
 
 
 def arena_lists() -> dict[str, list[dict[str, Any]]]:
@@ -91,8 +96,9 @@ def detail(arena: Arena, user_id: int | None, page: int = 1) -> dict[str, Any]:
     """The arena page's data (``GET /api/arenas/<id>``): its summary,
     ``standings`` (:func:`standings`), ``tables`` (its games running now:
     ``{"table_id", "name", "path"}``, open to spectators), and ``me``: the
-    asker's ``{"status", "points", "table"}`` (``table``: the path of the arena
-    table they are seated at, else ``None``), ``None`` if not in it."""
+    asker's ``{"status", "points", "place", "prize", "pause_after",
+    "table"}`` (``table``: the path of the arena table they are seated at,
+    else ``None``), ``None`` if not in it."""
     data = _summaries([arena])[0]
     data["standings"] = standings(arena, page)
     seatings = list(ArenaSeating.objects.filter(arena=arena, done=False)
@@ -106,6 +112,7 @@ def detail(arena: Arena, user_id: int | None, page: int = 1) -> dict[str, Any]:
         if entry is not None:
             mine = next((s for s in seatings if user_id in s.user_ids), None)
             me = {"status": entry.status, "points": entry.points,
+                  "place": entry.place, "prize": entry.prize,
                   "pause_after": entry.pause_after,
                   "table": table_path(mine.table) if mine else None}
     data["me"] = me

@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy
 from accounts import inbox
 from contests import arena_pairing
 from contests.models import Arena, ArenaEntry, ArenaSeating
-from games import events, tables
+from games import events, presence, tables
 from games.models import Game, Seat, Table
 from moderation.models import AuditEntry
 from shop import ledger
@@ -156,6 +156,40 @@ def seat_check(table: Table, user: Any, moment: Moment) -> None:
             or user.pk not in seating.user_ids):
         raise Refused("arena_table", _("This is an arena table: join the arena to play."),
                       {"arena_id": seating.arena_id})
+
+
+def arena_snapshot_keys(tables: list[Table]) -> dict[int, dict[str, Any]]:
+    """``{table_id: {"arena": {"id", "name", "path", "seated", "confirm_by"}}}``
+    for the arena tables among ``tables`` (``seated``: the user ids the open
+    seating placed, ``confirm_by``: ISO time or ``None`` once their game
+    began or no seating is open). Two queries, none if no table is private
+    (nor for a friend's room whose owner is loaded)."""
+    owner = Table._meta.get_field("owner")
+    # a pool account is named "#arena-…" (contests.arena.create): a friend's
+    # room whose owner is loaded costs no query (a connect's count)
+    candidates = [t for t in tables if t.private and (
+        not owner.is_cached(t) or t.owner.username.startswith("#arena-"))]
+    private = [t.pk for t in candidates]
+    if not private:
+        return {}
+    arenas = {a.pool_id: a for a in Arena.objects.filter(
+        pool_id__in={t.owner_id for t in candidates})}
+    if not arenas:
+        return {}
+    open_seatings = {s.table_id: s for s in ArenaSeating.objects.filter(
+        table_id__in=private, done=False).order_by("pk")}
+    out: dict[int, dict[str, Any]] = {}
+    for t in tables:
+        arena = arenas.get(t.owner_id) if t.private else None
+        if arena is None:
+            continue
+        seating = open_seatings.get(t.pk)
+        waiting = seating is not None and seating.game_id is None
+        out[t.pk] = {"arena": {
+            "id": arena.pk, "name": arena.name, "path": _link(arena.pk),
+            "seated": list(seating.user_ids) if seating is not None else [],
+            "confirm_by": seating.confirm_by.isoformat() if waiting and seating else None}}
+    return out
 
 
 def rename_check(table: Table, override: bool) -> None:
@@ -298,7 +332,8 @@ def _free_table(arena: Arena) -> Table | None:
 
 
 def pair(arena_id: int, rng: random.Random | None = None) -> int:
-    """Seat the queue of a running arena in fours (:func:`contests.arena_pairing.plan`),
+    """Seat the connected (``games.presence.online``) of a running arena's
+    queue in fours (:func:`contests.arena_pairing.plan`),
     each at a free arena table (or a new one), to confirm within 30 s. A player
     who cannot sit (they play a running game elsewhere, or a seat policy
     refuses) is paused and their table tried again at the next tick.
@@ -311,6 +346,10 @@ def pair(arena_id: int, rng: random.Random | None = None) -> int:
     queue = list(ArenaEntry.objects.filter(arena=arena, status=ArenaEntry.QUEUED)
                  .order_by("queued_at", "joined_at", "pk")
                  .values_list("user_id", "last_partner", "last_opponents"))
+    # only the connected are seated (RULES.md §12): one who is away stays
+    # queued and gets a table once back, rather than a seat they never see
+    here = presence.online(u for u, _, _ in queue)
+    queue = [q for q in queue if q[0] in here]
     if len(queue) < 4:
         return 0
     ids = [u for u, _, _ in queue]

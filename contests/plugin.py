@@ -65,15 +65,24 @@ class ContestsPlugin(GamePlugin):
         """A profile's recent games: which arena each was played in."""
         return arena_read.arena_games(list(seats))
 
+    def snapshot_keys(self, tables: list[Table], *, lobby: bool) -> dict[int, dict[str, Any]]:
+        """An arena table's snapshot says so (``arena``: its id, name, page,
+        the seated four's ids and when they must confirm by): the page hides
+        the private room's code and invites and shows the confirm banner.
+        Two queries, none when no table is private."""
+        return arena_run.arena_snapshot_keys(tables)
+
     def page_modules(self) -> Sequence[str]:
         """The table page's arena module: a player seated at a new arena table goes there."""
         return ("contests/arena_table.js",)
 
     def panels(self, slot: Slot) -> Sequence[str]:
-        """The lobby's daily challenge, tasks and arenas (countdowns); the
+        """The table page's arena banner (confirm with ready); the lobby's
+        daily challenge, tasks and arenas (countdowns); the
         profile's achievements and weekly badges; a recent game's arena badge;
         the challenge's signals on the moderators' fair-play page."""
-        return {"lobby": ("contests/challenge_lobby_panel.html", "contests/_lobby_tasks.html",
+        return {"table": ("contests/_arena_table.html",),
+                "lobby": ("contests/challenge_lobby_panel.html", "contests/_lobby_tasks.html",
                           "contests/_arena_lobby.html"),
                 "profile": ("contests/_profile_achievements.html",),
                 "recent_game_row": ("contests/_arena_recent_game.html",),

@@ -311,6 +311,7 @@ def expire_presence() -> int:
     if users:
         still = {u for entries in live_many(watched_tables()).values() for _, u in entries}
         users -= still
+        users -= online(users)  # a lobby or /ws/me/ socket keeps them too
     for table_id in gone:
         events.publish(events.TableChanged(table_id))
     if users:

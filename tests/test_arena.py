@@ -5,7 +5,7 @@ zero sum throughout (conftest proves it after each test)."""
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from contests import arena, arena_pairing, arena_run
 from contests.models import Arena, ArenaEntry, ArenaSeating
-from games import events, play, tables
+from games import events, play, presence, snapshots, tables
 from games.models import Game, Seat, Table
 from moderation.models import AuditEntry
 from shop import ledger
@@ -55,6 +55,12 @@ def begin(a):
     """Make ``a`` due and run the tick's start."""
     Arena.objects.filter(pk=a.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
     return arena_run.start(a.pk)
+
+
+def here(*users):
+    """``users`` are connected (a lobby or /ws/me/ socket heartbeats): the arena seats them."""
+    for u in users:
+        presence.touch_person(f"test.here!{u.pk}", u)
 
 
 def coins(user):
@@ -133,6 +139,7 @@ def test_join_refusals_level_coins_and_a_running_game_elsewhere(mod):
 
 def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_user_model):
     users = make_players(8, "ar")
+    here(*users)
     by_id = {u.pk: u for u in users}
     a = new_arena(mod, house_prize=200)
     for u in users:
@@ -242,6 +249,15 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     prize_entries = CoinEntry.objects.filter(reason=ledger.Reason.ARENA_PRIZE)
     assert len({e.transfer_id for e in prize_entries}) == 1
     assert sum(e.amount for e in prize_entries) == 0
+    # the finished arena's page: the pool as paid out, the reader's final place and prize
+    reader = Client()
+    reader.force_login(ranked[0].user)
+    page = reader.get(f"/arenas/{a.pk}/").content.decode()
+    assert f"奖池已发放 {pool}" in page
+    assert "奖池 0" not in page
+    assert f"最终名次：第 1 名，奖金 {ranked[0].prize} 金币。" in page
+    assert "你已报名。" not in page
+    assert reader.get("/api/arenas").json()["recent"][0]["paid_out"] == pool
 
 
 def test_the_api_and_pages_list_join_and_show_standings(client, mod):
@@ -278,6 +294,15 @@ def test_the_api_and_pages_list_join_and_show_standings(client, mod):
                                         "house_prize": 100})
     assert made.status_code == 302
     assert Arena.objects.get(name="表单").prize_split == [60, 40]
+    # the start is typed in Beijing time, whatever the site's time zone
+    assert "北京时间" in client.get("/arenas/new/").content.decode()
+    with timezone.override("UTC"):
+        made = client.post("/arenas/new/", {"name": "北京", "starts_at": "2030-01-01T20:00",
+                                            "duration_minutes": 30, "entry_fee": 0,
+                                            "min_level": 0, "max_players": 8,
+                                            "prize_split": "100", "house_prize": 0})
+    assert made.status_code == 302
+    assert Arena.objects.get(name="北京").starts_at == datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def test_standings_page_by_fifty_in_constant_queries(mod, django_assert_max_num_queries):
@@ -313,6 +338,7 @@ def test_pairing_avoids_last_partners_and_blocks_where_it_can():
 
 def _four_seated(mod, prefix, capture):
     users = make_players(4, prefix)
+    here(*users)
     a = new_arena(mod, entry_fee=0)
     for u in users:
         arena.join(a.pk, u)
@@ -358,6 +384,7 @@ def test_a_pause_while_seated_stands_up_and_a_moderators_ending_scores_zero(
 
 def test_a_queued_player_who_plays_elsewhere_is_paused_at_pairing(mod):
     users = make_players(4, "busy")
+    here(*users)
     others = make_players(3, "oth")
     a = new_arena(mod, entry_fee=0)
     for u in users:
@@ -380,3 +407,73 @@ def test_the_tick_is_a_periodic_job_celery_knows():
     dotted = {task for _, task, _ in PERIODIC_JOBS}
     assert "contests.arena_tasks.arena_tick" in dotted
     assert "contests.arena_tasks.arena_tick" in app.tasks
+
+
+def test_only_the_connected_are_seated_and_a_seated_player_finds_their_seat(
+        mod, django_capture_on_commit_callbacks):
+    """bob is away at the start: no table of four is formed without him and
+    he is not paused for it; once he is back the tick seats all four in
+    their seats, the table's snapshot names it an arena table with the
+    deadline, and an old table socket of carol's going stale (she is still on
+    the lobby) does not stand her up; a paused player is never seated."""
+    import time
+
+    bob, carol, dave, eve = make_players(4, "conn")
+    a = new_arena(mod, entry_fee=0)
+    for u in (bob, carol, dave, eve):
+        arena.join(a.pk, u)
+    here(carol, dave, eve)
+    presence.touch_presence("test.old!carol", 999999, carol, at=time.time() - 3600)
+    Arena.objects.filter(pk=a.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    arena_run.tick(random.Random(0))
+    assert Arena.objects.get(pk=a.pk).status == Arena.RUNNING
+    assert not ArenaSeating.objects.filter(arena=a).exists()  # three connected: no table
+    statuses = dict(ArenaEntry.objects.filter(arena=a).values_list("user_id", "status"))
+    assert set(statuses.values()) == {ArenaEntry.QUEUED}  # bob is not paused for being away
+
+    here(bob)
+    arena_run.tick(random.Random(0))
+    seating = ArenaSeating.objects.get(arena=a, done=False)
+    seats = dict(Seat.objects.filter(table_id=seating.table_id).values_list("index", "user_id"))
+    assert [seats[i] for i in range(4)] == list(seating.user_ids)
+    assert sorted(seating.user_ids) == sorted(u.pk for u in (bob, carol, dave, eve))
+    snap = snapshots.table_snapshot(seating.table_id)
+    assert snap is not None
+    assert [s["player"]["id"] for s in snap["seats"]] == list(seating.user_ids)
+    keys = snap["arena"]  # type: ignore[typeddict-item]
+    assert keys["id"] == a.pk
+    assert keys["seated"] == list(seating.user_ids)
+    assert keys["confirm_by"] == seating.confirm_by.isoformat()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert presence.expire_presence() == 1  # carol's old table socket; her lobby one lives
+    assert Seat.objects.filter(table_id=seating.table_id, user=carol).exists()
+
+    confirm(seating)
+    game = Game.objects.get(table_id=seating.table_id, status=Game.PLAYING)
+    assert ArenaSeating.objects.get(pk=seating.pk).game_id == game.pk
+    assert snapshots.table_snapshot(seating.table_id)["arena"]["confirm_by"] is None  # type: ignore[index,typeddict-item]
+
+    with_pause = make_players(4, "pz")
+    here(*with_pause)
+    for u in with_pause:
+        arena.join(a.pk, u)
+    arena.pause(a.pk, with_pause[0])
+    arena_run.tick(random.Random(0))
+    assert not ArenaSeating.objects.filter(arena=a, done=False, game=None).exists()
+    assert not Seat.objects.filter(user=with_pause[0]).exists()
+
+
+def test_a_friends_room_is_no_arena_table_and_asks_no_arena_query(mod):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    owner = make_players(1, "room")[0]
+    room = tables.create_table(owner, "好友房", True)
+    loaded = Table.objects.select_related("owner__profile").get(pk=room.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        snap = snapshots.table_snapshot(room.pk, loaded)
+    assert snap is not None
+    assert "arena" not in snap
+    assert snap["room_code"]  # a friend's room keeps its code and invite link
+    assert not [q for q in ctx.captured_queries if "contests_arena" in q["sql"]]

@@ -78,3 +78,66 @@ def test_join_an_arena_on_a_phone_and_see_the_countdown_and_standings(made, site
         " return s.scrollWidth <= s.clientWidth; }")
     assert "奖池 400" in page.locator(".arena-facts").inner_text()  # four fees of 100
     ming.assert_clean()
+
+
+SET_PASSWORD = """
+from django.contrib.auth import get_user_model
+from tests.browser import PASSWORD
+u = get_user_model().objects.get(username="%(name)s")
+u.set_password(PASSWORD)
+u.save()
+"""
+
+
+@pytest.fixture
+def seated(transactional_db):
+    """A running arena whose four the arena has just seated at a table, to
+    confirm within 30 s (made before the browser's event loop runs)."""
+    from django.contrib.auth import get_user_model
+
+    from contests import arena, arena_run
+    from contests.models import Arena, ArenaSeating
+    from moderation import roles
+    from tests.helpers import make_players
+
+    mod, *four = make_players(5, "arenat")
+    roles.add(mod)
+    found = arena.create(mod, arena.ArenaSpec(
+        name="确认擂台", starts_at=timezone.now() + timedelta(minutes=10),
+        duration_minutes=30, entry_fee=0))
+    for u in four:
+        arena.join(found.pk, u)
+    Arena.objects.filter(pk=found.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert arena_run.start(found.pk)
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u.pk for u in four])}
+    arena_run._seat_group(Arena.objects.get(pk=found.pk), [u.pk for u in four], users)
+    seating = ArenaSeating.objects.get(arena=found)
+    # the site's ticker would let the table lapse after 30 s: the browser is slower here
+    ArenaSeating.objects.filter(pk=seating.pk).update(
+        confirm_by=timezone.now() + timedelta(minutes=10))
+    return four[0].username, arena_run.table_path(seating.table)
+
+
+def test_an_arena_table_says_how_to_confirm_and_shows_no_invites(seated, site, browser):
+    name, path = seated
+    base = site.base_url
+    # the password is hashed by the site's own hashers
+    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
+    p = Player.open(browser, name, **PHONE)
+    p.log_in(base)
+    page = p.page
+    page.goto(base + path)
+    p.wait_connected()
+    banner = page.locator("#arena-banner")
+    banner.wait_for()
+    assert "比赛：点 准备 确认座位" in banner.inner_text()
+    # the seat the arena gave is theirs (not an empty "sit here")
+    page.locator("#ready-btn").wait_for()
+    assert page.locator("#invite-box").is_hidden()  # no room code nor invite link
+    assert page.locator("#table-invite").is_hidden()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.locator("#arena-ready-btn").click()
+    page.wait_for_function(
+        "() => document.getElementById('arena-banner-text').textContent.includes('你已确认')")
+    assert page.locator("#arena-ready-btn").is_hidden()
+    p.assert_clean()

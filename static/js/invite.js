@@ -19,7 +19,8 @@ export function wireInvite(commands, {waitingAlone}) {
 
 export function renderInvite(s = state) {
   const t = s.table;
-  const priv = !!(t && t.private);
+  // an arena's table is private to its pool account: no room code nor invite link
+  const priv = !!(t && t.private && !t.arena);
   show($("invite-box"), priv);
   if (priv) {
     $("room-code").textContent = t.room_code || "";

@@ -1,9 +1,16 @@
 // Arenas on the table page (contests.plugin page_modules): when the arena
 // seats this player at a new table ({"type": "arena_seated", "path",
-// "message"} on the per-user channel), say so and go there: they confirm
-// with ready within 30 s.
+// "message"} on the per-user channel), say so and go there; at an arena
+// table (the snapshot's "arena" key) the banner (#arena-banner) tells the
+// seated four to confirm with Ready before the deadline, with its own Ready
+// button (it presses the page's #ready-btn).
 
 import { toast } from "../js/notices.js";
+import { mySnapshotSeat, tableWaiting } from "../js/state.js";
+
+const $ = (id) => document.getElementById(id);
+let last = null;
+let timer = null;
 
 export function onMessage(msg) {
   if (msg.type !== "arena_seated" || typeof msg.path !== "string") return false;
@@ -13,4 +20,39 @@ export function onMessage(msg) {
   if (msg.message) toast(msg.message, "info");
   setTimeout(() => { location.href = msg.path; }, 1200);
   return true;
+}
+
+export function wire() {
+  const btn = $("arena-ready-btn");
+  if (btn) btn.addEventListener("click", () => { const r = $("ready-btn"); if (r) r.click(); });
+}
+
+function paint() {
+  const box = $("arena-banner");
+  const s = last;
+  const a = s && s.table && s.table.arena;
+  if (!box) return;
+  if (!a || !tableWaiting(s)) { box.hidden = true; return; }
+  const seat = mySnapshotSeat(s);
+  const mine = seat !== null && seat !== undefined ? s.table.seats[seat] : null;
+  const text = $("arena-banner-text");
+  const btn = $("arena-ready-btn");
+  $("arena-banner-link").href = a.path;
+  btn.hidden = true;
+  if (mine && mine.ready) {
+    text.textContent = box.dataset.confirmed;
+  } else if (mine && a.confirm_by) {
+    const left = Math.max(0, Math.ceil((Date.parse(a.confirm_by) - Date.now()) / 1000));
+    text.textContent = box.dataset.confirm.replace("{s}", String(left));
+    btn.hidden = false;
+  } else {
+    text.textContent = box.dataset.watch;
+  }
+  box.hidden = false;
+}
+
+export function render(s) {
+  last = s;
+  paint();
+  if (!timer && s && s.table && s.table.arena) timer = setInterval(paint, 1000);
 }

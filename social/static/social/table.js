@@ -89,7 +89,9 @@ export function render(s) {
   last = s;
   const mine = meId !== null && meId !== undefined;
   // an invite lasts until the game starts: the box only while the table waits
-  form.hidden = !(mine && tableWaiting(s) && (isOwner(s) || mySnapshotSeat(s) !== null));
+  // an arena seats its own four: nobody invites to its tables
+  form.hidden = !(mine && tableWaiting(s) && !s.table.arena
+                  && (isOwner(s) || mySnapshotSeat(s) !== null));
   loadFriends(false);
   // the seats' menus: add another seated person as a friend
   document.querySelectorAll("#felt .seat").forEach((box) => {
