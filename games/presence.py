@@ -101,6 +101,11 @@ class _MemoryStore:
             return {u for u in user_ids
                     if any(at >= cutoff for at in self.people.get(u, {}).values())}
 
+    def arrived(self, user_id: int, cutoff: float) -> bool:
+        with self.lock:
+            live = sum(1 for at in self.people.get(user_id, {}).values() if at >= cutoff)
+            return live <= 1 and self.left.get(user_id, 0.0) < cutoff
+
     def live_many(self, table_ids: Iterable[int], cutoff: float) -> dict[int, list[Entry]]:
         with self.lock:
             return {t: [(c, u) for c, (u, at) in self.tables.get(t, {}).items() if at >= cutoff]
@@ -203,6 +208,13 @@ class _RedisStore:
             pipe.zcount(self._person(u), cutoff, "+inf")
         return {u for u, n in zip(user_ids, pipe.execute(), strict=True) if n}
 
+    def arrived(self, user_id: int, cutoff: float) -> bool:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcount(self._person(user_id), cutoff, "+inf")
+        pipe.zscore(self.left, str(user_id))
+        live, left = pipe.execute()
+        return bool(live <= 1 and (left is None or left < cutoff))
+
     def live_many(self, table_ids: Iterable[int], cutoff: float) -> dict[int, list[Entry]]:
         table_ids = list(table_ids)
         pipe = self.redis.pipeline(transaction=False)
@@ -296,6 +308,14 @@ def online(user_ids: Iterable[int | None]) -> set[int]:
 def is_online(user_id: int) -> bool:
     """:func:`online` for one user."""
     return user_id in online([user_id])
+
+
+def arrived(user_id: int) -> bool:
+    """Did the person just come online? Asked right after a socket of theirs
+    connected: it is their only live socket and none of theirs closed within
+    the presence TTL (a reload or a page change closes one socket and opens
+    the next a moment later: not an arrival). One round trip."""
+    return store().arrived(user_id, _cutoff_ts())
 
 
 def live(table_id: int) -> list[Entry]:
