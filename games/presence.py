@@ -11,7 +11,8 @@ drops them. Two stores, chosen by the settings:
   it): one sorted set per table, ``<prefix>:presence:t:<id>``, members
   ``"<channel>|<user id or 0>"`` scored by the heartbeat time, and an index
   ``<prefix>:presence:tables`` of tables with entries, scored by their newest
-  heartbeat;
+  heartbeat, and ``<prefix>:presence:left``: user ids scored by when a socket
+  of theirs last closed (:func:`expire_presence` reads it);
 * process memory (the embedded default: one process holds every connection).
 
 Readers: :func:`live` / :func:`live_many` (entries that count), :func:`online_users`,
@@ -61,6 +62,10 @@ class _MemoryStore:
         self.lock = threading.Lock()
         self.tables: dict[int, dict[str, tuple[int | None, float]]] = {}
         self.people: dict[int, dict[str, float]] = {}
+        self.left: dict[int, float] = {}  # user id -> when a socket of theirs went
+
+    def _left(self, user_id: int) -> None:
+        self.left[user_id] = time.time()
 
     def touch(self, table_id: int, channel: str, user_id: int | None, at: float) -> None:
         with self.lock:
@@ -76,7 +81,7 @@ class _MemoryStore:
                 if not entries:
                     del self.tables[table_id]
         if user_id:
-            self.drop_person(channel, user_id)
+            self.drop_person(channel, user_id)  # records the departure
 
     def touch_person(self, channel: str, user_id: int, at: float) -> None:
         with self.lock:
@@ -89,11 +94,17 @@ class _MemoryStore:
                 entries.pop(channel, None)
                 if not entries:
                     del self.people[user_id]
+            self._left(user_id)
 
     def online(self, user_ids: Iterable[int], cutoff: float) -> set[int]:
         with self.lock:
             return {u for u in user_ids
                     if any(at >= cutoff for at in self.people.get(u, {}).values())}
+
+    def arrived(self, user_id: int, cutoff: float) -> bool:
+        with self.lock:
+            live = sum(1 for at in self.people.get(user_id, {}).values() if at >= cutoff)
+            return live <= 1 and self.left.get(user_id, 0.0) < cutoff
 
     def live_many(self, table_ids: Iterable[int], cutoff: float) -> dict[int, list[Entry]]:
         with self.lock:
@@ -115,15 +126,23 @@ class _MemoryStore:
                     del self.tables[t]
             for u, seen in list(self.people.items()):  # Redis lets these keys expire
                 for c in [c for c, at in seen.items() if at < cutoff]:
-                    del seen[c]
+                    self.left[u] = max(self.left.get(u, 0.0), seen.pop(c))
                 if not seen:
                     del self.people[u]
         return gone
+
+    def departed(self, cutoff: float) -> set[int]:
+        with self.lock:
+            users = {u for u, at in self.left.items() if at < cutoff}
+            for u in users:
+                del self.left[u]
+        return users
 
     def clear(self) -> None:
         with self.lock:
             self.tables.clear()
             self.people.clear()
+            self.left.clear()
 
 
 class _RedisStore:
@@ -133,6 +152,7 @@ class _RedisStore:
         self.redis = redis_config.client(target)
         self.prefix = f"{prefix}:presence"
         self.index = f"{self.prefix}:tables"
+        self.left = f"{self.prefix}:left"  # user ids scored by when a socket of theirs went
 
     def _key(self, table_id: int) -> str:
         return f"{self.prefix}:t:{table_id}"
@@ -159,6 +179,7 @@ class _RedisStore:
         pipe.zrem(self._key(table_id), f"{channel}|{user_id or 0}")
         if user_id:
             pipe.zrem(self._person(user_id), channel)
+            pipe.zadd(self.left, {str(user_id): time.time()})
         pipe.execute()
 
     def touch_person(self, channel: str, user_id: int, at: float) -> None:
@@ -167,7 +188,18 @@ class _RedisStore:
         pipe.execute()
 
     def drop_person(self, channel: str, user_id: int) -> None:
-        self.redis.zrem(self._person(user_id), channel)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self._person(user_id), channel)
+        pipe.zadd(self.left, {str(user_id): time.time()})
+        pipe.execute()
+
+    def departed(self, cutoff: float) -> set[int]:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrangebyscore(self.left, "-inf", f"({cutoff}")
+        # a departure recorded meanwhile is newer than the cutoff: not removed
+        pipe.zremrangebyscore(self.left, "-inf", f"({cutoff}")
+        members, _removed = pipe.execute()
+        return {int(m) for m in _replies(members)}
 
     def online(self, user_ids: Iterable[int], cutoff: float) -> set[int]:
         user_ids = list(user_ids)
@@ -175,6 +207,13 @@ class _RedisStore:
         for u in user_ids:
             pipe.zcount(self._person(u), cutoff, "+inf")
         return {u for u, n in zip(user_ids, pipe.execute(), strict=True) if n}
+
+    def arrived(self, user_id: int, cutoff: float) -> bool:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcount(self._person(user_id), cutoff, "+inf")
+        pipe.zscore(self.left, str(user_id))
+        live, left = pipe.execute()
+        return bool(live <= 1 and (left is None or left < cutoff))
 
     def live_many(self, table_ids: Iterable[int], cutoff: float) -> dict[int, list[Entry]]:
         table_ids = list(table_ids)
@@ -271,6 +310,14 @@ def is_online(user_id: int) -> bool:
     return user_id in online([user_id])
 
 
+def arrived(user_id: int) -> bool:
+    """Did the person just come online? Asked right after a socket of theirs
+    connected: it is their only live socket and none of theirs closed within
+    the presence TTL (a reload or a page change closes one socket and opens
+    the next a moment later: not an arrival). One round trip."""
+    return store().arrived(user_id, _cutoff_ts())
+
+
 def live(table_id: int) -> list[Entry]:
     """The connections at ``table_id`` whose heartbeats still count."""
     return store().live_many([table_id], _cutoff_ts())[table_id]
@@ -299,8 +346,11 @@ def watched_tables() -> set[int]:
 
 def expire_presence() -> int:
     """Forget connections whose heartbeats stopped (a killed process says no
-    goodbye) and tell their tables, so they show offline; users left with no
-    live connection at all are published as ``presence_expired(user_ids)``
+    goodbye) and tell their tables, so they show offline; users with no live
+    connection at all (no table's, lobby's or ``/ws/me/`` socket: :func:`online`)
+    whose last socket went a presence TTL ago or more — its heartbeats stopped,
+    or it closed (a closed browser says goodbye: its entry is dropped at once,
+    its departure is kept) — are published as ``PresenceExpired(user_ids)``
     (``games.tables`` stands them up from waiting seats).
 
     :returns: how many connections were forgotten.
@@ -308,10 +358,9 @@ def expire_presence() -> int:
     cutoff = _cutoff_ts()
     gone = store().expire(cutoff)
     users = {u for entries in gone.values() for u in entries if u is not None}
+    users |= store().departed(cutoff)
     if users:
-        still = {u for entries in live_many(watched_tables()).values() for _, u in entries}
-        users -= still
-        users -= online(users)  # a lobby or /ws/me/ socket keeps them too
+        users -= online(users)  # any live socket (a table's, the lobby's, /ws/me/) keeps them
     for table_id in gone:
         events.publish(events.TableChanged(table_id))
     if users:

@@ -117,8 +117,9 @@ def quick_start_tables(limit: int = 50) -> list[Table]:
     """Candidates for 快速开始 (``games.tables.quick_start``), best first:
     open, public, waiting tables with an empty seat and no bot, ordered by the
     people seated, most first, then the oldest. Tables where nobody sits are
-    left out (quick start looks for company), and so is any table with a bot:
-    a bot makes a practice game (RULES.md §7), someone else's, not company
+    left out (quick start looks for company; ``games.tables.quick_start`` also
+    skips those whose seated players are all offline), and so is any table
+    with a bot: a bot makes a practice game (RULES.md §7), someone else's, not company
     (a player was once seated at a finished bot table).
     """
     return list(

@@ -258,7 +258,8 @@ def quick_start(user: User) -> tuple[Table, bool]:
     them (``plugins.check_seat(table, user, "sit")``), among the candidates the
     plugins keep (``plugins.quick_start_tables``: blocks keep people apart),
     moving them from another waiting table; if there is none, their own empty
-    table, or a new one.
+    table, or a new one. Tables whose seated players are all offline are
+    skipped: that game could never start.
 
     :returns: ``(table, waiting_for_people)``: the second is ``True`` when no
         other table had room, so they sit alone at their own.
@@ -273,7 +274,8 @@ def quick_start(user: User) -> tuple[Table, bool]:
             _("You are playing at table “%(name)s”: finish that game first.")
             % {"name": current.table.name},
         )
-    for table in plugins.quick_start_tables(user, queries.quick_start_tables()):
+    for table in plugins.quick_start_tables(user, _with_someone_online(
+            queries.quick_start_tables(), user)):
         if current is not None and current.table_id == table.pk:
             return table, False  # already at the best table
         try:
@@ -293,6 +295,18 @@ def quick_start(user: User) -> tuple[Table, bool]:
     table = own or create_table(user)
     sit(table.pk, user, 0)
     return table, True
+
+
+def _with_someone_online(candidates: list[Table], user: User) -> list[Table]:
+    """The quick-start ``candidates`` where someone seated (other than ``user``)
+    is online (``games.presence.online``): at a table whose players all left,
+    the game could never start. One query and one presence round trip."""
+    seated: dict[int, set[int]] = {}
+    for table_id, uid in (Seat.objects.filter(table__in=candidates, user__isnull=False)
+                          .exclude(user=user).values_list("table_id", "user_id")):
+        seated.setdefault(table_id, set()).add(uid)
+    online = presence.online({u for ids in seated.values() for u in ids})
+    return [t for t in candidates if seated.get(t.pk, set()) & online]
 
 
 def leave_all(user: User) -> None:

@@ -2,11 +2,15 @@
 each online friend who turned it on (``SocialSettings.online_notices``, off by
 default).
 
-A session is a run of connects less than :data:`SESSION_GAP_SECONDS` apart:
-every connect of the person (a page load, a reconnect) refreshes one key in
-Django's cache (``social:online:<user id>``), and only a connect that found no
-key — the first after a quiet spell — tells anyone, so reconnects and page
-changes never spam. Runs off the connect's counted statements
+A person comes online when a socket of theirs connects while they had no
+other live one and none of theirs closed within the presence TTL
+(``games.presence.arrived``): a reload, a page change or a second tab is no
+arrival. (Counting from the last *connect* instead — a 15-minute key refreshed
+by every page load — never announced someone who came back within the
+quarter hour, and announced someone who had stayed on one page.) At most one
+notice per person every :data:`SESSION_GAP_SECONDS` (a key in Django's cache,
+``social:online:<user id>``, set when someone was told), so a flapping
+connection never spams. Runs off the connect's counted statements
 (``GamePlugin.on_online``).
 """
 
@@ -19,8 +23,8 @@ from django.utils.translation import gettext as _
 from games import events, presence
 from social.models import Friendship
 
-#: seconds without a connect after which the next one is a new session
-SESSION_GAP_SECONDS = 15 * 60
+#: at most one notice per person in this many seconds
+SESSION_GAP_SECONDS = 5 * 60
 #: the notice code (docs/protocol.md "Notice codes")
 CODE = "friend_online"
 
@@ -30,19 +34,21 @@ def _key(user_id: int) -> str:
 
 
 def came_online(user: User) -> list[int]:
-    """``user`` connected: at the first connect of a session, notify their
-    online friends who want it.
+    """A socket of ``user``'s connected: if they just came online
+    (``presence.arrived``) and were not announced in the last
+    :data:`SESSION_GAP_SECONDS`, notify their online friends who want it.
 
-    :returns: the user ids notified (``[]`` for a reconnect)."""
+    :returns: the user ids notified (``[]`` for a reload, a second tab, a
+        reconnect)."""
     key = _key(user.pk)
-    fresh = cache.get(key) is None
-    cache.set(key, 1, SESSION_GAP_SECONDS)
-    if not fresh:
+    if not presence.arrived(user.pk) or cache.get(key) is not None:
         return []
     wanting = list(Friendship.objects.filter(
         friend_id=user.pk, user__social_settings__online_notices=True)
         .values_list("user_id", flat=True))
     told = sorted(presence.online(wanting))
+    if told:
+        cache.set(key, 1, SESSION_GAP_SECONDS)
     for uid in told:
         events.notify(uid, CODE, _("Your friend %(name)s is online.") % {"name": user.username},
                       {"name": user.username})

@@ -4,8 +4,11 @@ reconnect (``GamePlugin.on_online``, social.online)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from games import presence
 from social import friends, invites
 from tests import test_consumers as tc
 from tests.helpers import make_players
@@ -38,6 +41,37 @@ async def test_a_friend_hears_once_when_you_come_online(owner, partner, socks):
     await listener.send({"type": "ping"})
     assert (await listener.recv())["type"] == "pong"
     assert not [m for m in listener.frames if m.get("code") == "friend_online"][1:]
+
+
+async def test_coming_back_after_the_ttl_is_told_though_the_last_visit_was_minutes_ago(
+        owner, partner, settings, socks):
+    """The last visit told nobody (the friend was away): coming back later is
+    an arrival, however soon after that visit's page loads."""
+    await _db(_pair)(owner, partner)
+    earlier = await _personal(owner, "/ws/lobby/")  # the friend is not online: nobody told
+    await earlier.comm.disconnect()
+    listener = await _personal(partner)
+    socks.append(listener)
+    # the friend's heartbeat outlives the TTL after which the visit above is long gone
+    await _db(presence.touch_person)("partner-later", partner, time.time() + 3600)
+    settings.GAMES_PRESENCE_TTL_SECONDS = -1
+    back = await _personal(owner, "/ws/lobby/")
+    socks.append(back)
+    heard = await seen(listener, lambda m: m["type"] == "notice")
+    assert (heard["code"], heard["params"]) == ("friend_online", {"name": "owner"})
+
+
+async def test_a_second_tab_is_no_arrival(owner, partner, socks):
+    await _db(_pair)(owner, partner)
+    first = await _personal(owner, "/ws/lobby/")  # the friend is away: nobody told
+    socks.append(first)
+    listener = await _personal(partner)
+    socks.append(listener)
+    second = await _personal(owner)  # another page while the lobby stays open
+    socks.append(second)
+    await listener.send({"type": "ping"})
+    assert (await listener.recv())["type"] == "pong"
+    assert not [m for m in listener.frames if m.get("code") == "friend_online"]
 
 
 def _invited(owner, partner) -> int:

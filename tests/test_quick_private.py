@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.test import Client
 
-from games import access, events, play, queries, snapshots, tables
+from games import access, events, play, presence, queries, snapshots, tables
 from games.models import Seat, Table
 from tests.helpers import force_due, make_players, make_plugin, start_game
 from yuanzi_site.refusals import Refused
@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 def _filled(table: Table, users=(), bots=()) -> Table:
     for i, u in zip(range(4), users, strict=False):
         tables.sit(table.pk, u, i)
+        presence.touch_person(f"chan-{u.pk}", u)  # online: quick start skips absent players
     for i in bots:
         tables.add_bot(table.pk, table.owner, i)
     return table

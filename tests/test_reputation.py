@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Notification, Profile
-from games import events, play, snapshots, tables
+from games import events, play, presence, snapshots, tables
 from games.models import Game, Seat
 from social import blocks, reputation
 from tests import helpers
@@ -207,6 +207,7 @@ def test_raising_the_minimum_stands_up_those_below_it(owner, partner, rival, tab
 def test_quick_start_skips_a_table_whose_minimum_you_miss(owner, partner, rival):
     strict = tables.create_table(owner, "严格")
     tables.sit(strict.pk, owner, 0)
+    presence.touch_person("chan-owner", owner)  # online: quick start skips absent players
     reputation.set_minimum(strict.pk, owner, 95)
     _with_record(partner, "1111011111")  # 90 %
     table, alone = tables.quick_start(partner)

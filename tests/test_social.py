@@ -696,6 +696,8 @@ async def test_a_block_hides_chat_and_phrases_from_the_blocker_on_the_server(
 
 
 def test_quick_start_keeps_a_blocker_and_the_blocked_apart(owner, partner, opponent, rival):
+    for u in (owner, partner, opponent, rival):  # online: quick start skips absent players
+        presence.touch_person(f"chan-{u.pk}", u)
     theirs = tables.create_table(partner, "他们的")
     tables.sit(theirs.pk, partner, 0)
     blocks.block(owner, partner)
