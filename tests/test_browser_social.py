@@ -72,7 +72,8 @@ def test_find_request_accept_see_the_table_and_block(site, browser):
     _row(friends_page, "friends", "xiaohong").wait_for()
     assert friends_page.locator("#incoming .social-row").count() == 0
     assert friends_page.evaluate(NO_SIDEWAYS_SCROLL)
-    assert "离线" in _row(friends_page, "friends", "xiaohong").inner_text()
+    # she has a page open (its /ws/me/ socket): online, at no table
+    assert "在线" in _row(friends_page, "friends", "xiaohong").inner_text()
 
     # xiaohong sees him online at his table, and joins it from there
     hong.page.goto(base + "/friends/")
