@@ -533,3 +533,21 @@ def close_idle_tables() -> int:
             closed += 1
             events.publish(events.TableClosed(table_id))
     return closed
+
+
+def lock_owned_waiting(table_id: int, user: Any) -> Table:
+    """Inside the caller's transaction, lock ``table_id`` for a change only its
+    owner makes while it waits (a wager, a minimum finish rate; RULES.md §12),
+    first in the lock order (Table → Seat → Profile).
+
+    :raises Refused: ``no_table`` (closed or missing), ``not_owner``,
+        ``game_running``.
+    """
+    table = Table.objects.select_for_update().filter(pk=table_id, closed=False).first()
+    if table is None:
+        raise Refused("no_table", _("This table does not exist or is closed."))
+    if table.owner_id != getattr(user, "pk", None):
+        raise Refused("not_owner", _("Only the table's owner may do that."))
+    if table.status != Table.WAITING:
+        raise Refused("game_running", _("A game is running at this table."))
+    return table

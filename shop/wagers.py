@@ -152,13 +152,7 @@ def set_wager(table_id: int, user: User, wager: object, confirm: bool = False) -
     wager = parse_wager(wager)
     with transaction.atomic():
         # lock order: Table → Seat (→ Profile, read only here)
-        table = Table.objects.select_for_update().filter(pk=table_id, closed=False).first()
-        if table is None:
-            raise Refused("no_table", _("This table does not exist or is closed."))
-        if table.owner_id != getattr(user, "pk", None):
-            raise Refused("not_owner", _("Only the table's owner may do that."))
-        if table.status != Table.WAITING:
-            raise Refused("game_running", _("A game is running at this table."))
+        table = tables.lock_owned_waiting(table_id, user)
         # RULES.md §12: "a private table takes no wager". Table.private is set
         # only when the table is opened, so a wager table never becomes one.
         if wager and table.private:

@@ -224,13 +224,7 @@ def set_minimum(table_id: int, user: User, minimum: object) -> int:
     minimum = parse_minimum(minimum)
     with transaction.atomic():
         # lock order: Table → Seat (→ Profile, read only)
-        table = Table.objects.select_for_update().filter(pk=table_id, closed=False).first()
-        if table is None:
-            raise Refused("no_table", _("This table does not exist or is closed."))
-        if table.owner_id != getattr(user, "pk", None):
-            raise Refused("not_owner", _("Only the table's owner may do that."))
-        if table.status != Table.WAITING:
-            raise Refused("game_running", _("A game is running at this table."))
+        table = tables.lock_owned_waiting(table_id, user)
         current = TableMinimum.objects.select_for_update().filter(table=table).first()
         if (current.minimum if current else 0) == minimum:
             return minimum
