@@ -4,6 +4,7 @@ ticker thread are replaced by fakes here: the ticker must never run under tests.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import threading
 from typing import ClassVar
@@ -140,6 +141,8 @@ async def test_the_ticker_moves_bots_and_its_broadcasts_reach_consumers_on_its_l
             message = await asyncio.wait_for(layer.receive(channel), timeout=15)
     finally:
         ticker.stop()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticker.task  # its last job done before the test's flush
     moved = await sync_to_async(fresh)(game)
     assert moved.seq > game.seq
     assert message["view"]["seq"] > game.seq

@@ -106,7 +106,6 @@ class Ticker:
         """Tick forever (until cancelled)."""
         from concurrent.futures import ThreadPoolExecutor
 
-
         executor = ThreadPoolExecutor(1, thread_name_prefix="ticker")
         tick = database_sync_to_async(self.tick, thread_sensitive=False, executor=executor)
         try:
@@ -117,13 +116,16 @@ class Ticker:
                 except Exception:  # keep ticking: one bad game must not stop the clock
                     log.exception("ticker sweep failed")
         finally:
-            executor.shutdown(wait=False)
+            # wait for a job still running in the thread (off the loop), so a
+            # stopped ticker touches the database no more
+            await asyncio.shield(asyncio.get_running_loop().run_in_executor(
+                None, executor.shutdown, True))
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start ticking on ``loop`` (call from that loop, e.g. when the reactor runs)."""
         self.task = loop.create_task(self.run())
 
     def stop(self) -> None:
-        """Stop ticking."""
+        """Stop ticking (await :attr:`task` to know its last job has finished)."""
         if self.task is not None and not self.task.done():
             self.task.cancel()
