@@ -13,10 +13,14 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # here, not at the top: these import the models, which load only after
         # every app's config (Django's app registry)
+        from django.conf import settings
+
         from games import access, events, reasons, tables
-        from games.adapters import broadcast, scheduler
+        from games.adapters import broadcast, lastview, scheduler
 
         reasons.register()
+        # one process (the in-memory layer): every change is broadcast here
+        lastview.enabled = "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
         broadcast.subscribe()
         scheduler.subscribe()  # after the broadcast: the views go out first
         events.subscribe(events.PresenceExpired, tables.stand_up_expired)

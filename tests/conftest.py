@@ -43,9 +43,11 @@ def _no_rate_limits(request):
         # presence lives outside the database (process memory or Redis): no
         # test's connections may outlive it
         from games import clock, presence
+        from games.adapters import lastview
 
         presence.clear()
         clock.forget()
+        lastview.forget_all()  # keyed by table ids, which a test database reuses
         _forget_shared_copies()
         # tests move clocks by hand and sweep when they like: a pause between two
         # sweeps is no outage here (tests/test_outage.py sets its own)

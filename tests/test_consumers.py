@@ -307,6 +307,67 @@ async def test_illegal_plays_and_stale_seq_are_refused_and_change_nothing(table,
     assert await _db(GameEvent.objects.filter(game=game).count)() == 2
 
 
+@pytest.mark.parametrize("kept", [True, False])
+async def test_sync_gives_the_databases_view_from_the_last_broadcast_or_the_database(
+        table, players, socks, monkeypatch, kept):
+    """With one process (the in-memory layer) a ``sync`` is answered from the
+    views last broadcast (games.adapters.lastview), else from the database:
+    either way what the database would give, the clock recomputed."""
+    from games.adapters import lastview
+
+    monkeypatch.setattr(lastview, "enabled", kept)
+    await _start_game(table, players)
+    game = await _game(table.pk)
+    turn = game.state["turn"]
+    action = engine.heuristic_policy(await _db(seatview.view_for)(game, turn), random.Random(1))
+    await _db(play.act)(game.pk, players[turn], 0, action)  # broadcast: kept if enabled
+    me = await _open(table.pk, players[turn], seat=turn)
+    watcher = await _open(table.pk, None)
+    socks.extend([me, watcher])
+    game = await _game(table.pk)
+    for sock, seat in ((me, turn), (watcher, None)):
+        await sock.until(lambda m: m["type"] == "game")
+        assert (lastview.view(table.pk, players[turn].pk if seat is not None else None)
+                is not None) is kept
+        await sock.send({"type": "sync"})
+        got = (await sock.until(lambda m: m["type"] == "game"))["view"]
+        want = await _db(seatview.view_for)(game, seat)
+        assert abs(want["time_left_ms"] - got["time_left_ms"]) <= 60_000  # read apart in time
+        got.pop("time_left_ms"), want.pop("time_left_ms")
+        assert got == want
+        assert got["seq"] == 1
+        assert bool(got.get("hand")) is (seat is not None)
+
+
+def test_lastview_keeps_a_tables_newest_game_and_defers_a_paused_clock(monkeypatch):
+    """An earlier game's late change never replaces the table's newer one; a
+    view kept while the clock was paused is left to the database; a closed
+    table's views are dropped; the clock runs down from the due time."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.adapters import lastview
+
+    monkeypatch.setattr(lastview, "enabled", True)
+    due = timezone.now() + timedelta(seconds=20)
+    new = lastview.Kept(7, {1: {"seq": 3, "time_left_ms": 30_000, "clock_paused": False}},
+                        {"seq": 3, "time_left_ms": 30_000, "clock_paused": False}, due)
+    lastview.keep(99, new)
+    lastview.keep(99, lastview.Kept(6, {}, {"seq": 9}, None))  # a late change of game 6
+    mine = lastview.view(99, 1)
+    assert mine is not None
+    assert mine["seq"] == 3
+    assert 0 < mine["time_left_ms"] <= 20_000
+    assert lastview.view(99, None)["seq"] == 3  # not seated: the spectators' view
+    assert lastview.view(99, 2)["seq"] == 3
+    lastview.keep(99, lastview.Kept(8, {}, {"seq": 0, "time_left_ms": 5, "clock_paused": True},
+                                    due))
+    assert lastview.view(99, None) is None
+    lastview.forget(99)
+    assert lastview.view(99, 1) is None
+
+
 # --- reconnects, second tabs, spectators --------------------------------------------
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from games import events, snapshots
-from games.adapters import sends
+from games.adapters import lastview, sends
 from games.adapters.dbcalls import db
 from games.seatview import build_view
 
@@ -104,6 +104,7 @@ def table_changed(table_id: int) -> TableSnapshot | None:
 def table_closed(table_id: int, notice: dict[str, Any] | None = None) -> None:
     """Take a closed table off the lobby, and tell its clients (each is sent
     ``notice`` if given, then ``table_closed``, then its connection closes)."""
+    lastview.forget(table_id)
     sends.send_all([(LOBBY_GROUP, {"type": "lobby.closed", "id": table_id}),
                (table_group(table_id), {"type": "table.gone", "id": table_id,
                                         "notice": notice})])
@@ -131,6 +132,7 @@ def game_changed(event: events.GameChanged) -> None:
     ]
     messages.append((watch_group(table_id), {"type": "game.spectate", "view": spectator}))
     sends.send_all(messages)
+    lastview.keep(table_id, lastview.Kept(game_id, views, spectator, due_at))
 
 
 def chat(table_id: int, line: dict[str, Any]) -> None:

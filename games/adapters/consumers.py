@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import access, metrics, plugins, presence, queries, snapshots, wire
-from games.adapters import broadcast, drain, overload, ratelimit
+from games.adapters import broadcast, drain, lastview, overload, ratelimit
 from games.adapters.dbcalls import db
 from games.plugins import SocketContext
 from games.seatview import current_view, game_view
@@ -433,8 +433,10 @@ class TableConsumer(_JsonSocket):
                         self.channel_name, self.table_id, self.user)
             elif self.barred:  # spectators off: no game view
                 await self.send_json({"type": "game", "view": None})
-            else:
-                view = await db(current_view)(self.table_id, self.user)
+            else:  # as last broadcast if that is provably current, else the database
+                kept = lastview.view(self.table_id, self.user.pk)
+                view = kept if kept is not None else await db(current_view)(
+                    self.table_id, self.user)
                 await self.send_json({"type": "game", "view": view})
             return
         start, outcome = time.perf_counter(), "error"  # "error": it raised (a bug)
