@@ -284,6 +284,7 @@ class Stats:
     flood_sent: int = 0
     flood_pongs: int = 0
     flood_s: float | None = None
+    start_s: float = 0.0  # from the readies to every table playing
 
 
 class Table:
@@ -294,6 +295,7 @@ class Table:
         self.sent: dict[int, float] = {}  # seq sent (the seq the mover saw) → perf time
         self.seqs_moved: set[int] = set()
         self.flooded = False  # its moves are not counted (--ping-flood)
+        self.playing = False  # a playing view reached one of its players
 
 
 class Client:
@@ -396,6 +398,8 @@ class Client:
             if measuring:
                 stats.moves.append((now - self.pending[1]) * 1000)
             self.pending = None
+        if view["status"] == "playing":
+            self.table.playing = True
         if view["status"] != "playing":
             if not self.floor:  # the game ended: ready for the next one
                 asyncio.get_running_loop().call_later(
@@ -483,6 +487,14 @@ async def run_load(tables: list[dict], ports: list[int], args, floor: bool,
                     c.on_view({"seq": 0, "turn": 0, "status": "playing"}, time.perf_counter())
             else:
                 await c.send({"type": "ready"})
+    # the window opens once every table plays (the site starts 250 games from
+    # a thousand readies; the floor has none), at most --start-wait s later
+    started = time.monotonic()
+    tables_of = {id(c.table): c.table for c in live}.values()
+    while (not all(t.playing for t in tables_of)
+           and time.monotonic() - started < args.start_wait):
+        await asyncio.sleep(0.2)
+    stats.start_s = time.monotonic() - started
     await asyncio.sleep(args.warmup)
     stats.measuring = True
     meter.start()
@@ -610,6 +622,7 @@ def summary(stats: Stats, meter: CpuMeter, connect_s: float, sockets: int) -> di
     out = {
         "sockets": sockets,
         "connect_s": round(connect_s, 2),
+        "start_s": round(stats.start_s, 2),
         "moves": moves,
         "moves_per_s": round(moves / meter.seconds, 1),
         "move_ms": {k: (round(v, 1) if v is not None else None) for k, v in (
@@ -677,7 +690,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--spectators", type=int, default=0, help="anonymous per table")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="s after every table plays, before the window")
+    parser.add_argument("--start-wait", type=float, default=60.0,
+                        help="longest wait for every table's first playing view, s")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, s")
     parser.add_argument("--ping", type=float, default=5.0, help="ping period, s (0: none)")
     parser.add_argument("--sync", type=float, default=10.0, help="sync period, s (0: none)")
