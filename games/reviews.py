@@ -318,8 +318,8 @@ def review_of(kind: str, ref: int, user: Any) -> tuple[Reviewable, GameReview | 
 
 def statuses(kind: str, refs: list[int], user: Any) -> dict[int, str]:
     """``{ref: status}`` of ``user``'s own reviews of the records ``refs`` of a
-    kind (one query; ``none`` where not asked), for a list of buttons (a
-    challenge day's boards)."""
+    kind (one query, and one more per review still queued for its place;
+    ``none`` where not asked), for a list of buttons (a challenge day's boards)."""
     found = {r: "none" for r in refs}
     if not getattr(user, "is_authenticated", False):
         return found
