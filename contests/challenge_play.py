@@ -77,6 +77,8 @@ def _advance(board: ChallengeBoard, policy: str, now: datetime) -> None:
         seat = engine.to_act(state)
         if seat is None or (seat == PLAYER and not board.by_bot):
             break
+        if seat == PLAYER:  # the bot plays the player's seat at the close (复盘 skips it)
+            board.moves_by = {**board.moves_by, str(len(state["actions"])): "auto"}
         state, _events = engine.apply(state, seat, choose(bot_view(state, seat),
                                                           bot_rng(state, seat)))
     board.state = state
@@ -188,6 +190,7 @@ def _tick(board: ChallengeBoard, now: datetime) -> None:
         return
     state: State = board.state
     action = engine.timeout_action(state, random.Random(f"{state['seed']}:timeout:{state['seq']}"))
+    board.moves_by = {**board.moves_by, str(len(state["actions"])): "clock"}  # not theirs
     board.state, _events = engine.apply(state, PLAYER, action)
     board.clock_ms = 0
     board.timeouts += 1

@@ -10,6 +10,7 @@ CODES = {
     "no_board": "a challenge board that does not exist or is not yours",
     "board_done": "a move on a challenge board that is over",
     "challenge_closed": "a move on a board of a day that has closed",
+    "challenge_open": "a review (复盘) of a board asked for before its day has closed",
 }
 
 

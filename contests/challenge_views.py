@@ -2,7 +2,9 @@
 thin, the rules live in ``contests.challenge*``.
 
 Pages: ``/challenge/`` (today), ``/challenge/<date>/`` (a day's table, its
-seed once closed), ``/challenge/<date>/<n>/`` (the player's board n).
+seed once closed), ``/challenge/<date>/<n>/`` (the player's board n); once a
+day has closed both carry the 复盘 button of the player's own boards
+(``contests.challenge_review``; the review page is the games app's).
 API: ``GET /api/challenge/today``, ``POST /api/challenge/today/start``,
 ``GET /api/challenge/<date>``, and per board ``GET /api/challenge/board/<id>``,
 ``POST …/sync``, ``POST …/act`` (``{"seq", "action"}``), ``POST …/resume``.
@@ -28,11 +30,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from contests import challenge, challenge_play
+from contests import challenge, challenge_play, challenge_review
 from contests.challenge_close import close_due
 from contests.challenge_scores import Standing, standings
 from contests.challenge_show import board_frame
 from contests.models import ChallengeBoard, ChallengeDay, ChallengeEntry
+from games import reviews
 from games.access import is_moderator
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
@@ -104,6 +107,16 @@ def _table_page(day: ChallengeDay, page: Any) -> tuple[list[dict[str, Any]], Any
     return rows, live
 
 
+def _review_rows(day: ChallengeDay, mine: list[ChallengeBoard],
+                 user: Any) -> list[tuple[ChallengeBoard, str | None, str]]:
+    """Each of the player's boards with its 复盘's status (``None``: no button,
+    the day is open) and the review's path (one query)."""
+    if not day.closed:
+        return [(b, None, "") for b in mine]
+    found = reviews.statuses(challenge_review.NAME, [b.pk for b in mine], user)
+    return [(b, found[b.pk], challenge_review.review_path(b)) for b in mine]
+
+
 def today_page(request: HttpRequest) -> HttpResponse:
     """每日挑战: today's commitment, boards and your progress, the start /
     continue button, the day's table, your days and streak."""
@@ -128,6 +141,7 @@ def _day_page(request: HttpRequest, day: ChallengeDay, today: bool) -> HttpRespo
             .order_by("-day__date")[:10] if request.user.is_authenticated else [])
     return render(request, "contests/challenge.html", {
         "day": day, "today": today, "rows": rows, "paged": paged, "mine": mine,
+        "mine_rows": _review_rows(day, mine, request.user),
         "open_board": next((b for b in mine if b.status != ChallengeBoard.DONE), None),
         "done": sum(1 for b in mine if b.status == ChallengeBoard.DONE),
         "boards": settings.CHALLENGE_BOARDS, "own": own, "entry": entry, "days": days,
@@ -151,8 +165,11 @@ def board_page(request: AuthenticatedHttpRequest, iso: str, number: str) -> Http
     if board is None:
         raise Http404
     own = board.user_id == request.user.pk
+    review = (reviews.statuses(challenge_review.NAME, [board.pk], request.user)[board.pk]
+              if own and day.closed else None)
     return render(request, "contests/challenge_board.html", {
-        "board": board, "frame": board_frame(board), "own": own,
+        "board": board, "frame": board_frame(board), "own": own, "review": review,
+        "review_path": challenge_review.review_path(board),
         "strings": board_strings(own),
     })
 

@@ -12,16 +12,18 @@ which were arena games.
 
 The daily challenge (``contests.challenge_play``): its boards are not tables;
 one seat per person still holds, so nobody sits down while a board of theirs
-is being played.
+is being played. A board is reviewed (复盘) once its day has closed, by the
+games app's review (``contests.challenge_review``, the review kind
+``"challenge"``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from contests import arena, arena_read, arena_run, challenge_play, gamefacts
-from games.plugins import GamePlugin
+from contests import arena, arena_read, arena_run, challenge_play, challenge_review, gamefacts
+from games.plugins import GamePlugin, ReviewKind
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -71,6 +73,10 @@ class ContestsPlugin(GamePlugin):
         the private room's code and invites and shows the confirm banner.
         Two queries, none when no table is private."""
         return arena_run.arena_snapshot_keys(tables)
+
+    def review_kinds(self) -> Mapping[str, ReviewKind]:
+        """复盘 of a daily challenge board, once its day has closed."""
+        return {challenge_review.NAME: challenge_review.KIND}
 
     def page_modules(self) -> Sequence[str]:
         """The table page's arena module: a player seated at a new arena table goes there."""

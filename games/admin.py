@@ -120,8 +120,8 @@ class GameReviewAdmin(ViewOnlyAdmin):
     """复盘: the reviews players asked for (``games.reviews``), read only: the
     worker writes them."""
 
-    list_display = ("game", "seat", "user", "status", "done", "total", "created_at",
+    list_display = ("kind", "ref", "seat", "user", "status", "done", "total", "created_at",
                     "finished_at")
-    list_filter = ("status",)
+    list_filter = ("status", "kind")
     search_fields = ("user__username",)
     raw_id_fields = ("game", "user")

@@ -281,21 +281,28 @@ class TutorialProgress(models.Model):
 
 
 class GameReview(models.Model):
-    """复盘: the review of one seat's decisions in a finished game, asked for by
-    the player of that seat (``games.reviews``), and kept: asking again shows
-    this row. One per game and seat.
+    """复盘: the review of one seat's decisions in a finished record, asked for
+    by the player of that seat (``games.reviews``), and kept: asking again shows
+    this row. One per record and seat.
 
-    ``status``: ``queued`` → ``running`` → ``done`` (or ``failed``); ``done`` /
-    ``total``: decisions judged so far / to judge (``total`` 0 until the worker
-    counts them); ``result``: the stored review (``games.reviews.result_of``),
-    ``None`` until done; ``error``: why it failed; ``beat_at``: the worker's last
-    sign of life (a running row that stops beating is taken as failed).
+    The record is ``kind`` ``"game"`` (``game``, and ``ref`` its id) or a
+    plugin's kind (``games.plugins.ReviewKind``: ``"challenge"``, ``ref`` a
+    daily challenge board's id; ``game`` empty). ``status``: ``queued`` →
+    ``running`` → ``done`` (or ``failed``); ``done`` / ``total``: decisions
+    judged so far / to judge (``total`` 0 until the worker counts them);
+    ``result``: the stored review (``games.reviews.result_of``), ``None`` until
+    done; ``error``: why it failed; ``beat_at``: the worker's last sign of life
+    (a running row that stops beating is taken as failed).
     """
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUS_CHOICES = tuple((s, s) for s in (QUEUED, RUNNING, DONE, FAILED))
+    GAME = "game"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    kind = models.CharField(max_length=20, default=GAME)
+    ref = models.PositiveBigIntegerField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews",
+                             null=True, blank=True)
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="game_reviews")
@@ -313,9 +320,15 @@ class GameReview(models.Model):
     class Meta:
         ordering: ClassVar[list[str]] = ["created_at", "pk"]
         constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.UniqueConstraint(fields=["game", "seat"], name="games_review_once_per_seat"),
+            models.UniqueConstraint(fields=["kind", "ref", "seat"],
+                                    name="games_review_once_per_record_seat"),
             models.CheckConstraint(condition=models.Q(seat__lte=3), name="games_review_seat_0_3"),
+            # a game's row names its game (and ref is its id); another kind's names none
+            models.CheckConstraint(
+                condition=(models.Q(kind="game", game__isnull=False, ref=models.F("game"))
+                           | (~models.Q(kind="game") & models.Q(game__isnull=True))),
+                name="games_review_game_or_other_kind"),
         ]
 
     def __str__(self) -> str:
-        return f"review of game {self.game_id} seat {self.seat} ({self.status})"
+        return f"review of {self.kind} {self.ref} seat {self.seat} ({self.status})"

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from games.engine import EndReason, Record, Result
     from games.fairness import SiteState
     from games.models import Game, GameSeat, Table
+    from yuanzi_site.refusals import Refused
 
 #: where a page includes the plugins' panels (templates): the table page, the
 #: lobby page, each lobby row (context ``row``), each rating change on a
@@ -157,6 +158,60 @@ class HistoryFilter:
     key: str
     seats: Q
     label: Any = ""
+
+
+@dataclass(frozen=True)
+class Reviewable:
+    """A finished record whose player may ask for its review (复盘,
+    ``games.reviews``), as the review page and the request see it: a game's
+    seat (``games`` builds these itself) or another app's record, e.g. a daily
+    challenge board (``contests.challenge_review``, through :class:`ReviewKind`).
+
+    :ivar kind: ``"game"`` or the owning plugin's kind (``"challenge"``).
+    :ivar ref: the record's id in its app (the game's, the board's).
+    :ivar seat: the player's seat (0–3); only its decisions are judged and
+        only its hand is shown (RULES.md §12).
+    :ivar user_id: the player's id (the review is theirs only).
+    :ivar title: the review page's heading, in the visitor's language.
+    :ivar names: the four seats' names as the page shows them.
+    :ivar links: ``[(path, text)]`` at the foot of the page (back to the record).
+    :ivar not_yet: why it may not be reviewed yet (its refusal: the request
+        raises it, the page shows its message and no button), or ``None``.
+    :ivar wait_link: ``(path, text)`` shown with ``not_yet`` (the table), or ``None``.
+    :ivar game: the ``Game`` for ``kind == "game"``, else ``None``.
+    """
+
+    kind: str
+    ref: int
+    seat: int
+    user_id: int
+    title: str
+    names: list[str]
+    links: list[tuple[str, str]]
+    not_yet: Refused | None = None
+    wait_link: tuple[str, str] | None = None
+    game: Game | None = None
+
+
+@dataclass(frozen=True)
+class ReviewKind:
+    """A kind of record other than a game that 复盘 reviews, handed to
+    ``games.reviews`` by the plugin that owns it (:meth:`GamePlugin.review_kinds`),
+    so the review's queue, worker, cache and page serve it without ``games``
+    importing that app.
+
+    :ivar find: ``(ref, user) -> Reviewable`` for ``user``'s own record ``ref``;
+        raises ``Refused`` when there is none of theirs (the views answer 404).
+        Sets ``not_yet`` while it may not be reviewed (e.g. its day is open).
+    :ivar load: ``ref -> (record, by)`` for the worker and the page: the
+        finished RULES.md §11 record (raises ``ValueError`` while it may not be
+        served) and, per index of its action log (``record_actions`` order),
+        who chose the actions the player did not: ``"bot"``, ``"clock"`` or
+        ``"auto"`` (absent: the player's own choice).
+    """
+
+    find: Callable[[int, User], Reviewable]
+    load: Callable[[int], tuple[Record, dict[int, str]]]
 
 
 class GamePlugin:
@@ -298,6 +353,12 @@ class GamePlugin:
         arena entries). Never delete a game record or a ledger entry; never
         raise for a business case."""
 
+    def review_kinds(self) -> Mapping[str, ReviewKind]:
+        """The kinds of record other than games whose players may ask for a
+        review (复盘) of their own decisions: ``{kind: ReviewKind}``, one
+        owner per kind (``"game"`` is the games app's own)."""
+        return {}
+
     def page_modules(self) -> Sequence[str]:
         """JS modules (static paths, e.g. ``"shop/wager.js"``) the table page
         loads through the import map; each may export ``wire(page)``,
@@ -352,10 +413,21 @@ def _lobby_filters() -> tuple[LobbyFilter, ...]:
     return tuple(found.values())
 
 
+@cache
+def _review_kinds() -> dict[str, ReviewKind]:
+    found: dict[str, ReviewKind] = {}
+    for p in _overriding("review_kinds"):
+        for kind, rk in p.review_kinds().items():
+            if kind in found or kind == "game":
+                raise ValueError(f"review kind {kind!r} has two owners")
+            found[kind] = rk
+    return found
+
+
 def reload() -> None:
     """Forget the loaded plugins (``GAME_PLUGINS`` changed: a test's
     ``override_settings``)."""
-    for fn in (plugins, _overriding, _socket_messages, _lobby_filters):
+    for fn in (plugins, _overriding, _socket_messages, _lobby_filters, _review_kinds):
         getattr(fn, "cache_clear", lambda: None)()  # a test may have put a plain function
 
 
@@ -581,3 +653,9 @@ def account_deleted(user: User) -> None:
 def page_modules() -> list[str]:
     """The table page's plugin JS modules (static paths), in plugin order."""
     return [m for p in _overriding("page_modules") for m in p.page_modules()]
+
+
+def review_kind(kind: str) -> ReviewKind | None:
+    """The plugin-owned review kind ``kind`` (复盘 of a record other than a
+    game), or ``None`` if no plugin owns it."""
+    return _review_kinds().get(kind)

@@ -2,12 +2,19 @@
 finished game, a worker runs it off the request, the page reads it back
 (RULES.md §11, §12; the judging is :mod:`games.engine.review`).
 
-* :func:`request_review` — the game's own player, their own seat, once the game
-  is over (practice games too: their bots are the opponents, only the human's
-  own decisions are judged). A stored review is returned as it is (the cache:
-  one :class:`~games.models.GameReview` per game and seat); a failed one is
+What is reviewed is a game's seat, or another app's record through the plugin
+seam (:class:`games.plugins.ReviewKind`: a daily challenge board, reviewed once
+its day has closed, ``contests.challenge_review``); both go through the same
+functions, queue, worker and page, named by ``(kind, ref)``
+(:class:`games.plugins.Reviewable`).
+
+* :func:`request` (:func:`request_review` for a game) — the record's own
+  player, their own seat, once it may be reviewed (a game once it is over,
+  practice games too: their bots are the opponents, only the human's own
+  decisions are judged). A stored review is returned as it is (the cache: one
+  :class:`~games.models.GameReview` per record and seat); a failed one is
   queued again. At most one queued or running review per player and
-  ``GAMES_REVIEW_QUEUE_MAX`` queued on the site.
+  ``GAMES_REVIEW_QUEUE_MAX`` queued on the site, whatever their kinds.
 * :func:`run` / :func:`run_next` — the worker's one step: claim a queued row,
   judge, store. Never on a request, Daphne's event loop or the turn ticker:
   the ``review`` Celery queue's own worker (``games.tasks.run_review``) or, in
@@ -19,7 +26,8 @@ finished game, a worker runs it off the request, the page reads it back
   hand, RULES.md §12).
 
 Errors: :class:`~yuanzi_site.refusals.Refused` (``no_game``, ``not_seated``,
-``game_running``, ``review_pending``, ``review_queue_full``).
+``game_running``, ``review_pending``, ``review_queue_full``; a plugin kind's
+own, e.g. ``no_board``, ``challenge_open``).
 """
 
 from __future__ import annotations
@@ -31,13 +39,16 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine, events
+from games import engine, events, plugins, ui
 from games.engine.record import record_actions
 from games.engine.review import LABELS, Judgement, Review, Thresholds, review_game
 from games.models import Game, GameEvent, GameReview
+from games.plugins import Reviewable
+from games.roster import players_of
 from games.seatview import PlayKind, play_kind, seat_of
 from yuanzi_site.refusals import Refused
 
@@ -64,6 +75,41 @@ def _game_and_seat(game_id: int, user: Any) -> tuple[Game, int]:
     return game, seat
 
 
+def _game_subject(game_id: int, user: Any) -> Reviewable:
+    game, seat = _game_and_seat(game_id, user)
+    running = game.status != Game.OVER
+    return Reviewable(
+        kind=GameReview.GAME, ref=game.pk, seat=seat, user_id=user.pk,
+        title=_("Review of game %(id)s") % {"id": game.pk} + f" · {game.played_name}",
+        names=ui.player_names(players_of(game)),
+        links=[(reverse("game_result", args=[game.pk]), _("Back to the result")),
+               (reverse("profile_self"), _("My recent games"))],
+        not_yet=Refused("game_running", _("A game is reviewed once it is over."))
+        if running else None,
+        wait_link=(reverse("table", args=[game.table_id]), _("Go to the table"))
+        if running else None,
+        game=game)
+
+
+def subject(kind: str, ref: int, user: Any) -> Reviewable:
+    """What ``user`` would review as ``(kind, ref)``: a game's seat of theirs
+    (``kind`` ``"game"``) or a plugin kind's record of theirs
+    (:class:`games.plugins.ReviewKind`).
+
+    :raises Refused: ``not_seated`` for a visitor, ``no_game`` for an unknown
+        game or kind, ``not_seated`` for a game they did not play, or the
+        plugin kind's own refusal (``no_board``): the views answer 404.
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise Refused("not_seated", _("Only the game's own players may review it."))
+    if kind == GameReview.GAME:
+        return _game_subject(ref, user)
+    source = plugins.review_kind(kind)
+    if source is None:
+        raise Refused("no_game", _("There is no such game."))
+    return source.find(ref, user)
+
+
 def _reap_stale() -> None:
     """Running rows whose worker stopped beating are failed (it died): their
     players may ask again."""
@@ -73,25 +119,38 @@ def _reap_stale() -> None:
 
 
 def request_review(game_id: int, user: Any) -> GameReview:
-    """Ask for the review of ``user``'s own seat in game ``game_id``; returns its row
-    (the stored one if there is one, else a new ``queued`` row, announced after
-    commit as :class:`games.events.ReviewQueued` for the review worker).
+    """Ask for the review of ``user``'s own seat in game ``game_id``
+    (:func:`request` of kind ``"game"``).
 
-    :raises Refused: ``no_game``; ``not_seated`` (not a player of this game);
-        ``game_running`` (not before the game is over); ``review_pending`` (the
-        player has another review queued or running); ``review_queue_full``
-        (``GAMES_REVIEW_QUEUE_MAX`` reviews queued on the site).
+    :raises Refused: as :func:`request`; ``game_running`` before the game is over.
+    """
+    return request(GameReview.GAME, game_id, user)
+
+
+def request(kind: str, ref: int, user: Any) -> GameReview:
+    """Ask for the review of ``user``'s own seat in the record ``(kind, ref)``;
+    returns its row (the stored one if there is one, else a new ``queued`` row,
+    announced after commit as :class:`games.events.ReviewQueued` for the review
+    worker).
+
+    :raises Refused: :func:`subject`'s (``no_game``, ``not_seated``, ``no_board``
+        …); the record's ``not_yet`` (``game_running``: not before the game is
+        over; ``challenge_open``: not before a board's day has closed);
+        ``review_pending`` (the player has another review queued or running);
+        ``review_queue_full`` (``GAMES_REVIEW_QUEUE_MAX`` reviews queued on the
+        site). Nothing is queued when it is raised.
     """
     if user is None or not getattr(user, "is_authenticated", False):
         raise Refused("not_seated", _("Only the game's own players may review it."))
     with transaction.atomic():
         # the player's row lock orders their own requests (one active review each)
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        game, seat = _game_and_seat(game_id, user)
-        if game.status != Game.OVER:
-            raise Refused("game_running", _("A game is reviewed once it is over."))
+        target = subject(kind, ref, user)
+        if target.not_yet is not None:
+            raise target.not_yet
         _reap_stale()
-        row = GameReview.objects.filter(game=game, seat=seat).first()
+        row = GameReview.objects.filter(kind=target.kind, ref=target.ref,
+                                        seat=target.seat).first()
         if row is not None and row.status != GameReview.FAILED:
             if row.status == GameReview.QUEUED and row.created_at < timezone.now() - RESEND:
                 # long queued: its task may be lost; a second one is harmless
@@ -106,7 +165,8 @@ def request_review(game_id: int, user: Any) -> GameReview:
                 "Too many reviews are waiting to be made. Try again in a few minutes."),
                 {"limit": settings.GAMES_REVIEW_QUEUE_MAX})
         if row is None:
-            row = GameReview.objects.create(game=game, seat=seat, user=user)
+            row = GameReview.objects.create(kind=target.kind, ref=target.ref, game=target.game,
+                                            seat=target.seat, user=user)
         else:  # failed before: queued again from the start
             row.status, row.done, row.total, row.error = GameReview.QUEUED, 0, 0, ""
             row.result = row.started_at = row.beat_at = row.finished_at = None
@@ -118,21 +178,42 @@ def request_review(game_id: int, user: Any) -> GameReview:
     return row
 
 
-def excluded(game: Game, record: engine.Record) -> set[int]:
-    """The indices of the record's action log (:func:`record_actions` order) that
-    the player did not choose: the clock's and 托管's (and bots') actions, from the
-    ``GameEvent.by`` of the move with seq ``index + 1``."""
+def chosen_by(game: Game, record: engine.Record) -> dict[int, str]:
+    """Who chose the game's actions that were not a player's own choice: per
+    index of the record's action log (:func:`record_actions` order), ``"bot"``,
+    ``"clock"`` or ``"auto"`` (托管), from the ``GameEvent.by`` of the move with
+    seq ``index + 1`` (its seat checked against the log's)."""
     steps = record_actions(record)
-    out = set()
+    out: dict[int, str] = {}
     for seq, seat, by in GameEvent.objects.filter(game=game).values_list("seq", "seat", "by"):
         i = seq - 1
         if by != "player" and 0 <= i < len(steps) and steps[i][0] == seat:
-            out.add(i)
+            out[i] = by
     return out
 
 
-def _record(game: Game) -> engine.Record:
-    return game.record or engine.to_record(game.state)
+def excluded(game: Game, record: engine.Record) -> set[int]:
+    """The indices of the record's action log (:func:`record_actions` order) that
+    the player did not choose: the clock's and 托管's (and bots') actions
+    (:func:`chosen_by`)."""
+    return set(chosen_by(game, record))
+
+
+def load(row: GameReview) -> tuple[engine.Record, dict[int, str]]:
+    """The record a review is of and who chose the actions no player did
+    (:func:`chosen_by`; a plugin kind's :attr:`~games.plugins.ReviewKind.load`).
+
+    :raises ValueError: for a kind no plugin owns, or the kind's own (e.g. a
+        board whose day has not closed).
+    """
+    if row.kind == GameReview.GAME:
+        game = row.game if row.game is not None else Game.objects.get(pk=row.ref)
+        record = game.record or engine.to_record(game.state)
+        return record, chosen_by(game, record)
+    source = plugins.review_kind(row.kind)
+    if source is None:
+        raise ValueError(f"no plugin reviews {row.kind!r}")
+    return source.load(row.ref)
 
 
 def _claim(review_id: int) -> bool:
@@ -156,13 +237,15 @@ def run(review_id: int) -> bool:
             done=done, total=total, beat_at=timezone.now())
 
     try:
-        record = _record(row.game)
+        record, by = load(row)
+        steps = record_actions(record)
+        mine = {i for i in by if 0 <= i < len(steps) and steps[i][0] == row.seat}
         limits = thresholds()
         review = review_game(
             record, row.seat, limits, samples=settings.GAMES_REVIEW_SAMPLES,
             width=settings.GAMES_REVIEW_WIDTH, playout=settings.GAMES_REVIEW_PLAYOUT,
             budget=settings.GAMES_REVIEW_BUDGET or None,
-            exclude=excluded(row.game, record), progress=progress)
+            exclude=mine, progress=progress)
         result = result_of(review, limits)
     except Exception as e:  # a record that does not replay: say so, keep the worker alive
         log.exception("review %s failed", review_id)
@@ -222,13 +305,27 @@ def result_of(review: Review, limits: Thresholds) -> dict[str, Any]:
             "costliest": [j.index for j in review.costliest]}
 
 
-def review_for(game_id: int, user: Any) -> tuple[Game, int, GameReview | None]:
-    """The game, ``user``'s seat in it and their stored review (or ``None``).
+def review_of(kind: str, ref: int, user: Any) -> tuple[Reviewable, GameReview | None]:
+    """The record ``(kind, ref)`` as ``user``'s to review (:func:`subject`) and
+    their stored review (or ``None``).
 
-    :raises Refused: ``no_game``, ``not_seated`` (the views answer 404).
+    :raises Refused: :func:`subject`'s (the views answer 404).
     """
-    game, seat = _game_and_seat(game_id, user)
-    return game, seat, GameReview.objects.filter(game=game, seat=seat).first()
+    target = subject(kind, ref, user)
+    row = GameReview.objects.filter(kind=target.kind, ref=target.ref, seat=target.seat).first()
+    return target, row
+
+
+def statuses(kind: str, refs: list[int], user: Any) -> dict[int, str]:
+    """``{ref: status}`` of ``user``'s own reviews of the records ``refs`` of a
+    kind (one query, and one more per review still queued for its place;
+    ``none`` where not asked), for a list of buttons (a challenge day's boards)."""
+    found = {r: "none" for r in refs}
+    if not getattr(user, "is_authenticated", False):
+        return found
+    for row in GameReview.objects.filter(kind=kind, ref__in=refs, user=user):
+        found[row.ref] = progress_of(row)["status"]
+    return found
 
 
 def status_for(game: Game, user: Any) -> str | None:
@@ -239,7 +336,8 @@ def status_for(game: Game, user: Any) -> str | None:
     seat = seat_of(game, user)
     if seat is None:
         return None
-    status: str = progress_of(GameReview.objects.filter(game=game, seat=seat).first())["status"]
+    status: str = progress_of(GameReview.objects.filter(
+        kind=GameReview.GAME, ref=game.pk, seat=seat).first())["status"]
     return status
 
 
@@ -266,8 +364,9 @@ def _kind(cards: list[str], dao: str) -> PlayKind | None:
     return play_kind(play) if play is not None else None
 
 
-def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
-    """The review page's data for ``seat``: the summary and the step-through.
+def page_data(row: GameReview) -> dict[str, Any]:
+    """The review page's data for a done review's seat: the summary and the
+    step-through.
 
     ``steps``: one per action of the game, the position before it as ``seat``
     saw it — ``half``, ``dao``, ``counts`` (cards per seat), ``trick`` (the
@@ -279,12 +378,16 @@ def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
     ``judgement`` (:func:`result_of`'s, with ``made_kind`` / ``best_kind``).
     Built from :func:`engine.view` of each running state for ``seat``: no
     other hand is ever in it (RULES.md §12).
+
+    :raises ValueError: the review is not done, or its record cannot be read (:func:`load`).
     """
-    record = _record(game)
+    if row.result is None:
+        raise ValueError("the review is not done")
+    result, seat = row.result, row.seat
+    record, by = load(row)
     states = engine.from_record(record)
     actions = record_actions(record)
     judged = {j["index"]: j for j in result["judged"]}
-    by = dict(GameEvent.objects.filter(game=game).values_list("seq", "by"))
     steps: list[dict[str, Any]] = []
     last_hand: list[str] | None = None
     ours = engine.team_of(seat)
@@ -297,7 +400,7 @@ def page_data(game: Game, seat: int, result: dict[str, Any]) -> dict[str, Any]:
             "points": [sum(p for s, p in enumerate(v["captured"])
                            if (engine.team_of(s) == ours) == mine) for mine in (True, False)],
             "seat": who, "cards": _cards(action),
-            "escape": action["type"] == "escape", "by": by.get(i + 1, "player"),
+            "escape": action["type"] == "escape", "by": by.get(i, "player"),
         }
         if hand != last_hand:
             step["hand"] = last_hand = hand

@@ -100,6 +100,27 @@ def finished_practice(username: str, policy: str = "normal") -> int:
     return game.pk
 
 
+def closed_board(username: str) -> str:
+    """Today's daily challenge board 1 of ``username``, played to its end with
+    the heuristic move in seat 2, then the day closed (as at 00:30): returns
+    the day's page path (tests/test_browser_review.py). The day's bot is made
+    the normal one first: the master's three seats take minutes of a shared CPU."""
+    from django.contrib.auth import get_user_model
+
+    from contests import challenge, challenge_close, challenge_play
+    from contests.models import ChallengeBoard, ChallengeDay
+    from games.engine.bots import heuristic_policy
+
+    user = get_user_model().objects.get(username=username)
+    ChallengeDay.objects.filter(pk=challenge.today().pk).update(bot_policy="normal")
+    board = challenge_play.start(user)
+    while board.status != ChallengeBoard.DONE:
+        action = heuristic_policy(engine.view(board.state, 2), random.Random(0))
+        board = challenge_play.act(board.pk, user, board.state["seq"], action)
+    challenge_close.close_day(board.day_id)
+    return f"/challenge/{board.day.date.isoformat()}/"
+
+
 # --- the README's social hall and contests shots (docs/screenshot.py) ------------
 
 

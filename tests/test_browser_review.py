@@ -8,15 +8,17 @@ the game with the player's own hand, without scrolling sideways.
 One site process (``manage.py runsite``, SQLite file of its own) with a cheap
 review budget (two sampled deals, two alternatives, the normal bot's
 play-outs); the practice game is played to its end in the site's own process
-(``tests.page_states.finished_practice``). Playwright's sync API is driven
-directly (NOTES.md).
+(``tests.page_states.finished_practice``). Last, a daily challenge board,
+played and its day closed in the site's own process
+(``tests.page_states.closed_board``), reviewed from the day's page on a phone.
+Playwright's sync API is driven directly (NOTES.md).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser import DEVICES, NEEDS_CHROMIUM, Player
+from tests.browser import DEVICES, NEEDS_CHROMIUM, PHONE, Player
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -98,3 +100,26 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
     page.locator(f'.review-btn[data-game="{game_id}"]').click()
     page.wait_for_url(f"**/games/{game_id}/review/")
     page.locator("#review-summary").wait_for()
+
+
+def test_a_closed_challenge_board_is_reviewed_on_a_phone(site, browser):
+    """每日挑战: once the day has closed, the day's page offers the 复盘 of the
+    player's board; the same review page, made by the same worker, shows only
+    their decisions in seat 2 (South), without scrolling sideways."""
+    me = Player.open(browser, f"rvb{next(_names)}", **PHONE)
+    me.sign_up(site.base_url)
+    out = site.manage("shell", "-c", "from tests.page_states import closed_board; "
+                                     f"print(closed_board({me.name!r}))")
+    page = me.page
+    page.goto(site.base_url + out.strip().splitlines()[-1])
+    button = page.locator(".ch-boards .ch-review-btn")
+    assert button.inner_text() == "复盘"
+    button.click()
+    page.wait_for_url("**/reviews/challenge/*/")
+    page.locator("#review-summary").wait_for(timeout=120_000)  # the worker is at nice 19
+    assert page.locator("#review").get_attribute("data-kind") == "challenge"
+    assert page.locator(".review-seat.is-me").get_attribute("data-seat") == "2"
+    page.locator("#review-hand .pcard").first.wait_for()
+    assert page.locator("#review-judgement").is_visible()
+    assert page.evaluate(NO_SIDEWAYS_JS)
+    me.assert_clean()

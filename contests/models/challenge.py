@@ -91,9 +91,12 @@ class ChallengeBoard(models.Model):
     counts as away); ``timeouts``: the player's timeouts in a row (two pause the
     board). ``raw``: North–South points ±100 for a double clamp;
     ``matchpoints``: final, in % (set at the close). ``by_bot``: the bot
-    finished it at the close. ``address_hash``: the keyed hash of the address
-    it was last played from (``moderation.fairplay.address_hash``, never the
-    address), for the fair-play view.
+    finished it at the close. ``moves_by``: the player's moves they did not
+    choose, ``{"<index in the half's actions>": "clock" | "auto"}`` (a
+    timeout, §8; the bot's play-out at the close), which 复盘 does not judge.
+    ``address_hash``: the keyed hash of the address it was last played from
+    (``moderation.fairplay.address_hash``, never the address), for the
+    fair-play view.
     """
 
     PLAYING = "playing"
@@ -115,6 +118,7 @@ class ChallengeBoard(models.Model):
     raw = models.IntegerField(null=True, blank=True)
     matchpoints = models.FloatField(null=True, blank=True)
     by_bot = models.BooleanField(default=False)
+    moves_by = models.JSONField(default=dict, blank=True)
     # the keyed hash of the address it was last played from (moderation.fairplay)
     address_hash = models.CharField(max_length=64, blank=True, default="")
     started_at = models.DateTimeField(auto_now_add=True)
