@@ -158,7 +158,7 @@ def request(kind: str, ref: int, user: Any) -> GameReview:
             return row
         if GameReview.objects.filter(user=user, status__in=ACTIVE).exists():
             raise Refused("review_pending", _(
-                "Your review of another game is still being made. Ask again when it is done."))
+                "Another review of yours is still being made. Ask again when it is done."))
         if GameReview.objects.filter(status=GameReview.QUEUED).count() >= \
                 settings.GAMES_REVIEW_QUEUE_MAX:
             raise Refused("review_queue_full", _(
