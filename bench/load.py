@@ -484,6 +484,7 @@ class Client:
         self.refs: dict[str, Send] = {}
         self.retry_intent: int | None = None  # a move to decide again (same intent)
         self.wave: str | None = None  # "late" / "player": counted in that wave
+        self.dropping = False  # closing its own socket for the players' wave
         self.kind_at_connect = "player"
         self.keep_frames = False
         self.frames: list[dict] = []  # every frame (keep_frames), for the record checks
@@ -618,8 +619,10 @@ class Client:
             stats.late_wave[f"closed {code}" if code != BUSY_CODE else "4503"] += 1
             self.wave = None
             return  # a newcomer of the wave is counted once
-        if self.wave == "player" and not self.greeted:
-            stats.player_wave[f"refused {code}"] += 1
+        if self.dropping:
+            self.dropping = False  # our own close (--reconnect-wave): back at once
+        elif self.wave == "player":
+            stats.player_wave[f"refused {code}"] += 1  # closed again before the greeting
             self.wave = None
         if self.last_send is not None and self.last_send.outcome == "sent":
             self.last_send.outcome = "closed"
@@ -655,7 +658,7 @@ class Client:
     async def drop(self) -> None:
         """Close this connection from the client's side, to come back at once
         (--reconnect-wave: the players' reconnect storm)."""
-        self.wave = "player"
+        self.wave, self.dropping = "player", True
         with contextlib.suppress(Exception):
             await self.ws.close()
 
