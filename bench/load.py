@@ -590,7 +590,7 @@ class Client:
                 elif kind == "error":
                     stats.errors[msg.get("reason")] += 1
                     sent = self.refs.get(msg.get("ref"))
-                    if sent is not None and sent.outcome == "sent":
+                    if sent is not None:  # the server's own answer to that message
                         sent.outcome, sent.reason = "refused", msg.get("reason")
                     if self.pending is not None:
                         self.pending = None
@@ -1149,9 +1149,11 @@ def check_ledger(sends: list[Send], table_ids: list[int]) -> dict:
     out = Counter(sent=len(sends))
     intents: Counter = Counter()
     explained = set()
-    for s in sends:
+    # one event carries out one send: of two sends of the same move at the same
+    # seq (a re-send after an unread close), the one told "not applied" is not it
+    for s in sorted(sends, key=lambda s: s.outcome in ("unread", "refused")):
         key = (s.game, s.seq, s.seat)
-        applied = key in events and same(events[key], s.action)
+        applied = key in events and key not in explained and same(events[key], s.action)
         out["acknowledged"] += s.outcome == "acknowledged"
         if applied:
             out["applied"] += 1
