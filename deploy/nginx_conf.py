@@ -57,8 +57,8 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 def render(folder: Path, https_port: int, http_port: int, daphne_ports: list[int],
            static_dir: Path | None = None) -> Path:
     """Write ``folder/nginx.conf`` running the documented site file with these
-    ports; returns its path. ``daphne_ports``: one upstream server line each
-    (the documented two lines are the pattern).
+    ports; returns its path. ``daphne_ports``: one server line each in every
+    upstream block (each block's documented two lines are the pattern).
 
     :raises ValueError: if the documented file no longer has what is replaced.
     """
@@ -66,11 +66,11 @@ def render(folder: Path, https_port: int, http_port: int, daphne_ports: list[int
     cert, key = self_signed(folder)
     site = SITE.read_text()
     lines = [line for line in site.splitlines(keepends=True) if DOC_UPSTREAMS[0] in line]
-    if len(lines) != 1 or DOC_UPSTREAMS[1] not in site:
+    if not lines or DOC_UPSTREAMS[1] not in site:
         raise ValueError("deploy/nginx.conf: the upstream lines changed")
-    pattern = lines[0]
-    site = site.replace(pattern, "".join(pattern.replace(DOC_UPSTREAMS[0], f"127.0.0.1:{p}")
-                                         for p in daphne_ports))
+    for pattern in lines:  # each upstream block: one server line per port
+        site = site.replace(pattern, "".join(pattern.replace(DOC_UPSTREAMS[0], f"127.0.0.1:{p}")
+                                             for p in daphne_ports))
     site = "".join(line for line in site.splitlines(keepends=True)
                    if DOC_UPSTREAMS[1] not in line)
     for old, new in ((DOC_CERT, str(cert)), (DOC_KEY, str(key)),
