@@ -637,3 +637,22 @@ async def test_a_refusal_comes_in_english_on_an_english_page(owner):
         assert msg["message"].isascii(), msg["message"]  # English words, not Chinese
     finally:
         await comm.disconnect()
+
+
+async def test_a_frame_for_a_socket_that_closed_meanwhile_is_dropped_quietly():
+    """Daphne's websocket raises ``Disconnected`` on a send after its close (a
+    group message on its way while the page left): every socket's send is
+    wrapped so it is dropped, no traceback; any other failure still raises."""
+    from autobahn.exception import Disconnected
+
+    from games.adapters.consumers import quiet
+
+    async def closed(message):
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    async def broken(message):
+        raise OSError("something else")
+
+    await quiet(closed)({"type": "websocket.send", "text": "{}"})  # no exception
+    with pytest.raises(OSError, match="something else"):
+        await quiet(broken)({"type": "websocket.send", "text": "{}"})

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -175,6 +176,23 @@ def frame_budget() -> tuple[float, int]:
     return rate, act_hits + chat_hits + settings.GAMES_PING_BURST
 
 
+def quiet(send: Callable[[dict[str, Any]], Awaitable[None]]
+          ) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    """``send`` (an ASGI send callable) dropping a frame for a socket that
+    closed meanwhile — a group message on its way while the page left, after a
+    4503 or a drain's 1012 —, for which Daphne's websocket raises
+    ``Disconnected``: a traceback in the log for nothing anyone could do.
+    Any other failure still raises."""
+
+    async def send_quietly(message: dict[str, Any]) -> None:
+        try:
+            await send(message)
+        except Disconnected:
+            return
+
+    return send_quietly
+
+
 class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     """JSON frames in and out. Every frame first takes a token from the
     connection's ``frames`` bucket (set by the subclass's ``connect``): without
@@ -193,7 +211,7 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
                        receive: Callable[[], Awaitable[dict[str, Any]]],
                        send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, quiet(send))
         finally:
             drain.closed(self)
             if self._counted:
