@@ -43,7 +43,7 @@ from accounts.models import Profile
 from contests import challenge, quests
 from contests.challenge_scores import raw_score
 from contests.models import ChallengeBoard, ChallengeDay, ChallengeEntry
-from games import engine
+from games import engine, play
 from games.engine.policies import POLICIES
 from games.engine.shapes import Action, State
 from games.engine.view import bot_view
@@ -283,7 +283,7 @@ def act(board_id: int, user: User, seq: Any, data: Any,
             try:
                 board.state, _events = engine.apply(state, PLAYER, action)
             except engine.IllegalAction as e:
-                raise Refused(e.reason, str(e)) from None
+                raise Refused(e.reason, play.illegal_message(e)) from None
             board.clock_ms, board.timeouts = 0, 0
             if address:
                 board.address_hash = address_hash(address)

@@ -230,7 +230,7 @@ def end_game(game_id: int, reason: str, seat: int | None = None) -> Game:
             state, events = engine.abandon(game.state, cast(engine.EndReason, reason), seat)
         except engine.IllegalAction as e:
             code = e.reason if e.reason in REASONS else "bad_action"
-            raise Refused(code, _illegal_message(e)) from None
+            raise Refused(code, illegal_message(e)) from None
         game.state, game.seq = state, state["seq"]
         GameEvent.objects.create(
             game=game, seq=game.seq, seat=seat,
@@ -247,7 +247,7 @@ def _apply(game: Game, seat: int, action: engine.Action, by: str) -> None:
     except engine.IllegalAction as e:
         # engine codes that a client's action cannot cause are not client codes
         reason = e.reason if e.reason in REASONS else "bad_action"
-        raise Refused(reason, _illegal_message(e)) from None
+        raise Refused(reason, illegal_message(e)) from None
     game.state, game.seq = state, state["seq"]
     GameEvent.objects.create(
         game=game, seq=game.seq, seat=seat, action=action, events=events, by=by
@@ -297,7 +297,9 @@ _ILLEGAL = {
 }
 
 
-def _illegal_message(e: engine.IllegalAction) -> str:
+def illegal_message(e: engine.IllegalAction) -> str:
+    """The player's sentence for an engine refusal (RULES.md §3–§4), in the
+    active language; the engine's own English text for a code without one."""
     text = _ILLEGAL.get(e.reason)
     return _(text) if text else str(e)
 
