@@ -179,7 +179,7 @@ def test_one_active_review_per_player_and_a_bounded_queue(finished, players, set
     second = _play_out(helpers.start_game(players))
     first = reviews.request_review(finished.pk, players[0])
     e = helpers.refused("review_pending", reviews.request_review, second.pk, players[0])
-    assert "另一局" in str(e)  # the message says why, in the default language
+    assert "另一份复盘" in str(e)  # the message says why, in the default language
     # running counts as active too
     GameReview.objects.filter(pk=first.pk).update(status=GameReview.RUNNING,
                                                   beat_at=timezone.now())
