@@ -28,6 +28,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from contests import challenge, challenge_play, challenge_review
@@ -186,6 +187,9 @@ def board_strings(own: bool) -> dict[str, Any]:
         "cards": _("cards"), "next": _("Next board"), "own": "1" if own else "0",
         "best": _("The field's best on this deal"), "replay": _("Replay"),
         "prev": _("Previous"), "step": _("Next"), "player": _("Player"),
+        # the jokers' names as the table's card corners give them
+        "big_joker": pgettext("card corner, big joker", "BIG"),
+        "small_joker": pgettext("card corner, small joker", "SMALL"),
     }
 
 

@@ -15,8 +15,8 @@ let busy = false;
 const $ = (id) => document.getElementById(id);
 
 function cardText(c) {
-  if (c === "RJ") return "大王";
-  if (c === "BJ") return "小王";
+  if (c === "RJ") return S.big_joker;
+  if (c === "BJ") return S.small_joker;
   return (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
 }
 
