@@ -35,7 +35,8 @@ CODES = {
     "game_over": "the game is over",
     "bad_card": "a card that is not a card",
     # 复盘 (games.reviews)
-    "review_pending": "a review asked for while another review of yours (a game or a challenge board) is queued or running",
+    "review_pending": ("a review asked for while another review of yours (a game or a "
+                       "challenge board) is queued or running"),
     "review_queue_full": "a review asked for while GAMES_REVIEW_QUEUE_MAX reviews are queued",
     # chat
     "empty": "an empty chat line",
