@@ -49,6 +49,7 @@ def test_a_whole_board_on_a_phone(site, browser):
     assert "你的得分" in result
     assert "比赛分" in result
     assert page.locator("#ch-log li").count() > 10
+    assert page.locator("#ch-log-title").is_visible()  # shown once the board is over
     assert _no_horizontal_scroll(page)
     page.goto(site.base_url + "/challenge/")
     assert "1" in page.locator("#ch-progress").inner_text()

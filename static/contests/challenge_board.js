@@ -57,6 +57,8 @@ function render() {
   hand.replaceChildren();
   const log = $("ch-log");
   log.replaceChildren();
+  // the whole board's plays, once it is over (while it runs the trick shows them)
+  log.hidden = $("ch-log-title").hidden = f.status !== "done";
   if (running) {
     const v = f.view;
     $("ch-info").textContent = `${S.dao} ${v.dao} · ${S.indicator} ${cardText(v.indicator)} (${S.seats[v.indicator_seat]})`;
