@@ -5,13 +5,13 @@ A ``sync`` asks for the connection's current game view. At 250 tables a
 thousand pages send one every 10 s, and building each from the database was
 the largest steady cost of an overloaded embedded site (docs/bench.md "The
 production targets on a quiet machine"). With the in-memory channel layer
-(``make run``: one process) every game change is published by this process, so the views :mod:`broadcast` built
-for a table's current game at its last change are what the database would give:
-they are kept here (the newest :data:`KEEP` games) and a ``sync`` is answered
-from them, its clock recomputed (a clock that stopped since, the site
-taken for down, shows at the next change). With several processes (Redis) a change may
-have been made elsewhere, so nothing is kept and every ``sync`` reads the
-database, as before.
+(``make run``: one process) every game change is published by this process,
+so the views :mod:`broadcast` built for a table's current game at its last
+change are what the database would give: they are kept here (the newest
+:data:`KEEP` games) and a ``sync`` is answered from them, its clock
+recomputed (a clock that stopped since, the site taken for down, shows at the
+next change). With several processes (Redis) a change may have been made
+elsewhere, so nothing is kept and every ``sync`` reads the database, as before.
 """
 
 from __future__ import annotations
