@@ -152,3 +152,15 @@ def listening(kind: type) -> Iterator[list]:
         yield heard
     finally:
         events.unsubscribe(kind, heard.append)
+
+
+def cheap_reviews(settings) -> None:
+    """复盘 settings for tests (pytest-django's ``settings``): few sampled deals,
+    the normal bot's play-outs, no runner (a test runs the worker's step), a
+    site-wide queue of 20."""
+    settings.GAMES_REVIEW_SAMPLES = 2
+    settings.GAMES_REVIEW_BUDGET = 0
+    settings.GAMES_REVIEW_WIDTH = 2
+    settings.GAMES_REVIEW_PLAYOUT = "normal"
+    settings.GAMES_REVIEW_RUNNER = "none"  # the tests run the worker's step themselves
+    settings.GAMES_REVIEW_QUEUE_MAX = 20

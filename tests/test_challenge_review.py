@@ -35,12 +35,7 @@ KIND = "challenge"
 
 @pytest.fixture(autouse=True)
 def _cheap_reviews(settings):
-    settings.GAMES_REVIEW_SAMPLES = 2
-    settings.GAMES_REVIEW_BUDGET = 0
-    settings.GAMES_REVIEW_WIDTH = 2
-    settings.GAMES_REVIEW_PLAYOUT = "normal"
-    settings.GAMES_REVIEW_RUNNER = "none"  # the tests run the worker's step themselves
-    settings.GAMES_REVIEW_QUEUE_MAX = 20
+    helpers.cheap_reviews(settings)
 
 
 def _finish(board: ChallengeBoard, user, now) -> ChallengeBoard:

@@ -30,12 +30,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _cheap_reviews(settings):
-    settings.GAMES_REVIEW_SAMPLES = 2
-    settings.GAMES_REVIEW_BUDGET = 0
-    settings.GAMES_REVIEW_WIDTH = 2
-    settings.GAMES_REVIEW_PLAYOUT = "normal"
-    settings.GAMES_REVIEW_RUNNER = "none"  # the tests run the worker's step themselves
-    settings.GAMES_REVIEW_QUEUE_MAX = 20
+    helpers.cheap_reviews(settings)
 
 
 def _play_out(game: Game, clock_seat: int | None = None) -> Game:
