@@ -8,8 +8,10 @@ import asyncio
 import threading
 
 import pytest
+from channels.layers import get_channel_layer
 from django.db import connections
 
+from games.adapters import sends
 from games.adapters.dbcalls import db
 
 # the pool's threads open connections of their own, outside the test's transaction
@@ -46,3 +48,29 @@ async def test_without_threads_every_call_uses_the_one_database_thread(settings)
     first, second = await db(_where)(), await db(_where)()
     assert first == second
     assert not first[0].startswith("db")
+
+
+async def test_a_calls_sends_go_out_in_order_when_it_returns_or_raises(settings):
+    """What a database call broadcasts is handed back with its result (no wake
+    of the loop from the database thread) and sent in order, also when it raises."""
+    settings.GAMES_DB_THREADS = 0
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("dbcalls-test", channel)
+
+    def changes(n: int) -> int:
+        sends.send_all([("dbcalls-test", {"type": "x", "n": n}),
+                        ("dbcalls-test", {"type": "x", "n": n + 1})])
+        sends.send("dbcalls-test", {"type": "x", "n": n + 2})
+        return n
+
+    def fails() -> None:
+        sends.send("dbcalls-test", {"type": "x", "n": 99})
+        raise ValueError("refused")
+
+    assert await db(changes)(1) == 1
+    with pytest.raises(ValueError, match="refused"):
+        await db(fails)()
+    got = [(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in range(4)]
+    assert got == [1, 2, 3, 99]
+    await layer.group_discard("dbcalls-test", channel)

@@ -32,6 +32,13 @@ drain.install()  # SIGTERM drains: in-flight actions finish, sockets close with 
 # collected as before.
 gc.collect()
 gc.freeze()
+# Collections less often: with the default (700, 10, 10) the young generations
+# were collected ~20 times a second under 50 tables' moves, every thread held
+# 1–27 ms each, and an old-generation pass (20–64 ms) came every 10–15 s; the
+# moves' p99 followed them (docs/bench.md "The tail at 50 tables, second look").
+# Nearly everything a move makes is freed by reference counting; what cycles
+# there are wait longer, in a process with gigabytes to spare.
+gc.set_threshold(50_000, 50, 1000)
 
 application = ProtocolTypeRouter(
     {

@@ -358,6 +358,12 @@ class TableConsumer(_JsonSocket):
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
         self.watching = True
+        # accept at once, before any group or database work: in a connect storm
+        # the handshake is answered while the greeting waits its turn (Daphne
+        # fails a handshake still unanswered after 30 s), and a closed table is
+        # still told 4404 (a close before accept is an HTTP 403 the browser
+        # cannot read). Group messages wait for connect() to return.
+        await self.accept()
         self.groups_joined = [broadcast.table_group(self.table_id),
                               broadcast.watch_group(self.table_id), broadcast.SITE_GROUP]
         if self.user.is_authenticated:
@@ -370,9 +376,6 @@ class TableConsumer(_JsonSocket):
         address = (self.scope.get("client") or [None])[0]
         hello = await db(_connect)(
             self.channel_name, self.table_id, self.user, token, address)
-        # accept first, even for a closed table: a close before accept is an
-        # HTTP 403 handshake refusal, and the browser would never see 4404
-        await self.accept()
         if hello is None:
             await self._leave_groups()
             await self.close(code=4404)

@@ -8,14 +8,24 @@ does not wait for them; elsewhere (a Celery worker, a shell) they run on one
 long-lived background loop, so the Redis layer keeps its connection pool instead
 of opening one per message (``async_to_sync`` there made a thread, a loop and a
 pool per call).
+
+A consumer's database call (:func:`games.adapters.dbcalls.db`) does not wake
+the loop for its sends at all: they are collected (:func:`collecting`) and
+handed back with the call's result, which wakes the loop anyway. Each wake from
+another thread is a write to the loop's self-pipe, and a thread that writes
+gives up the GIL and waits to get it back: at 50 tables that wait was a quarter
+of the database thread's time and the moves' tail (docs/bench.md "The tail at 50
+tables, second look").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -24,6 +34,31 @@ from channels.layers import get_channel_layer
 from games import metrics
 
 log = logging.getLogger(__name__)
+
+
+_local = threading.local()  # .batch: the sends of the running database call
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Within this block, in this thread, :func:`send_all` appends to the list
+    yielded (of ``(group, message)``) instead of waking the serving loop; the
+    caller hands it to :func:`deliver` on the loop. Not reentrant."""
+    batch: list[tuple[str, dict[str, Any]]] = []
+    _local.batch = batch
+    try:
+        yield batch
+    finally:
+        _local.batch = None
+
+
+def deliver(batch: list[tuple[str, dict[str, Any]]]) -> None:
+    """On the serving loop: send a batch :func:`collecting` gathered, in order
+    after every earlier send of this loop."""
+    if batch:
+        layer = get_channel_layer()
+        if layer is not None:
+            _enqueue(layer, batch)
 
 
 def send(group: str, message: dict[str, Any]) -> None:
@@ -94,6 +129,10 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 def send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send group messages, in order with every earlier call from this process."""
+    batch = getattr(_local, "batch", None)
+    if batch is not None:
+        batch.extend(messages)
+        return
     layer = get_channel_layer()
     if layer is None:
         return
