@@ -11,6 +11,8 @@ export HTTPS_PORT="${HTTPS_PORT:-8443}" HTTP_PORT="${HTTP_PORT:-8080}"
 export WEB1_PORT="${WEB1_PORT:-8001}" WEB2_PORT="${WEB2_PORT:-8002}"
 export DJANGO_SETTINGS_MODULE=yuanzi_site.settings
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/yuanzi}"
+# Django's pool (docs/deploy.md "PostgreSQL connections"): GAMES_DB_THREADS (8) + 2
+export DATABASE_POOL_SIZE="${DATABASE_POOL_SIZE:-10}"
 # Redis: REDIS_URL, or REDIS_SENTINELS + REDIS_SENTINEL_MASTER (never both)
 if [ -z "${REDIS_SENTINELS:-}" ]; then
   export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"

@@ -7,6 +7,7 @@ import gc
 import os
 import sys
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yuanzi_site.settings")
@@ -40,11 +41,14 @@ gc.freeze()
 # Nearly everything a move makes is freed by reference counting; what cycles
 # there are wait longer, in a process with gigabytes to spare.
 gc.set_threshold(50_000, 50, 1000)
-# The event loop and the database thread(s) hand the GIL to each other several
-# times a move; a thread wanting it waits up to the switch interval (5 ms by
-# default) for the holder to let go. 1 ms: the moves' p99 at 50 tables 38.5 →
-# 31.2 ms and less CPU a move (docs/bench.md "The tail at 50 tables, second look").
-sys.setswitchinterval(0.001)
+# The event loop and Channels' one database thread (SQLite, the embedded default)
+# hand the GIL to each other several times a move; a thread wanting it waits up
+# to the switch interval (5 ms by default) for the holder to let go. 1 ms: the
+# moves' p99 at 50 tables 38.5 → 31.2 ms and less CPU a move. With a pool of
+# database threads (PostgreSQL) the shorter interval cost more switches than it
+# saved (docs/bench.md "The tail at 50 tables, second look").
+if not settings.GAMES_DB_THREADS:
+    sys.setswitchinterval(0.001)
 
 application = ProtocolTypeRouter(
     {
