@@ -1024,6 +1024,8 @@ def start_stack(args, floor: bool, logdir: Path, env: dict[str, str]) -> tuple[l
         for c in children:
             pin(c.proc.pid, cpus - {last})
     groups = {"server": lambda: [p for c in server for p in descendants(c.proc.pid)]}
+    for c in server:  # each server process alone too: where the CPU went
+        groups[f"proc:{c.name}"] = lambda c=c: descendants(c.proc.pid)
     return children, ports, groups
 
 
@@ -1345,6 +1347,9 @@ def summary(stats: Stats, meter: CpuMeter, connect_s: float, sockets: int) -> di
         "load_average": [round(x, 2) for x in meter.load1],
         "load_average_before": [round(x, 2) for x in meter.load0],
     }
+    out["server_cpu_ms_per_move_by_process"] = {
+        name[5:]: round(v / moves, 2) for name, v in r.items()
+        if name.startswith("proc:") and moves}
     for name in ("postgresql", "redis"):
         if name in r:
             out[f"{name}_cpu_pct"] = round(r[name] / meter.seconds / 10, 1)
@@ -1425,6 +1430,9 @@ def show(label: str, s: dict) -> None:
     print(f"  server CPU {s['server_cpu_ms_per_move']} ms/move ({s['server_cpu_pct']}% of a core)"
           + "".join(f"; {n} {s[f'{n}_cpu_ms_per_move']} ms/move ({s[f'{n}_cpu_pct']}%)"
                     for n in ("postgresql", "redis") if f"{n}_cpu_pct" in s))
+    if len(s.get("server_cpu_ms_per_move_by_process") or {}) > 1:
+        print("  by process, ms/move: " + ", ".join(
+            f"{n} {v}" for n, v in s["server_cpu_ms_per_move_by_process"].items()))
     print(f"  generator CPU {s['generator_cpu_pct']}% of a core; load average "
           f"{s['load_average']} (before {s['load_average_before']})")
 

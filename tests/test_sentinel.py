@@ -51,7 +51,7 @@ def test_a_redis_url_alone_gives_the_settings_it_always_gave():
     url = "redis://127.0.0.1:6379/3"
     assert sentinel_target(None, None, url=url) is None
     assert redis_settings(url, prefix="p") == {
-        "CACHES": {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "CACHES": {"default": {"BACKEND": "yuanzi_site.cache.SiteRedisCache",
                                "LOCATION": url, "KEY_PREFIX": "p"}},
         "CHANNEL_LAYERS": {"default": {
             "BACKEND": "yuanzi_site.layers.PooledRedisChannelLayer",

@@ -14,18 +14,75 @@ Configured by :func:`yuanzi_site.redis_config.redis_settings`::
      "LOCATION": "sentinel://h1:26379,h2:26379/yuanzi/0",  # shown only
      "OPTIONS": {"sentinels": [["h1", 26379], ["h2", 26379]], "master_name": "yuanzi",
                  "sentinel_kwargs": {"password": …}, "db": 0, "password": …}}
+
+Both caches (:class:`SiteRedisCache` on a URL, :class:`SentinelRedisCache`)
+keep one redis-py client per pool: Django's client builds a new ``redis.Redis``
+for every command (its ``__init__`` was 7 % of a move's database work at 50
+tables, docs/bench.md "Production CPU a move"); a client over a pool is safe
+to share between threads. :func:`hit` counts a rate-limit hit in one round
+trip.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
-from redis import ConnectionPool
+from redis import ConnectionPool, Redis
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
 
-class SentinelRedisCacheClient(RedisCacheClient):
+class SharedClientRedisCacheClient(RedisCacheClient):
+    """Django's ``RedisCacheClient`` that hands out one client per pool."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Redis] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # private in the stubs
+        client = self._clients.get(id(pool))
+        if client is None:  # a race makes two, one of which is kept: harmless
+            client = self._clients[id(pool)] = self._client(  # type: ignore[attr-defined]
+                connection_pool=pool)
+        return client
+
+
+class SiteRedisCache(RedisCache):
+    """Django's ``RedisCache`` with one client per pool
+    (:class:`SharedClientRedisCacheClient`); configured as ``RedisCache`` is."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = SharedClientRedisCacheClient
+
+
+def hit(name: str, ttl_seconds: int) -> int:
+    """Count one hit on the counter ``name`` in the default cache, which
+    expires ``ttl_seconds`` after its first hit; returns the count so far.
+
+    On Redis one round trip (INCR and EXPIRE NX pipelined; Django's
+    ``add`` then ``incr`` made three: ADD, EXISTS, INCR); on other caches
+    Django's ``add`` / ``incr``."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        key = backend.make_and_validate_key(name)
+        client = backend._cache.get_client(key, write=True)  # type: ignore[attr-defined]
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, ttl_seconds, nx=True)
+        return int(pipe.execute()[0])
+    if backend.add(name, 1, ttl_seconds):
+        return 1
+    try:
+        return int(backend.incr(name))
+    except ValueError:  # expired between add and incr
+        backend.set(name, 1, ttl_seconds)
+        return 1
+
+
+class SentinelRedisCacheClient(SharedClientRedisCacheClient):
     """``RedisCacheClient`` whose one pool follows the master the sentinels name.
 
     ``sentinels``: ``[(host, port), …]``; ``master_name``: the monitored name;

@@ -195,7 +195,7 @@ def redis_settings(target: str | SentinelTarget, prefix: str) -> dict[str, Any]:
     """
     if isinstance(target, str):
         return {
-            "CACHES": {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "CACHES": {"default": {"BACKEND": "yuanzi_site.cache.SiteRedisCache",
                                    "LOCATION": target, "KEY_PREFIX": prefix}},
             "CHANNEL_LAYERS": {"default": redis_channel_layer(target, prefix=prefix)},
             "CELERY_BROKER_URL": target,

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import time
 
-from django.core.cache import cache
+from yuanzi_site.cache import hit
 
 
 def allow(key: str, limit: int, window_seconds: int) -> bool:
     """Count one hit on ``key``; ``False`` once more than ``limit`` hits fall in
-    the current ``window_seconds``-long window."""
+    the current ``window_seconds``-long window (one Redis round trip,
+    :func:`yuanzi_site.cache.hit`)."""
     bucket = f"rl:{key}:{int(time.time() // window_seconds)}"
-    if cache.add(bucket, 1, window_seconds + 1):
-        return True
-    try:
-        return cache.incr(bucket) <= limit
-    except ValueError:  # expired between add and incr
-        cache.set(bucket, 1, window_seconds + 1)
-        return True
+    return hit(bucket, window_seconds + 1) <= limit
