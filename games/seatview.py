@@ -4,16 +4,18 @@ path out of the server (DESIGN.md "server-authoritative").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
+from django.db.models import Subquery
 from django.utils import timezone
 
-from games import clock, engine, plugins, queries
+from games import clock, engine, plugins
 from games.engine import tricks
 from games.engine.shapes import Card, Kind, PreviousTrick
 from games.fairness import PublicFairness, SiteState
-from games.models import Game, Player
+from games.models import Game, Player, Table
 from games.roster import players_of, seat_rows
 
 if TYPE_CHECKING:
@@ -132,13 +134,20 @@ def _kind(cards: list[Card], dao: str) -> PlayKind | None:
     return play_kind(play) if play is not None else None
 
 
-def build_view(game_id: int, state: SiteState, players: list[Player],
-               due_at: datetime | None, seat: int | None) -> SiteView:
-    """:func:`view_for` from a game's parts (after commit the row may have moved on).
+@dataclass(frozen=True)
+class Shared:
+    """What every seat's view of one position has alike (:func:`shared`):
+    ``time_left_ms``, ``clock_paused``, ``trick_kinds``, ``previous_trick``."""
 
-    :param players: :func:`players_of`; ``due_at``: the turn's due time
-        (datetime) or ``None``; ``seat``: 0–3 or ``None`` for a spectator.
-    """
+    time_left_ms: int | None
+    clock_paused: bool
+    trick_kinds: list[PlayKind | None]
+    previous_trick: SitePreviousTrick | None
+
+
+def shared(state: SiteState, due_at: datetime | None) -> Shared:
+    """The seat-independent keys of a position's views, worked out once for
+    the five views of a broadcast (RULES.md §3 kinds; the clock, §12)."""
     playing = state["status"] == engine.PLAYING
     dao = state["dao"]
     left: int | None = None
@@ -147,17 +156,37 @@ def build_view(game_id: int, state: SiteState, players: list[Player],
         paused = clock.paused_since()  # the site is down: the clock stands still
         left = max(0, int((due_at - (paused or timezone.now())).total_seconds() * 1000))
     prev = tricks.previous_trick(state) if playing else None
+    return Shared(
+        time_left_ms=left, clock_paused=paused is not None,
+        trick_kinds=[_kind(cards, dao) for _, cards in state["trick"]["plays"]],
+        previous_trick=None if prev is None else SitePreviousTrick(
+            plays=prev["plays"], winner=prev["winner"],
+            kinds=[_kind(c, dao) for _, c in prev["plays"]]))
+
+
+def build_view(game_id: int, state: SiteState, players: list[Player],
+               due_at: datetime | None, seat: int | None,
+               common: Shared | None = None) -> SiteView:
+    """:func:`view_for` from a game's parts (after commit the row may have moved on).
+
+    :param players: :func:`players_of`; ``due_at``: the turn's due time
+        (datetime) or ``None``; ``seat``: 0–3 or ``None`` for a spectator;
+        ``common``: :func:`shared` of this position if the caller has it (its
+        lists are shared by the views: views are read-only once built).
+    """
+    playing = state["status"] == engine.PLAYING
+    dao = state["dao"]
+    if common is None:
+        common = shared(state, due_at)
     # the engine's fresh view, grown in place into a SiteView: every required key
     # is set just below (a TypedDict literal with ``**`` cannot have optional keys)
     v = cast(SiteView, engine.view(state, seat))
     v["game_id"] = game_id
     v["players"] = [Player(**p) for p in players]
-    v["time_left_ms"] = left
-    v["clock_paused"] = paused is not None
-    v["trick_kinds"] = [_kind(cards, dao) for _, cards in state["trick"]["plays"]]
-    v["previous_trick"] = None if prev is None else SitePreviousTrick(
-        plays=prev["plays"], winner=prev["winner"],
-        kinds=[_kind(c, dao) for _, c in prev["plays"]])
+    v["time_left_ms"] = common.time_left_ms
+    v["clock_paused"] = common.clock_paused
+    v["trick_kinds"] = common.trick_kinds
+    v["previous_trick"] = common.previous_trick
     if seat is not None and playing:
         v["escape_penalty"] = (0 if state["practice"]
                                else engine.escape_penalty(state["stake"], state["half"]))
@@ -171,8 +200,12 @@ def build_view(game_id: int, state: SiteState, players: list[Player],
 
 
 def current_view(table_id: int, user: User | AnonymousUser | None) -> SiteView | None:
-    """``user``'s view of the game running (or last played) at the table, or ``None``."""
-    return game_view(queries.current_game_id(table_id), user)
+    """``user``'s view of the game running (or last played) at the table, or
+    ``None``: the game read with the table's pointer to it in one query (a
+    ``sync`` on the production stack), its seats in a second."""
+    current = Table.objects.filter(pk=table_id).values("current_game")[:1]
+    game = next(iter(Game.objects.filter(pk=Subquery(current))), None)
+    return None if game is None else view_for(game, seat_of(game, user))
 
 
 def game_view(game_id: int | None, user: User | AnonymousUser | None) -> SiteView | None:

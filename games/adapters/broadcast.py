@@ -24,7 +24,7 @@ from django.conf import settings
 from games import events, snapshots
 from games.adapters import lastview, sends
 from games.adapters.dbcalls import db
-from games.seatview import build_view
+from games.seatview import build_view, shared
 
 if TYPE_CHECKING:
     from games.snapshots import TableSnapshot
@@ -121,11 +121,12 @@ def game_changed(event: events.GameChanged) -> None:
 
     game_id, table_id, state, players, due_at = (
         event.game_id, event.table_id, event.state, event.players, event.due_at)
+    common = shared(state, due_at)  # once for the five views
     views = {
-        p["user_id"]: build_view(game_id, state, players, due_at, i)
+        p["user_id"]: build_view(game_id, state, players, due_at, i, common)
         for i, p in enumerate(players) if not p["bot"] and p["user_id"] is not None
     }
-    spectator = build_view(game_id, state, players, due_at, None)
+    spectator = build_view(game_id, state, players, due_at, None, common)
     messages = [
         (user_group(table_id, user_id), {"type": "game.update", "view": view})
         for user_id, view in views.items()
