@@ -18,9 +18,9 @@ Configured by :func:`yuanzi_site.redis_config.redis_settings`::
 Both caches (:class:`SiteRedisCache` on a URL, :class:`SentinelRedisCache`)
 keep one redis-py client per pool: Django's client builds a new ``redis.Redis``
 for every command (its ``__init__`` was 7 % of a move's database work at 50
-tables, docs/bench.md "Production CPU a move"); a client over a pool is safe
-to share between threads. :func:`hit` counts a rate-limit hit in one round
-trip.
+tables, docs/bench.md "Production CPU a move, third look"); a client over a
+pool is safe to share between threads. :func:`hit` counts a rate-limit hit in
+one round trip.
 """
 
 from __future__ import annotations

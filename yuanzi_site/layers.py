@@ -154,7 +154,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chann
         in one pipeline, every member's message queued by one script (the
         same steps as channels_redis's ``group_send``, which takes four round
         trips a group: a move's five groups took twenty; docs/bench.md
-        "Production CPU a move"). Several hosts (sharding): one
+        "Production CPU a move, third look"). Several hosts (sharding): one
         ``group_send`` after another."""
         if self.ring_size != 1:
             for group, message in messages:
