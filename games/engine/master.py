@@ -56,7 +56,7 @@ from .bots import heuristic_policy, options
 from .combos import ATOM, BOMB, HYDROGEN, classify
 from .deal import team_of
 from .endgame import half_value, state_from_view
-from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, card_value, rules
+from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, rules
 from .match import OVER, apply
 from .shapes import Action, BotView, PassAction, State, View
 
@@ -333,123 +333,6 @@ def sample_hands(
     return hands
 
 
-Checkpoint = tuple[int, View, list[str], Counter[str], list[Counter[str]]]
-"""A past decision of another seat: ``(seat, its view then without the hand,
-the cards it played (empty: a pass), every card played from then on, and per
-seat the cards it played from then on)``."""
-
-CHECK_TEMPERATURE = 0.3
-"""How sharply a sampled deal is judged by whether the expert's rules, holding
-that deal's hand, would have made the play a seat made (see :func:`consistency`)."""
-CHECK_FLOOR = 0.02
-"""The likelihood of a play the rules do not rank at all for that hand."""
-
-
-def checkpoints(view: BotView, last: int) -> list[Checkpoint]:
-    """The last ``last`` decisions of the other seats in this half's history
-    (RULES.md §4: tricks replayed as :func:`infer` does), each with what that
-    seat could see then: the trick and the card counts."""
-    seat = view["seat"]
-    history = view["history"]
-    counts = list(view["counts"])
-    for s, cards in history:
-        counts[s] += len(cards)
-    found: list[tuple[int, int, View, list[str]]] = []
-    plays: list[Any] = []
-    last_seat: int | None = None
-    points = passes = 0
-    for t, (s, cards) in enumerate(history):
-        if s != seat:
-            trick = {"leader": plays[0][0] if plays else s, "plays": list(plays),
-                     "last": None if last_seat is None else plays_last(plays),
-                     "points": points}
-            found.append((t, s, cast(View, {"seat": s, "dao": view["dao"], "trick": trick,
-                                            "counts": list(counts)}), list(cards)))
-        plays.append([s, list(cards)])
-        if cards:
-            counts[s] -= len(cards)
-            last_seat, passes = s, 0
-            points += sum(card_value(c) for c in cards)
-            continue
-        passes += 1
-        if passes >= sum(1 for x in range(4) if x != last_seat and counts[x] > 0):
-            plays, last_seat, points, passes = [], None, 0, 0
-    found = found[-last:] if last > 0 else []
-    out: list[Checkpoint] = []
-    after_all: Counter[str] = Counter()
-    after: list[Counter[str]] = [Counter() for _ in range(4)]
-    t_next = len(history)
-    for t, s, v, cards in reversed(found):
-        for u in range(t, t_next):
-            x, c = history[u]
-            after_all.update(c)
-            after[x].update(c)
-        t_next = t
-        out.append((s, v, cards, Counter(after_all), [Counter(a) for a in after]))
-    return out
-
-
-def _cards(action: Action) -> list[str]:
-    return sorted(cast(dict[str, list[str]], action).get("cards", []))
-
-
-def plays_last(plays: Sequence[Any]) -> Any:
-    """The last non-pass entry of a trick's plays."""
-    return next(p for p in reversed(plays) if p[1])
-
-
-def consistency(hands: Sequence[Sequence[str]], marks: Sequence[Checkpoint]) -> float:
-    """How likely the expert's rules (:func:`~games.engine.expert.rules`, the
-    opponents' policy; the partner plays the same rules) were to make the
-    recorded plays at ``marks`` had the seats held ``hands`` (a sampled deal):
-    per decision, the softmax at :data:`CHECK_TEMPERATURE` of the rules' score
-    of the play made, :data:`CHECK_FLOOR` if they do not rank it. Only the
-    public history and the sample are read (RULES.md §12)."""
-    now: Counter[str] = Counter()
-    for h in hands:
-        now.update(h)
-    like = 1.0
-    for s, v, cards, after_all, after in marks:
-        hand = Counter(hands[s])
-        hand.update(after[s])
-        unseen = now + after_all
-        unseen.subtract(hand)
-        view = cast(View, {**v, "hand": sorted(hand.elements())})
-        _, _table, plays, out = options(view)
-        made = sorted(cards)
-        if out is not None or not plays:
-            got = out if out is not None else PASS
-            like *= 1.0 if _cards(got) == made else CHECK_FLOOR
-            continue
-        scored = rules(Situation(view, WEIGHTS, +unseen), plays)
-        top = scored[0][0]
-        z = sum(math.exp((sc - top) / CHECK_TEMPERATURE) for sc, _a in scored)
-        mine = next((sc for sc, a in scored if _cards(a) == made), None)
-        like *= CHECK_FLOOR if mine is None else max(
-            CHECK_FLOOR, math.exp((mine - top) / CHECK_TEMPERATURE) / z)
-    return like
-
-
-def consistent_deals(
-    view: BotView, unseen: Counter[str], weights: Sequence[dict[str, float]],
-    rng: random.Random, samples: int, pool: int, last: int,
-) -> list[list[list[str]]]:
-    """``samples`` deals of ``unseen`` chosen among ``pool`` drawn by
-    :func:`sample_hands`, each kept with chance growing with its
-    :func:`consistency` with the other seats' last ``last`` decisions (weighted
-    sampling without replacement): deals in which the opponents, playing the
-    expert's rules, would not have played as they did are dropped first."""
-    marks = checkpoints(view, last)
-    drawn = [sample_hands(view, unseen, weights, rng) for _ in range(pool)]
-    keys = []
-    for hands in drawn:
-        like = consistency(hands, marks) if marks else 1.0
-        u = rng.random()
-        keys.append(u ** (1.0 / like) if like > 0 else 0.0)
-    best = sorted(range(pool), key=lambda i: (-keys[i], i))
-    return [drawn[i] for i in best[:samples]]
-
-
 def _fast_view(state: State, seat: int) -> View:
     """The part of a view the normal bot reads, sharing the state's lists
     (play-outs only: the normal bot never changes its view)."""
@@ -570,7 +453,7 @@ def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = "normal",
     tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
-    expert_steps: int = 0, margin: float = MARGIN, check: int = 0, pool: int = 0,
+    expert_steps: int = 0, margin: float = MARGIN,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -591,11 +474,6 @@ def master_policy(
     :param expert_steps: with ``playout="expert"``, the expert plays only this
         many actions of each play-out (the replies to the candidate), the normal
         bot the rest (0: the expert to the half's end).
-    :param check: if > 0, the sampled deals are judged by whether the other
-        seats, playing the expert's rules, would have made their last ``check``
-        plays and passes with them (:func:`consistent_deals`), and ``samples``
-        of ``pool`` drawn deals are kept, the consistent ones first.
-    :param pool: deals drawn when ``check > 0``.
     :param lead_cards: if given, leads are searched from this many cards in the
         four hands (follows from ``search_cards``).
     :param tune: overrides of the rules' worths, for tuning: fields of
@@ -615,12 +493,8 @@ def master_policy(
     seat = sit.seat
     team = team_of(seat)
     values: list[list[float]] = [[] for _ in cands]
-    if check > 0:
-        deals = consistent_deals(bv, sit.unseen, weights, rng, samples,
-                                 max(pool, samples), check)
-    else:
-        deals = [sample_hands(bv, sit.unseen, weights, rng) for _ in range(samples)]
-    for hands in deals:
+    for _ in range(samples):
+        hands = sample_hands(bv, sit.unseen, weights, rng)
         start = state_from_view(bv, hands)
         start["actions"] = []  # the play-outs read no history; copying it costs
         for i, action in enumerate(cands):
