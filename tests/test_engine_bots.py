@@ -591,3 +591,20 @@ def test_master_pick_keeps_the_rules_choice_unless_the_deals_show_better():
     assert pick(clear) == 1
     assert pick(clear, sure=1.0) == 1
     assert pick([[0.5, 0.5], [0.5, 0.5]]) == 0  # a tie goes the rules' way
+
+
+def test_master_play_outs_play_the_experts_rules():
+    """RULES.md §12: in a play-out every hand is a sampled one, so the cards a
+    seat has not seen are the other three hands; counted from them, the
+    play-out's expert (:func:`games.engine.master.expert_rules_action`) plays
+    exactly what the expert without its search plays from its bot_view."""
+    from games.engine.endgame import state_from_view
+    from games.engine.master import expert_rules_action
+
+    for s in _game_states("master-playout", lambda v, r: expert_policy(v, r, budget_ms=0.0))[:-1]:
+        seat = s["turn"]
+        bv = bot_view(s, seat)
+        start = state_from_view(bv, s["hands"])
+        start["actions"] = []  # the play-out reads no history
+        assert expert_rules_action(start, seat) == expert_policy(bv, random.Random(0), 0.0)
+

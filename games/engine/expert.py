@@ -420,12 +420,14 @@ class Situation:
     """Everything the expert derives from one bot_view (RULES.md §12).
 
     ``unseen``: card → copies not in this hand and not played this half (the
-    other three hands between them); ``threats``: :class:`Threats` of those,
-    bounded by the biggest opponent hand; ``table``: the play to beat or
-    ``None``; ``owner``: who made it; ``cost_now``: the hand's plan cost.
+    other three hands between them; a play-out, whose hands are all sampled, may
+    pass those hands in as ``unseen``: the same cards, counted faster);
+    ``threats``: :class:`Threats` of those, bounded by the biggest opponent
+    hand; ``table``: the play to beat or ``None``; ``owner``: who made it;
+    ``cost_now``: the hand's plan cost.
     """
 
-    def __init__(self, view: View, w: Weights) -> None:
+    def __init__(self, view: View, w: Weights, unseen: Counter[str] | None = None) -> None:
         seat, hand = view["seat"], view["hand"]
         if seat is None or hand is None:
             raise ArgumentError("bad_seat", "a bot plays a seat: a spectator's view has no hand")
@@ -443,12 +445,13 @@ class Situation:
         self.trick_points: int = trick["points"]
         self.opponents = [x for x in (next_seat(self.seat), (self.seat + 1) % 4)
                           if self.counts[x] > 0]
-        unseen: Counter[str] = Counter({c: COPIES for c in DISTINCT_CARDS})
-        unseen.subtract(self.counter)
-        history = _history(view)
-        plays: Iterable[Sequence[Any]] = history if history is not None else trick["plays"]
-        for _seat, cards in plays:
-            unseen.subtract(cards)
+        if unseen is None:
+            unseen = Counter({c: COPIES for c in DISTINCT_CARDS})
+            unseen.subtract(self.counter)
+            history = _history(view)
+            plays: Iterable[Sequence[Any]] = history if history is not None else trick["plays"]
+            for _seat, cards in plays:
+                unseen.subtract(cards)
         self.unseen = +unseen
         self.threats = Threats(self.unseen, self.dao, [self.counts[x] for x in self.opponents])
         self._shapes: dict[tuple[tuple[str, int], ...], tuple[float, int, int, int]] = {}

@@ -56,10 +56,9 @@ from .bots import heuristic_policy, options
 from .combos import ATOM, BOMB, HYDROGEN, classify
 from .deal import team_of
 from .endgame import half_value, state_from_view
-from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, expert_policy, rules
+from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, rules
 from .match import OVER, apply
 from .shapes import Action, BotView, PassAction, State, View
-from .view import bot_view
 
 SAMPLES = 8
 """Sampled deals per searched decision."""
@@ -343,22 +342,45 @@ def _fast_view(state: State, seat: int) -> View:
     })
 
 
+def expert_rules_action(state: State, seat: int) -> Action:
+    """The expert's action without its search (:func:`expert_policy` with
+    ``budget_ms=0``) for ``seat`` of a play-out's ``state``, where every hand is
+    a sampled one: the cards ``seat`` has not seen are the other three hands, so
+    they are counted from those hands instead of replaying the half's history
+    (the same action, faster; RULES.md §12 is kept by the sampling, which alone
+    decides those hands)."""
+    view = _fast_view(state, seat)
+    _, _table, plays, out = options(view)
+    if out is not None:
+        return out
+    if not plays:
+        return PASS
+    unseen: Counter[str] = Counter()
+    for x, h in enumerate(state["hands"]):
+        if x != seat:
+            unseen.update(h)
+    return rules(Situation(view, WEIGHTS, unseen), plays)[0][1]
+
+
 def play_out_half(start: State, seat: int, action: Action, playout: str,
-                  rng: random.Random, limit: int) -> State | None:
+                  rng: random.Random, limit: int, expert_steps: int = 0) -> State | None:
     """Play ``action`` for ``seat`` in ``start``, then the rest of the half with the
     normal bot (``playout="normal"``) or the expert without its search
-    (``"expert"``, from each seat's bot_view) in every seat; deterministic
-    (``rng`` is not drawn from). Returns the state once the half is over, or
-    ``None`` if it runs past ``limit`` actions (RULES.md §4–§5)."""
+    (``"expert"``: :func:`expert_rules_action`) in every seat; with
+    ``expert_steps > 0``, the expert plays only the first that many actions
+    after ``action`` (the replies to it) and the normal bot the rest.
+    Deterministic (``rng`` is not drawn from). Returns the state once the half is
+    over, or ``None`` if it runs past ``limit`` actions (RULES.md §4–§5)."""
     half = start["half"]
     state, _ = apply(start, seat, action)
     n = 1
+    expert = playout == "expert"
     while state["status"] != OVER and state["half"] == half:
         s = state["turn"]
         if s is None or n >= limit:
             return None
-        if playout == "expert":
-            act = expert_policy(bot_view(state, s), rng, budget_ms=0.0)
+        if expert and (expert_steps <= 0 or n <= expert_steps):
+            act = expert_rules_action(state, s)
         else:
             act = heuristic_policy(_fast_view(state, s), rng)
         state, _ = apply(state, s, act)
@@ -367,18 +389,18 @@ def play_out_half(start: State, seat: int, action: Action, playout: str,
 
 
 def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
-            rng: random.Random, playout: str = "normal") -> float:
+            rng: random.Random, playout: str = "normal", expert_steps: int = 0) -> float:
     """Play ``action`` then the rest of the half (:func:`play_out_half`); the
     half's worth to ``team`` (:func:`~games.engine.endgame.half_value`), or 0.5
     if it runs past :data:`MAX_ROLLOUT` actions."""
-    end = play_out_half(start, seat, action, playout, rng, MAX_ROLLOUT)
+    end = play_out_half(start, seat, action, playout, rng, MAX_ROLLOUT, expert_steps)
     return 0.5 if end is None else half_value(view, end["halves"][-1], team)
 
 
 def _candidates(
     view: View, width: int = WIDTH, search_cards: int = SEARCH_CARDS, inference: bool = True,
     w: Weights = WEIGHTS, willing: Sequence[float] = WILLING, lead_cards: int | None = None,
-    factors: Mapping[str, Any] | None = None,
+    factors: Mapping[str, Any] | None = None, margin: float = MARGIN,
 ) -> tuple[Situation | None, list[Action], list[dict[str, float]]]:
     """``(situation, candidates, weights)``: the actions worth searching, best by
     the rules (with the inference's threats) first, a single one when the rules
@@ -405,7 +427,7 @@ def _candidates(
         return sit, [scored[0][1]], weights
     cands: list[Action] = []
     for score, action in scored:
-        if score >= best - MARGIN and action not in cands:
+        if score >= best - margin and action not in cands:
             cands.append(action)
     return sit, cands[:width], weights
 
@@ -431,6 +453,7 @@ def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = "normal",
     tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
+    expert_steps: int = 0, margin: float = MARGIN,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -440,12 +463,17 @@ def master_policy(
         same seed give the same action.
     :param samples: sampled deals per searched decision (0: no search).
     :param width: candidates searched, at most.
+    :param margin: candidates are the actions the rules score within this of the
+        best (:data:`MARGIN`).
     :param inference: weigh the threats and the sampled deals by :func:`infer`
         (else the expert's uniform card counting and uniform deals).
     :param search_cards: search only once the four hands hold at most this many.
     :param playout: the play-outs' policy: ``"normal"`` (fast) or ``"expert"``.
     :param sure: keep the rules' first choice unless the search shows another
         better by this many standard errors (0: the best mean; see :func:`pick`).
+    :param expert_steps: with ``playout="expert"``, the expert plays only this
+        many actions of each play-out (the replies to the candidate), the normal
+        bot the rest (0: the expert to the half's end).
     :param lead_cards: if given, leads are searched from this many cards in the
         four hands (follows from ``search_cards``).
     :param tune: overrides of the rules' worths, for tuning: fields of
@@ -457,7 +485,7 @@ def master_policy(
     """
     w, willing, factors = _tuned(tune)
     sit, cands, weights = _candidates(view, width, search_cards if samples > 0 else -1,
-                                      inference, w, willing, lead_cards, factors)
+                                      inference, w, willing, lead_cards, factors, margin)
     if len(cands) < 2:
         return cands[0]
     assert sit is not None
@@ -468,10 +496,9 @@ def master_policy(
     for _ in range(samples):
         hands = sample_hands(bv, sit.unseen, weights, rng)
         start = state_from_view(bv, hands)
-        if playout != "expert":
-            start["actions"] = []  # the normal bot needs no history; copying it costs
+        start["actions"] = []  # the play-outs read no history; copying it costs
         for i, action in enumerate(cands):
-            values[i].append(rollout(start, seat, action, team, bv, rng, playout))
+            values[i].append(rollout(start, seat, action, team, bv, rng, playout, expert_steps))
     return cands[pick(values, sure)]
 
 
