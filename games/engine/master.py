@@ -32,10 +32,12 @@ How it decides:
    the way the inference says.
 5. **Search.** Once the four hands hold at most :data:`SEARCH_CARDS` cards, on
    each of :data:`SAMPLES` sampled deals every candidate is played out to the
-   end of the half by the normal bot in all four seats and scored by what the
-   half's end means for the game (:func:`games.engine.endgame.half_value`). All
-   candidates meet the same deals; the best mean, plus a small prior for the
-   rules' order, is played.
+   end of the half by the expert's rules without their search in all four
+   seats (:data:`PLAYOUT`: the opponents modelled as the expert they most
+   likely are; the normal bot misjudged more than it was noisy, docs/bench.md
+   "Fourth round") and scored by what the half's end means for the game
+   (:func:`games.engine.endgame.half_value`). All candidates meet the same
+   deals; the best mean, plus a small prior for the rules' order, is played.
 
 Budgets are counts (samples, candidates, play-out actions), never time, so a
 decision is the same on any machine and reproducible from ``rng``'s seed.
@@ -62,10 +64,14 @@ from .shapes import Action, BotView, PassAction, State, View
 
 SAMPLES = 8
 """Sampled deals per searched decision."""
-WIDTH = 3
+WIDTH = 5
 """At most this many candidate actions are searched."""
-MARGIN = 1.5
+MARGIN = 3.0
 """Candidates: actions the expert's rules score within this of the best."""
+PLAYOUT = "expert"
+"""Who plays the search's play-outs: ``"expert"`` (its rules, no search) or
+``"normal"`` (faster; 4.5 win-rate points weaker against the expert with
+width 3 and margin 1.5 before, docs/bench.md "Fourth round")."""
 SURE = 0.0
 """How many standard errors a searched candidate must win by to replace the
 rules' first choice (0: the best mean with :data:`PRIOR`; see :func:`pick`)."""
@@ -451,7 +457,7 @@ def candidates_for(view: View) -> list[Action]:
 
 def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
-    inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = "normal",
+    inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = PLAYOUT,
     tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
     expert_steps: int = 0, margin: float = MARGIN,
 ) -> Action:
@@ -468,7 +474,8 @@ def master_policy(
     :param inference: weigh the threats and the sampled deals by :func:`infer`
         (else the expert's uniform card counting and uniform deals).
     :param search_cards: search only once the four hands hold at most this many.
-    :param playout: the play-outs' policy: ``"normal"`` (fast) or ``"expert"``.
+    :param playout: the play-outs' policy: ``"expert"`` (:data:`PLAYOUT`) or
+        ``"normal"`` (fast).
     :param sure: keep the rules' first choice unless the search shows another
         better by this many standard errors (0: the best mean; see :func:`pick`).
     :param expert_steps: with ``playout="expert"``, the expert plays only this
