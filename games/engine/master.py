@@ -369,12 +369,10 @@ def expert_rules_action(state: State, seat: int) -> Action:
 
 
 def play_out_half(start: State, seat: int, action: Action, playout: str,
-                  rng: random.Random, limit: int, expert_steps: int = 0) -> State | None:
+                  rng: random.Random, limit: int) -> State | None:
     """Play ``action`` for ``seat`` in ``start``, then the rest of the half with the
     normal bot (``playout="normal"``) or the expert without its search
-    (``"expert"``: :func:`expert_rules_action`) in every seat; with
-    ``expert_steps > 0``, the expert plays only the first that many actions
-    after ``action`` (the replies to it) and the normal bot the rest.
+    (``"expert"``: :func:`expert_rules_action`) in every seat.
     Deterministic (``rng`` is not drawn from). Returns the state once the half is
     over, or ``None`` if it runs past ``limit`` actions (RULES.md §4–§5)."""
     half = start["half"]
@@ -385,7 +383,7 @@ def play_out_half(start: State, seat: int, action: Action, playout: str,
         s = state["turn"]
         if s is None or n >= limit:
             return None
-        if expert and (expert_steps <= 0 or n <= expert_steps):
+        if expert:
             act = expert_rules_action(state, s)
         else:
             act = heuristic_policy(_fast_view(state, s), rng)
@@ -395,11 +393,11 @@ def play_out_half(start: State, seat: int, action: Action, playout: str,
 
 
 def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
-            rng: random.Random, playout: str = "normal", expert_steps: int = 0) -> float:
+            rng: random.Random, playout: str = "normal") -> float:
     """Play ``action`` then the rest of the half (:func:`play_out_half`); the
     half's worth to ``team`` (:func:`~games.engine.endgame.half_value`), or 0.5
     if it runs past :data:`MAX_ROLLOUT` actions."""
-    end = play_out_half(start, seat, action, playout, rng, MAX_ROLLOUT, expert_steps)
+    end = play_out_half(start, seat, action, playout, rng, MAX_ROLLOUT)
     return 0.5 if end is None else half_value(view, end["halves"][-1], team)
 
 
@@ -459,7 +457,7 @@ def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = PLAYOUT,
     tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
-    expert_steps: int = 0, margin: float = MARGIN,
+    margin: float = MARGIN,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -478,9 +476,6 @@ def master_policy(
         ``"normal"`` (fast).
     :param sure: keep the rules' first choice unless the search shows another
         better by this many standard errors (0: the best mean; see :func:`pick`).
-    :param expert_steps: with ``playout="expert"``, the expert plays only this
-        many actions of each play-out (the replies to the candidate), the normal
-        bot the rest (0: the expert to the half's end).
     :param lead_cards: if given, leads are searched from this many cards in the
         four hands (follows from ``search_cards``).
     :param tune: overrides of the rules' worths, for tuning: fields of
@@ -505,7 +500,7 @@ def master_policy(
         start = state_from_view(bv, hands)
         start["actions"] = []  # the play-outs read no history; copying it costs
         for i, action in enumerate(cands):
-            values[i].append(rollout(start, seat, action, team, bv, rng, playout, expert_steps))
+            values[i].append(rollout(start, seat, action, team, bv, rng, playout))
     return cands[pick(values, sure)]
 
 
