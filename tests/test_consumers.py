@@ -368,6 +368,36 @@ def test_lastview_keeps_a_tables_newest_game_and_defers_a_paused_clock(monkeypat
     assert lastview.view(99, 1) is None
 
 
+def test_a_follower_answers_only_while_it_provably_missed_no_version():
+    """The Redis stack's sync (lastview.Follower): the last view sent answers
+    while every version since the database read arrived, in any order, and the
+    counter still says the newest; a gap, a message still on its way, an
+    unknown version or a paused clock leave it to the database."""
+    from games.adapters.lastview import Follower
+
+    f = Follower()
+    f.read(None, {"seq": 0})  # the greeting, the table never versioned
+    assert f.answer(None) is None
+    assert f.answer(5) is None  # a change since, of which nothing is known
+    f.read(5, {"seq": 0, "time_left_ms": 20_000})  # the database, read at version 5
+    got = f.answer(5)
+    assert got is not None
+    assert got["seq"] == 0
+    assert 19_000 < got["time_left_ms"] <= 20_000  # the clock runs down from when it was sent
+    f.sent(7, {"seq": 2})  # 6 not here yet
+    assert f.answer(7) is None
+    f.sent(6, {"seq": 1})  # late: the gap closes, the newest view stays
+    assert f.answer(7) == {"seq": 2}
+    assert f.answer(8) is None  # 8 lost or on its way: the database decides
+    f.sent(None, {"seq": 9})  # an unversioned message (one process) changes nothing
+    assert f.answer(7) == {"seq": 2}
+    f.read(8, {"seq": 3, "clock_paused": True})
+    assert f.answer(8) is None  # a paused clock: the database says how long it stands
+    f.read(9, {"seq": 4})
+    assert f.answer(9) == {"seq": 4}
+    assert f.answer(3) is None  # the counter expired and started afresh
+
+
 # --- reconnects, second tabs, spectators --------------------------------------------
 
 

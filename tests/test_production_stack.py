@@ -253,6 +253,74 @@ def test_two_daphnes_two_players_on_each(daphnes, four):
     assert va["seq"] == final["seq"]
 
 
+def test_a_sync_is_answered_from_the_views_sent_unless_a_version_was_missed(daphnes, four):
+    """On the Redis stack a ``sync`` is answered from the views the connection
+    was sent while it provably missed none (games.adapters.lastview.Follower):
+    a change made behind the site's back is not seen until the table's views'
+    version moves without its message reaching the connection (a lost
+    broadcast), and then the database answers."""
+    from datetime import timedelta
+
+    import redis
+    from django.db import connection
+
+    (d,) = daphnes(1)
+    table = tables.create_table(four[0], "同步")
+    path = f"/ws/table/{table.pk}/"
+    players = [Player(d.url(path), _cookie(u), seat) for seat, u in enumerate(four)]
+    key = f"{settings.REDIS_PREFIX}:1:views:{table.pk}"  # lastview.stamp's, as the cache names it
+    hour = 3_600_000
+
+    async def orm(fn):  # in a thread (the test's loop must not block), its connection closed
+        def call():
+            try:
+                return fn()
+            finally:
+                connection.close()
+        return await asyncio.to_thread(call)
+
+    async def sync(p: Player) -> dict[str, Any]:
+        await p.send({"type": "sync"})
+        return (await p.until(lambda m: m["type"] == "game"))["view"]
+
+    async def run() -> None:
+        for p in players:
+            await p.connect()
+        try:
+            for p in players:
+                await p.send({"type": "sit", "seat": p.seat})
+            await players[0].until(lambda m: m["type"] == "table"
+                                   and all(s["player"] for s in m["table"]["seats"]))
+            for p in players:
+                await p.send({"type": "ready"})
+            for p in players:
+                await p.until_seq(0)
+            me = players[0]
+            first = await sync(me)  # from the database: the start's version is new here
+            assert first["seq"] == 0
+            assert first["time_left_ms"] < hour
+            game = await orm(lambda: Game.objects.get(table=table))
+            await orm(lambda: Game.objects.filter(pk=game.pk).update(
+                due_at=game.due_at + timedelta(hours=2)))  # behind the site's back
+            assert (await sync(me))["time_left_ms"] < hour  # what it was sent
+            redis.Redis.from_url(os.environ["REDIS_URL"]).incr(key)  # a change it never got
+            assert (await sync(me))["time_left_ms"] > hour  # the database's
+            assert (await sync(me))["time_left_ms"] > hour  # and from it on, that view
+            mover = players[first["turn"]]
+            await mover.send(choose(mover.view, random.Random(1)))
+            await me.until_seq(1)
+            after = await sync(me)
+            assert after["seq"] == 1
+            assert after["hand"] == me.view["hand"]
+            assert after["hand"] == (await orm(
+                lambda: Game.objects.get(pk=game.pk).state["hands"][0]))
+        finally:
+            for p in players:
+                await p.close()
+
+    asyncio.run(run())
+
+
 def test_daphne_refuses_a_foreign_origin(daphnes, owner):
     from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidStatus

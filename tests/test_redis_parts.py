@@ -110,3 +110,29 @@ def test_a_hit_counts_in_redis_and_expires(redis_cache):
     assert client is redis_cache._cache.get_client(key)  # one client per pool
     assert [ratelimit.allow("who", 2, 60) for _ in range(4)] == [True, True, False, False]
     assert redis_cache.get("k") == 3  # Django reads the counter as the integer it is
+
+
+def test_a_shared_counter_starts_at_random_and_counts_in_redis(redis_cache):
+    """``yuanzi_site.cache.bump`` (a table's views' version): a fresh counter
+    starts at a random value, each bump adds one and pushes the expiry back."""
+    from yuanzi_site.cache import bump, shared_key
+
+    first = bump("views:1", 30)
+    assert first is not None
+    assert [bump("views:1", 30) for _ in range(3)] == [first + 1, first + 2, first + 3]
+    other = bump("views:2", 30)
+    assert other is not None
+    assert other != first  # random starts (a 1 in 2**48 chance to fail)
+    key = shared_key("views:1")
+    assert key == redis_cache.make_and_validate_key("views:1")
+    client = redis_cache._cache.get_client(key)
+    assert 0 < client.ttl(key) <= 30
+    assert int(client.get(key)) == first + 3
+
+
+def test_without_redis_there_is_no_shared_counter(settings):
+    from yuanzi_site.cache import bump, shared_key
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert bump("views:1", 30) is None
+    assert shared_key("views:1") is None

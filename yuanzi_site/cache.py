@@ -20,11 +20,13 @@ keep one redis-py client per pool: Django's client builds a new ``redis.Redis``
 for every command (its ``__init__`` was 7 % of a move's database work at 50
 tables, docs/bench.md "Production CPU a move, third look"); a client over a
 pool is safe to share between threads. :func:`hit` counts a rate-limit hit in
-one round trip.
+one round trip; :func:`bump` moves a counter every process shares (a table's
+views' version, ``games.adapters.lastview``).
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.core.cache import caches
@@ -80,6 +82,35 @@ def hit(name: str, ttl_seconds: int) -> int:
     except ValueError:  # expired between add and incr
         backend.set(name, 1, ttl_seconds)
         return 1
+
+
+def bump(name: str, ttl_seconds: int) -> int | None:
+    """Add one to the shared counter ``name`` and return its new value, or
+    ``None`` when the default cache is not Redis (a counter only one process
+    sees would prove nothing). One round trip: a missing counter starts at a
+    random value below 2**48 (so a reader holding a value from before it
+    expired never sees that value again), then INCR, and the expiry set
+    ``ttl_seconds`` after this bump."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return None
+    key = backend.make_and_validate_key(name)
+    pipe = backend._cache.get_client(key, write=True).pipeline(  # type: ignore[attr-defined]
+        transaction=False)
+    pipe.set(key, secrets.randbelow(2**48), nx=True)
+    pipe.incr(key)
+    pipe.expire(key, ttl_seconds)
+    return int(pipe.execute()[1])
+
+
+def shared_key(name: str) -> str | None:
+    """The Redis key the default cache stores ``name`` under (for a reader
+    on another client, e.g. the channel layer's asyncio one), or ``None``
+    when the default cache is not Redis."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return None
+    return backend.make_and_validate_key(name)
 
 
 class SentinelRedisCacheClient(SharedClientRedisCacheClient):

@@ -117,7 +117,8 @@ def close_sockets(user_id: int, notice: dict[str, Any] | None = None) -> None:
 
 def game_changed(event: events.GameChanged) -> None:
     """Send a game's new views: each player's seat view to that user's group,
-    the seat-less view to the table's watchers."""
+    the seat-less view to the table's watchers, each with the table's new
+    views' version (``v``: :func:`lastview.stamp`, ``None`` with one process)."""
 
     game_id, table_id, state, players, due_at = (
         event.game_id, event.table_id, event.state, event.players, event.due_at)
@@ -127,11 +128,13 @@ def game_changed(event: events.GameChanged) -> None:
         for i, p in enumerate(players) if not p["bot"] and p["user_id"] is not None
     }
     spectator = build_view(game_id, state, players, due_at, None, common)
+    version = lastview.stamp(table_id)  # the Redis stack: a sync may be answered from it
     messages = [
-        (user_group(table_id, user_id), {"type": "game.update", "view": view})
+        (user_group(table_id, user_id), {"type": "game.update", "view": view, "v": version})
         for user_id, view in views.items()
     ]
-    messages.append((watch_group(table_id), {"type": "game.spectate", "view": spectator}))
+    messages.append((watch_group(table_id),
+                     {"type": "game.spectate", "view": spectator, "v": version}))
     sends.send_all(messages)
     lastview.keep(table_id, lastview.Kept(game_id, views, spectator, due_at))
 

@@ -355,6 +355,7 @@ class TableConsumer(_JsonSocket):
         self.token: str | None = None  # the table's invite token this connection came with
         self.hidden: frozenset[int] = frozenset()  # authors not sent here (a block)
         self.game_id: int | None = None  # the newest game id sent here (_saw_game)
+        self.follower = lastview.Follower()  # the views sent here, for a sync
         # in the watchers' group until the greeting shows this user seated, so
         # no move between reading the greeting and joining goes unseen
         self.watching = True
@@ -371,6 +372,8 @@ class TableConsumer(_JsonSocket):
             self.groups_joined.append(broadcast.person_group(self.user.pk))
         await asyncio.gather(*(self.channel_layer.group_add(g, self.channel_name)
                                for g in self.groups_joined))
+        # read before the greeting's database read: every later change reaches this connection
+        version = await lastview.current(self.channel_layer, self.table_id)
         session = self.scope.get("session")
         token = (session.get("invites", {}) if session is not None else {}).get(str(self.table_id))
         address = (self.scope.get("client") or [None])[0]
@@ -397,6 +400,7 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "chat_history", "lines": hello["chat"]})
         if hello["view"] is not None:
             await self.send_json({"type": "game", "view": hello["view"]})
+        self.follower.read(version, hello["view"])
         if self.user.is_authenticated:  # after the greeting: not on the connect's path
             await db(plugins.came_online)(self.user)
 
@@ -454,11 +458,8 @@ class TableConsumer(_JsonSocket):
                         self.channel_name, self.table_id, self.user)
             elif self.barred:  # spectators off: no game view
                 await self.send_json({"type": "game", "view": None})
-            else:  # as last broadcast if that is provably current, else the database
-                kept = lastview.view(self.table_id, self.user.pk)
-                view = kept if kept is not None else await db(current_view)(
-                    self.table_id, self.user)
-                await self.send_json({"type": "game", "view": view})
+            else:
+                await self.send_json({"type": "game", "view": await self._current_view()})
             return
         start, outcome = time.perf_counter(), "error"  # "error": it raised (a bug)
         try:
@@ -487,10 +488,27 @@ class TableConsumer(_JsonSocket):
         await self.send_json({"type": "table", "table": access.without_link(
             event["table"], self.user, self.token, self.moderator)})
 
+    async def _current_view(self) -> dict[str, Any] | None:
+        """This connection's current game view for a ``sync``: as last
+        broadcast if that is provably current (:mod:`lastview`: the process's
+        own broadcasts with one process; with Redis, what this connection was
+        sent, if it missed no version since), else from the database."""
+        kept = lastview.view(self.table_id, self.user.pk)
+        if kept is not None:
+            return kept
+        now = await lastview.current(self.channel_layer, self.table_id)
+        kept = self.follower.answer(now)
+        if kept is not None:
+            return kept
+        view = await db(current_view)(self.table_id, self.user)
+        self.follower.read(now, view)
+        return view  # type: ignore[return-value]  # a SiteView is such a dict
+
     async def game_update(self, event: dict[str, Any]) -> None:
         # this user's own seat view (only their connections are in that group)
         self._saw_game(event["view"].get("game_id"))
         await self.send_json({"type": "game", "view": event["view"]})
+        self.follower.sent(event.get("v"), event["view"])
 
     async def game_spectate(self, event: dict[str, Any]) -> None:
         # the seat-less view; a player's connection can still hold one sent
@@ -503,6 +521,7 @@ class TableConsumer(_JsonSocket):
         ):
             return  # a player: their own view comes through game_update
         await self.send_json({"type": "game", "view": view})
+        self.follower.sent(event.get("v"), view)
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         # a line of someone this user blocks is dropped here, for this socket only
