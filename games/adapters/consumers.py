@@ -282,6 +282,10 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
         await self.receive_json(content, **kwargs)
 
     @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return wire.dumps(content)  # orjson: a view in a sixth of json.dumps's time
+
+    @classmethod
     async def decode_json(cls, text_data: str) -> Any:
         try:
             return wire.loads(text_data)
