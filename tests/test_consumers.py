@@ -686,3 +686,22 @@ async def test_a_frame_for_a_socket_that_closed_meanwhile_is_dropped_quietly():
     await quiet(closed)({"type": "websocket.send", "text": "{}"})  # no exception
     with pytest.raises(OSError, match="something else"):
         await quiet(broken)({"type": "websocket.send", "text": "{}"})
+
+
+def test_frames_are_compact_json_that_means_what_json_dumps_means():
+    """``games.wire.dumps`` (orjson) writes what ``json.dumps`` would mean:
+    integer keys as strings, Chinese as itself; a value orjson cannot write
+    goes through ``json``, and what is not JSON still raises ``TypeError``."""
+    import doctest
+    import json
+
+    from games import wire
+
+    assert doctest.testmod(wire).failed == 0
+    frame = {"type": "game", "view": {"players": [{"username": "玩家"}], "captured": {0: 5},
+                                      "hints": [{"cards": ["3H", "JK"], "exact": False}]}}
+    assert json.loads(wire.dumps(frame)) == json.loads(json.dumps(frame))
+    assert "玩家" in wire.dumps(frame)
+    assert wire.dumps({"n": 2**70}) == '{"n":1180591620717411303424}'
+    with pytest.raises(TypeError):
+        wire.dumps({"s": {1, 2}})
