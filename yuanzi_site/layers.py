@@ -44,6 +44,17 @@ master's address when they (re)connect: after a failover a command on a
 connection to the old master fails (closed, or ``READONLY`` once it is a
 replica), is retried on a new connection, which goes to the new master.
 
+Receiving: channels_redis takes four round trips for each message a
+process receives (a clean-up script, BZPOPMIN, ZADD and ZPOPMIN of a backup
+copy) and, per message, races two tasks for a lock inside whichever
+consumer's ``receive`` happens to hold it; that consumer's disconnect cancels
+the read under way. Here one task per process and event loop (the *pump*)
+reads the process's channel in one round trip per burst (BZPOPMIN and a
+ZPOPMIN of up to :data:`PUMP_BATCH` more, pipelined: a move's messages for
+one process arrive together) and hands each message to its consumer's queue;
+a consumer only waits on its queue, so its disconnect cancels nothing in
+Redis (docs/bench.md "Production CPU a move, fourth look").
+
 Configured by :func:`yuanzi_site.settings_layers.redis_channel_layer`; host
 entries take ``address`` — or channels_redis's Sentinel keys ``sentinels``
 (``[(host, port), …]``), ``master_name`` and ``sentinel_kwargs`` — plus any
@@ -100,6 +111,11 @@ class FastInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]  # c
 
 logger = logging.getLogger(__name__)
 
+#: messages a process takes off its channel in one round trip, beyond the first
+PUMP_BATCH = 100
+#: seconds before a failed read of the channel layer is tried again
+PUMP_RETRY_SECONDS = 0.5
+
 #: channels_redis's per-channel steps of a group send, for every (key, message)
 #: of a batch: drop the channel's expired messages, queue unless full (then
 #: counted); scores rise by a microsecond a message, keeping the batch's order
@@ -131,6 +147,11 @@ class BlockingSentinelConnectionPool(SentinelConnectionPool, aioredis.BlockingCo
 class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis ships no types
     """A ``RedisChannelLayer`` whose per-loop pools block instead of failing
     and retry a command once on a fresh connection."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the pump reading each local channel, per event loop (:meth:`_pump`)
+        self._pumps: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[None]] = {}
 
     def create_pool(self, index: int) -> aioredis.ConnectionPool:
         host = dict(self.hosts[index])
@@ -183,6 +204,63 @@ class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chann
                                          now, self.expiry)
             if over:
                 logger.info("%s of %s channels over capacity", over, len(keys))
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        """The next message of ``channel``. A process-local channel (``…!…``,
+        every consumer's) waits on its own queue, which this process's pump
+        fills (:meth:`_pump`); any other channel as channels_redis does."""
+        if "!" not in channel:
+            return await super().receive(channel)  # type: ignore[no-any-return]
+        assert self.require_valid_channel_name(channel)
+        local = self.non_local_name(channel)
+        assert local.endswith(self.client_prefix + "!"), "Wrong client prefix"
+        self._start_pump(local)
+        queue = self.receive_buffer[channel]
+        try:
+            message = await queue.get()
+        except asyncio.CancelledError:
+            self.receive_buffer.pop(channel, None)  # its consumer is gone
+            raise
+        if queue.empty():
+            self.receive_buffer.pop(channel, None)  # the pump makes a new one when needed
+        return message  # type: ignore[no-any-return]
+
+    def _start_pump(self, local: str) -> None:
+        """Run :meth:`_pump` for ``local`` on the running loop unless it runs there."""
+        loop = asyncio.get_running_loop()
+        task = self._pumps.get((loop, local))
+        if task is None or task.done():
+            for key in [k for k, t in self._pumps.items() if t.done()]:
+                del self._pumps[key]  # pumps of closed loops
+            self._pumps[(loop, local)] = loop.create_task(self._pump(local))
+
+    async def _pump(self, local: str) -> None:
+        """Read this process's channel ``local`` for as long as the loop runs:
+        each round trip waits for a message (BZPOPMIN, up to
+        ``brpop_timeout`` s) and takes up to :data:`PUMP_BATCH` more queued
+        behind it (ZPOPMIN), then puts each message on its channel's queue
+        (a full queue drops its oldest, as channels_redis's buffer does). A
+        failed read is retried after :data:`PUMP_RETRY_SECONDS`."""
+        key = self.prefix + local
+        index = self.consistent_hash(local)
+        while True:
+            try:
+                pipe = self.connection(index).pipeline(transaction=False)
+                pipe.bzpopmin(key, timeout=self.brpop_timeout)
+                pipe.zpopmin(key, PUMP_BATCH)
+                first, rest = await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("reading the channel layer failed; retrying", exc_info=True)
+                await asyncio.sleep(PUMP_RETRY_SECONDS)
+                continue
+            contents = ([first[1]] if first else []) + [member for member, _ in rest]
+            for content in contents:
+                message = self.deserialize(content)
+                to = message.pop("__asgi_channel__", local)
+                for channel in to if isinstance(to, list) else [to]:
+                    self.receive_buffer[channel].put_nowait(message)
 
     async def group_add(self, group: str, channel: str) -> None:
         """Add ``channel`` to ``group`` (ZADD + EXPIRE, one round trip)."""
