@@ -12,9 +12,11 @@ views went to each player's own group), each
 Run by ``bench/load.py`` as ``daphne bench.floor:application``; the channel
 layer is Channels' stock in-memory one (capacity raised to 2,000), or with
 ``FLOOR_REDIS_URL`` the site's Redis layer (a bare app fails a storm on
-channels_redis's default pool: NOTES.md). ``FLOOR_TUNED=1`` gives the floor
+channels_redis's default pool: NOTES.md) receiving as channels_redis does
+(no pump, ``yuanzi_site.layers``). ``FLOOR_TUNED=1`` gives the floor
 what the site does beyond the framework's defaults (the site's in-memory
-layer, no database-thread hop per relayed frame), for comparison.
+layer, or the Redis layer's pump; no database-thread hop per relayed frame),
+for comparison.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ if not settings.configured:
         from yuanzi_site.settings_layers import redis_channel_layer
 
         layers = {"default": redis_channel_layer(redis_url, prefix="floor")}
+        # a bare app's receive (channels_redis's own) unless FLOOR_TUNED
+        layers["default"]["CONFIG"]["pump"] = bool(os.environ.get("FLOOR_TUNED"))
     elif os.environ.get("FLOOR_TUNED"):
         from yuanzi_site.settings_layers import memory_channel_layer
 

@@ -8,6 +8,7 @@ Skipped unless ``REDIS_URL`` is set (``.ci/run`` sets it; CI skips nothing).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import uuid
 
@@ -84,6 +85,62 @@ def test_expired_members_are_not_sent_to():
         return got
 
     assert asyncio.run(run()) == []
+
+
+def test_the_pump_hands_each_local_channel_its_messages_in_order():
+    """``PooledRedisChannelLayer.receive``: one pump per process reads its
+    channel (a burst in one round trip) and each consumer gets its own
+    messages in the order sent; a message for several channels reaches each."""
+    async def run():
+        layer = _layer()
+        a, b = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("both", a)
+        await layer.group_add("both", b)
+        for n in range(5):  # queued before anyone receives: one burst
+            await layer.send(a if n % 2 else b, {"type": "m", "n": n})
+        await layer.group_send("both", {"type": "m", "n": 9})
+        got = {ch: [m["n"] for m in await _drain(layer, ch)] for ch in (a, b)}
+        await layer.flush()
+        return got, (a, b)
+
+    got, (a, b) = asyncio.run(run())
+    assert got[a] == [1, 3, 9]
+    assert got[b] == [0, 2, 4, 9]
+
+
+def test_a_receiver_cancelled_while_waiting_takes_nothing_from_the_others():
+    """A consumer's disconnect cancels its wait, never the process's read:
+    the other consumers' messages and its own later ones still arrive."""
+    async def run():
+        layer = _layer()
+        a, b = await layer.new_channel(), await layer.new_channel()
+        waiting = asyncio.ensure_future(layer.receive(a))
+        await asyncio.sleep(0.2)  # the pump is in its blocking read
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        await layer.send(b, {"type": "m", "n": 1})
+        await layer.send(a, {"type": "m", "n": 2})
+        got = [await asyncio.wait_for(layer.receive(b), 2),
+               await asyncio.wait_for(layer.receive(a), 2)]
+        await layer.flush()
+        return [m["n"] for m in got]
+
+    assert asyncio.run(run()) == [1, 2]
+
+
+def test_without_the_pump_a_layer_receives_as_channels_redis_does():
+    async def run():
+        layer = _layer(pump=False)
+        a = await layer.new_channel()
+        await layer.send(a, {"type": "m", "n": 1})
+        got = await asyncio.wait_for(layer.receive(a), 2)
+        await layer.flush()
+        return got, layer._pumps
+
+    got, pumps = asyncio.run(run())
+    assert got["n"] == 1
+    assert pumps == {}
 
 
 @pytest.fixture

@@ -148,8 +148,11 @@ class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chann
     """A ``RedisChannelLayer`` whose per-loop pools block instead of failing
     and retry a command once on a fresh connection."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, pump: bool = True, **kwargs: Any) -> None:
+        """channels_redis's arguments, and ``pump``: ``False`` receives as
+        channels_redis does (``bench/floor.py``: the framework's floor)."""
         super().__init__(*args, **kwargs)
+        self.pump = pump
         # the pump reading each local channel, per event loop (:meth:`_pump`)
         self._pumps: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[None]] = {}
 
@@ -209,7 +212,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chann
         """The next message of ``channel``. A process-local channel (``…!…``,
         every consumer's) waits on its own queue, which this process's pump
         fills (:meth:`_pump`); any other channel as channels_redis does."""
-        if "!" not in channel:
+        if "!" not in channel or not self.pump:
             return await super().receive(channel)  # type: ignore[no-any-return]
         assert self.require_valid_channel_name(channel)
         local = self.non_local_name(channel)
