@@ -395,6 +395,9 @@ def test_a_follower_answers_only_while_it_provably_missed_no_version():
     assert f.answer(8) is None  # a paused clock: the database says how long it stands
     f.read(9, {"seq": 4})
     assert f.answer(9) == {"seq": 4}
+    f.read(10, {"game_id": 2, "seq": 0})
+    f.sent(11, {"game_id": 1, "seq": 80})  # a late change of the table's earlier game
+    assert f.answer(11) is None  # not what the table shows now: the database decides
     assert f.answer(3) is None  # the counter expired and started afresh
 
 

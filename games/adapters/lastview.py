@@ -157,13 +157,17 @@ class Follower:
         self._advance()
 
     def sent(self, version: Any, view: Mapping[str, Any]) -> None:
-        """A broadcast view of ``version`` was sent on this connection."""
+        """A broadcast view of ``version`` was sent on this connection (kept
+        as the newest unless it is of an earlier game than the one kept: a
+        late change of a finished game)."""
         if not isinstance(version, int):
             return
         if self.base is not None and version > self.base:
             self.ahead.add(version)
             self._advance()
-        if self.version is None or version > self.version:
+        newer_game = (self.view is None or not isinstance(view.get("game_id"), int)
+                      or view["game_id"] >= (self.view.get("game_id") or 0))
+        if (self.version is None or version > self.version) and newer_game:
             self.view, self.version, self.at = view, version, time.monotonic()
 
     def _advance(self) -> None:
