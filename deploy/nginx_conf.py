@@ -68,11 +68,12 @@ def render(folder: Path, https_port: int, http_port: int, daphne_ports: list[int
     lines = [line for line in site.splitlines(keepends=True) if DOC_UPSTREAMS[0] in line]
     if not lines or DOC_UPSTREAMS[1] not in site:
         raise ValueError("deploy/nginx.conf: the upstream lines changed")
+    # the documented second lines go first: a port list that names 8002 again keeps it
+    site = "".join(line for line in site.splitlines(keepends=True)
+                   if DOC_UPSTREAMS[1] not in line)
     for pattern in lines:  # each upstream block: one server line per port
         site = site.replace(pattern, "".join(pattern.replace(DOC_UPSTREAMS[0], f"127.0.0.1:{p}")
                                              for p in daphne_ports))
-    site = "".join(line for line in site.splitlines(keepends=True)
-                   if DOC_UPSTREAMS[1] not in line)
     for old, new in ((DOC_CERT, str(cert)), (DOC_KEY, str(key)),
                      (DOC_STATIC, f"{static_dir or ROOT / 'static'}/"),
                      ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),

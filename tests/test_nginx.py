@@ -215,6 +215,15 @@ def test_make_prod_serves_the_stack_through_nginx():
             assert body == {"ready": True, "checks": {
                 "database": "ok", "redis": "ok", "scheduler": "ok"}}, log.read_text()[-3000:]
             assert _get(_opener(), url + "/").status == 200
+            # a Daphne killed: nginx serves from the other, and the Procfile starts it again
+            web1 = _daphne_on(ports["WEB1_PORT"])
+            os.kill(web1, signal.SIGKILL)
+            statuses = [_get(_opener(), url + "/healthz").status for _ in range(10)]
+            assert statuses == [200] * 10, log.read_text()[-3000:]
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not _listening(ports["WEB1_PORT"]):
+                time.sleep(0.5)
+            assert _daphne_on(ports["WEB1_PORT"]) != web1, log.read_text()[-3000:]
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             try:
@@ -223,6 +232,30 @@ def test_make_prod_serves_the_stack_through_nginx():
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(10)
         assert proc.returncode is not None
+
+
+def _daphne_on(port: str) -> int:
+    """The pid of the Daphne process started for ``port`` (not its restart loop)."""
+    for pid in map(int, subprocess.run(["pgrep", "-f", f"daphne -e tcp:port={port}:"],
+                                       capture_output=True, text=True).stdout.split()):
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if not argv[0].endswith(b"sh"):
+            return pid
+    raise AssertionError(f"no Daphne on port {port}")
+
+
+def test_the_documented_file_gets_one_server_line_per_daphne(tmp_path):
+    """``nginx_conf.render`` with the documented ports (make prod's defaults)
+    keeps both Daphnes in both upstream blocks (it once dropped 8002)."""
+    conf = nginx_conf.render(tmp_path, 8443, 8080, [8001, 8002]).read_text()
+    for upstream in ("yuanzi", "yuanzi_ws"):
+        block = re.search(r"upstream " + upstream + r" \{(.*?)\}", conf, re.S)
+        assert block is not None
+        servers = re.findall(r"server (127\.0\.0\.1:\d+)", block.group(1))
+        assert servers == ["127.0.0.1:8001", "127.0.0.1:8002"]
+    three = nginx_conf.render(tmp_path, 8443, 8080, [9001, 9002, 9003]).read_text()
+    assert re.findall(r"server (127\.0\.0\.1:\d+)", three) == [
+        f"127.0.0.1:{p}" for p in (9001, 9002, 9003)] * 2
 
 
 def _listening(port: str) -> bool:
