@@ -104,6 +104,32 @@ def test_a_silent_outage_is_shown_and_the_page_resyncs(site, browser, device):
         proxy.close()
 
 
+def test_the_browser_going_offline_is_shown_at_once_and_online_reconnects(site, browser):
+    """The browser says the network went away: the banner shows at once (not
+    after a missed pong, up to 8 s later) and every action is disabled; back
+    online, the page reconnects without waiting out its backoff."""
+    me = _person(browser, site.base_url, DESKTOP)
+    _practice_game(me, "离线桌")
+    page = me.page
+    page.locator("#conn-status[data-state=open]").wait_for()
+    page.context.set_offline(True)
+    went = time.monotonic()
+    page.locator("#conn-banner").wait_for(state="visible", timeout=8_000)
+    assert time.monotonic() - went < 2
+    assert page.locator("#table-app").get_attribute("data-conn") in ("closed", "connecting")
+    assert page.locator("#auto-btn").is_disabled()
+    time.sleep(3)  # a few refused retries
+    page.context.set_offline(False)
+    back = time.monotonic()
+    page.locator("#conn-status[data-state=open]").wait_for(timeout=10_000)
+    assert time.monotonic() - back < 3
+    page.locator("#conn-banner").wait_for(state="hidden")
+    me.console[:] = [(k, t) for k, t in me.console  # the refused retries, expected
+                     if not (k == "error" and ("WebSocket connection to" in t
+                                               or "ERR_INTERNET_DISCONNECTED" in t))]
+    me.assert_clean()
+
+
 @DEVICES
 def test_a_single_timeout_is_told_at_once(site, browser, device):
     """My turn runs out once: a notice says what the clock did for me and that

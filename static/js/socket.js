@@ -17,7 +17,8 @@
  * after 1 s, 2 s, 4 s … up to 15 s, plus up to 0.5 s jitter.
  * Never silent: a ping goes out every pingMs; when no frame at all
  * has come back pongMs after a ping, the socket is taken for dead (a cut
- * network may never deliver a close) and a retry is scheduled at once.
+ * network may never deliver a close) and a retry is scheduled at once; so
+ * it is at once when the browser says it went offline ("online": reconnect).
  * onStuck runs when a pending move got no answer within pendingMs.
  */
 
@@ -160,6 +161,11 @@ export function openSocket(path, {
     backoff = FIRST_BACKOFF_MS;
     connect();
   }
+
+  // the browser knows the network went away: say so at once, not after a
+  // missed pong (up to pingMs + pongMs later), and come back as soon as it returns
+  window.addEventListener("offline", () => { if (ws && !gone) dead(); });
+  window.addEventListener("online", wake);
 
   connect();
   return {send, act, settle: () => setPending(false), wake, isOpen};
