@@ -151,7 +151,12 @@ function seatGameLine(i, s) {
     count.dataset.count = view.counts[i];
     line.appendChild(count);
   }
-  if (gameShown && view.turn === i) line.appendChild(el("span", "seat-timer", ""));
+  if (gameShown && view.turn === i) {
+    // a bot (or 托管) moves after a short pause: no countdown of that pause
+    const who = view.players ? view.players[i] : null;
+    line.appendChild(who && (who.bot || who.auto_play)
+      ? el("span", "seat-thinking", "…") : el("span", "seat-timer", ""));
+  }
   return line;
 }
 
