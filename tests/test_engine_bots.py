@@ -7,7 +7,6 @@ legality in generated games, and the expert's worked situations.
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 import random
 import re
@@ -438,54 +437,6 @@ def test_half_value_follows_the_rules_of_the_game():
     # team 1 went out first in half 1: it wins ties at 300 (§6)
     assert half_value(first, half(2, "B", [0, 1, 2], [150, 150]), 1) > 0.99
     assert half_value(first, half(2, "B", [0, 1, 2], [155, 145]), 0) > 0.99
-
-
-def test_game_value_is_the_chance_to_win_the_game():
-    """§6: after a first half without a double clamp the game is won with 300 of
-    600 (first_out's team) or 305 (the other): :func:`game_value` is that chance,
-    rising with the half's points, higher for first_out's team, the two teams'
-    chances summing to one; a double clamp or a second half is valued as
-    :func:`half_value` values it."""
-    from games.engine.endgame import SECOND_HALF_LEAD, game_value, second_half_win
-
-    assert len(SECOND_HALF_LEAD) == 61
-    assert SECOND_HALF_LEAD[0] == 1.0
-    assert all(a >= b for a, b in itertools.pairwise(SECOND_HALF_LEAD))
-
-    def half(n, end, order, points):
-        return {"half": n, "end": end, "finish_order": order, "points": points}
-
-    v = {"halves": []}
-    for pts in range(60, 245, 5):
-        a, b = second_half_win(pts, True), second_half_win(300 - pts, False)
-        assert abs(a + b - 1.0) < 1e-9  # one of the two teams wins
-        assert second_half_win(pts, False) <= a
-    assert second_half_win(100, True) < second_half_win(150, True) < second_half_win(200, True)
-    low = game_value(v, half(1, "B", [0, 1, 3], [100, 200]), 0)
-    high = game_value(v, half(1, "B", [0, 1, 3], [200, 100]), 0)
-    assert 0.0 < low < high < 1.0
-    other = game_value(v, half(1, "B", [0, 1, 3], [100, 200]), 1)
-    assert abs(low + other - 1.0) < 0.01
-    for h in (half(1, "A", [0, 2], [300, 0]), half(1, "B", [1, 0, 2], [250, 50])):
-        assert game_value(v, h, 0) == half_value(v, h, 0)
-    first = {"halves": [{"finish_order": [1, 0, 2], "points": [150, 150]}]}
-    h2 = half(2, "B", [0, 1, 2], [150, 150])
-    assert game_value(first, h2, 1) == half_value(first, h2, 1)
-
-
-def test_master_scores_its_play_outs_by_the_value_it_is_given():
-    """The master's ``value`` option (``"half"`` or ``"game"``) only changes how a
-    play-out's end is scored: both give a legal action, the same twice from the
-    same seed, from the bot_view alone (RULES.md §12)."""
-    for k, s in enumerate(_searched_positions("master-value", want=2)):
-        seat = s["turn"]
-        bv = bot_view(s, seat)
-        t = _swap_hidden(s, seat, random.Random(k))
-        for value in ("half", "game"):
-            a = master_policy(copy.deepcopy(bv), random.Random(k), samples=2, value=value)
-            assert master_policy(bot_view(t, seat), random.Random(k), samples=2,
-                                 value=value) == a
-            apply(s, seat, a)  # legal
 
 
 def test_search_finds_the_lead_that_goes_out_first():

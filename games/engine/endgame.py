@@ -72,12 +72,12 @@ def _entries(entries: Sequence[SeatCards]) -> list[SeatCards]:
     return [seat_cards(seat, list(cards)) for seat, cards in entries]
 
 
-def half_value(view: View, summary: HalfSummary, team: int, first_out: float = 0.3) -> float:
+def half_value(view: View, summary: HalfSummary, team: int) -> float:
     """What a finished half is worth to ``team`` (0–1, RULES.md §5–§6).
 
     A double clamp or a decided game: 1 or 0 (a point margin breaks ties).
-    After a first half without a double clamp: 0.5, ± ``first_out`` (0.3) for
-    first_out, plus the point margin (points are 300 per half).
+    After a first half without a double clamp: 0.5, ± 0.3 for first_out, plus
+    the point margin (points are 300 per half).
     """
     pts = summary["points"]
     first_team = team_of(summary["finish_order"][0])
@@ -87,54 +87,12 @@ def half_value(view: View, summary: HalfSummary, team: int, first_out: float = 0
             return (1.0 if first_team == team else 0.0) + margin
         if min(pts) < 60:
             return (1.0 if pts[team] >= 60 else 0.0) + margin
-        return 0.5 + (first_out if first_team == team else -first_out) + (pts[team] - 150) / 500.0
+        return 0.5 + (0.3 if first_team == team else -0.3) + (pts[team] - 150) / 500.0
     first = view["halves"][0]
     totals = [first["points"][t] + pts[t] for t in (0, 1)]
     t1 = team_of(first["finish_order"][0])
     winner = t1 if totals[t1] >= 300 else 1 - t1
     return (1.0 if winner == team else 0.0) + margin
-
-
-SECOND_HALF_LEAD: tuple[float, ...] = (
-    1.0, 0.8808, 0.8739, 0.866, 0.8579, 0.8476, 0.8368, 0.8257, 0.8176, 0.809, 0.7994, 0.786,
-    0.7735, 0.7611, 0.7508, 0.7398, 0.7297, 0.7192, 0.7091, 0.6969, 0.6846, 0.6717, 0.661,
-    0.6511, 0.6415, 0.6299, 0.6163, 0.6016, 0.5878, 0.5749, 0.5613, 0.5462, 0.5298, 0.5146,
-    0.4998, 0.4866, 0.4735, 0.4595, 0.443, 0.4235, 0.4041, 0.3867, 0.3723, 0.3583, 0.344,
-    0.3283, 0.3136, 0.3, 0.2891, 0.2801, 0.2733, 0.2663, 0.2599, 0.252, 0.2442, 0.2347, 0.2266,
-    0.2192, 0.2141, 0.2089, 0.2036,
-)
-"""``SECOND_HALF_LEAD[k]``: the chance that the team leading a second half (the
-first half's first_out team, RULES.md §2/§4) scores at least ``5·k`` of its 300
-points, ``k`` = 0…60, from the 604 second halves of 1,200 games of the expert's
-rules in every seat (``bench/second_half.py --games 1200`` prints it): the
-leading team scores 161.7 on average (sd 105), and 32 % of second halves end
-by (A), all 300 points to one team."""
-
-
-def second_half_win(points: int, first_out: bool) -> float:
-    """The chance that a team wins the game after a first half without a double
-    clamp in which it scored ``points`` and was (or was not) first_out's team:
-    it needs 300 in all if it was, else 305 (RULES.md §6), and its second-half
-    points follow :data:`SECOND_HALF_LEAD` (it leads the second half if it was
-    first_out's team)."""
-    if first_out:
-        k = (300 - points + 4) // 5
-        return SECOND_HALF_LEAD[min(60, max(0, k))]
-    k = (points + 4) // 5  # the other team leads and must score <= points - 5
-    return 1.0 - SECOND_HALF_LEAD[min(60, max(0, k))] if k <= 60 else 1.0
-
-
-def game_value(view: View, summary: HalfSummary, team: int) -> float:
-    """What a finished half is worth to ``team`` as the chance it wins the game
-    (RULES.md §5–§6), a point margin breaking ties: as :func:`half_value`, except
-    that a first half without a double clamp is worth :func:`second_half_win`
-    (where :func:`half_value` gives first_out a fixed 0.3 and each point
-    1/500)."""
-    if summary["half"] != 1 or summary["end"] == "A" or min(summary["points"]) < 60:
-        return half_value(view, summary, team)
-    pts = summary["points"]
-    first = team_of(summary["finish_order"][0]) == team
-    return second_half_win(pts[team], first) + (pts[team] - pts[1 - team]) / 30000.0
 
 
 def search(

@@ -49,7 +49,7 @@ import math
 import random
 import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
@@ -57,10 +57,10 @@ from typing import Any, cast
 from .bots import heuristic_policy, options
 from .combos import ATOM, BOMB, HYDROGEN, classify
 from .deal import team_of
-from .endgame import game_value, half_value, state_from_view
+from .endgame import half_value, state_from_view
 from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, rules
 from .match import OVER, apply
-from .shapes import Action, BotView, HalfSummary, PassAction, State, View
+from .shapes import Action, BotView, PassAction, State, View
 
 SAMPLES = 8
 """Sampled deals per searched decision."""
@@ -72,15 +72,6 @@ PLAYOUT = "expert"
 """Who plays the search's play-outs: ``"expert"`` (its rules, no search) or
 ``"normal"`` (faster; 4.5 win-rate points weaker against the expert with
 width 3 and margin 1.5 before, docs/bench.md "Fourth round")."""
-VALUE = "half"
-"""How a play-out's end is scored: ``"half"`` (:func:`~games.engine.endgame.half_value`)
-or ``"game"`` (:func:`~games.engine.endgame.game_value`: the chance of winning
-the game, a first half's points and first_out weighed by how second halves end)."""
-VALUES: dict[str, Callable[[View, HalfSummary, int], float]] = {
-    "half": half_value, "game": game_value}
-FIRST_OUT = 0.3
-"""With ``value="half"``: a first half's first_out is worth ± this to a play-out
-(:func:`~games.engine.endgame.half_value`)."""
 SURE = 0.0
 """How many standard errors a searched candidate must win by to replace the
 rules' first choice (0: the best mean with :data:`PRIOR`; see :func:`pick`)."""
@@ -402,27 +393,18 @@ def play_out_half(start: State, seat: int, action: Action, playout: str,
 
 
 def rollout(start: State, seat: int, action: Action, team: int, view: BotView,
-            rng: random.Random, playout: str = "normal", value: str = "half",
-            first_out: float = 0.3) -> float:
+            rng: random.Random, playout: str = "normal") -> float:
     """Play ``action`` then the rest of the half (:func:`play_out_half`); the
-    half's worth to ``team`` (:data:`VALUES`: ``"half"``,
-    :func:`~games.engine.endgame.half_value`, or ``"game"``,
-    :func:`~games.engine.endgame.game_value`; RULES.md §5–§6; ``first_out``:
-    :func:`~games.engine.endgame.half_value`'s worth of a first half's
-    first_out), or 0.5 if it runs past :data:`MAX_ROLLOUT` actions."""
+    half's worth to ``team`` (:func:`~games.engine.endgame.half_value`), or 0.5
+    if it runs past :data:`MAX_ROLLOUT` actions."""
     end = play_out_half(start, seat, action, playout, rng, MAX_ROLLOUT)
-    if end is None:
-        return 0.5
-    if value == "half":
-        return half_value(view, end["halves"][-1], team, first_out)
-    return VALUES[value](view, end["halves"][-1], team)
+    return 0.5 if end is None else half_value(view, end["halves"][-1], team)
 
 
 def _candidates(
     view: View, width: int = WIDTH, search_cards: int = SEARCH_CARDS, inference: bool = True,
     w: Weights = WEIGHTS, willing: Sequence[float] = WILLING, lead_cards: int | None = None,
     factors: Mapping[str, Any] | None = None, margin: float = MARGIN,
-    bomb_cards: int | None = None,
 ) -> tuple[Situation | None, list[Action], list[dict[str, float]]]:
     """``(situation, candidates, weights)``: the actions worth searching, best by
     the rules (with the inference's threats) first, a single one when the rules
@@ -445,28 +427,13 @@ def _candidates(
     limit = search_cards
     if lead_cards is not None and sit.table is None and search_cards >= 0:
         limit = lead_cards
-    total = sum(sit.counts)
-    bombs = bomb_cards is not None and search_cards >= 0 and limit < total <= bomb_cards
-    if history is None or best >= 50.0 or (total > limit and not bombs):
+    if history is None or best >= 50.0 or sum(sit.counts) > limit:
         return sit, [scored[0][1]], weights
     cands: list[Action] = []
     for score, action in scored:
         if score >= best - margin and action not in cands:
             cands.append(action)
-    cands = cands[:width]
-    if bombs and not _bomb_or_not(cands, sit.dao):
-        return sit, cands[:1], weights
-    return sit, cands, weights
-
-
-def _bomb_or_not(cands: Sequence[Action], dao: str) -> bool:
-    """Do ``cands`` hold a bomb, atom or hydrogen bomb and an action that is none
-    of those (a pass or a plain play): the choice to spend a bomb (RULES.md §3)?"""
-    kinds = set()
-    for a in cands:
-        play = classify(a["cards"], dao) if a["type"] == "play" else None
-        kinds.add(play is not None and play.kind in (BOMB, ATOM, HYDROGEN))
-    return len(kinds) == 2
+    return sit, cands[:width], weights
 
 
 def _tuned(
@@ -490,8 +457,7 @@ def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = PLAYOUT,
     tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
-    margin: float = MARGIN, value: str = VALUE, bomb_cards: int | None = None,
-    prior: float = PRIOR, first_out: float = FIRST_OUT,
+    margin: float = MARGIN,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -508,14 +474,6 @@ def master_policy(
     :param search_cards: search only once the four hands hold at most this many.
     :param playout: the play-outs' policy: ``"expert"`` (:data:`PLAYOUT`) or
         ``"normal"`` (fast).
-    :param value: how a play-out's end is scored (:data:`VALUE`, :data:`VALUES`).
-    :param first_out: with ``value="half"``, what first_out of a first half
-        adds to (its team) or takes from (the other) a play-out's worth
-        (:data:`FIRST_OUT`).
-    :param prior: the rules' order's bonus per place in :func:`pick` (:data:`PRIOR`).
-    :param bomb_cards: if given, a choice between spending a bomb (atom,
-        hydrogen bomb) and not is searched from this many cards in the four hands
-        (the rest from ``search_cards``).
     :param sure: keep the rules' first choice unless the search shows another
         better by this many standard errors (0: the best mean; see :func:`pick`).
     :param lead_cards: if given, leads are searched from this many cards in the
@@ -529,8 +487,7 @@ def master_policy(
     """
     w, willing, factors = _tuned(tune)
     sit, cands, weights = _candidates(view, width, search_cards if samples > 0 else -1,
-                                      inference, w, willing, lead_cards, factors, margin,
-                                      bomb_cards)
+                                      inference, w, willing, lead_cards, factors, margin)
     if len(cands) < 2:
         return cands[0]
     assert sit is not None
@@ -543,24 +500,23 @@ def master_policy(
         start = state_from_view(bv, hands)
         start["actions"] = []  # the play-outs read no history; copying it costs
         for i, action in enumerate(cands):
-            values[i].append(rollout(start, seat, action, team, bv, rng, playout, value,
-                                     first_out))
-    return cands[pick(values, sure, prior)]
+            values[i].append(rollout(start, seat, action, team, bv, rng, playout))
+    return cands[pick(values, sure)]
 
 
-def pick(values: Sequence[Sequence[float]], sure: float = 0.0, prior: float = PRIOR) -> int:
+def pick(values: Sequence[Sequence[float]], sure: float = 0.0) -> int:
     """The candidate to play from each candidate's play-out values on the same
     sampled deals, the rules' first choice first.
 
-    With ``sure == 0``: the best mean, plus ``prior`` (:data:`PRIOR`) per place
-    above the last in the rules' order. With ``sure > 0``: the best mean, but the rules'
+    With ``sure == 0``: the best mean, plus :data:`PRIOR` per place above the
+    last in the rules' order. With ``sure > 0``: the best mean, but the rules'
     first choice is kept unless that candidate beats it by more than ``sure``
     standard errors of their paired differences (few samples are noisy early in
     a half; a change the deals do not show clearly is not made).
     """
     n = len(values)
     if sure <= 0:
-        totals = [sum(v) + prior * (n - i) * len(v) for i, v in enumerate(values)]
+        totals = [sum(v) + PRIOR * (n - i) * len(v) for i, v in enumerate(values)]
         return max(range(n), key=lambda i: (totals[i], -i))
     means = [statistics.fmean(v) for v in values]
     best = max(range(n), key=lambda i: (means[i], -i))
