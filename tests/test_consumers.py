@@ -373,6 +373,7 @@ def test_a_follower_answers_only_while_it_provably_missed_no_version():
     while every version since the database read arrived, in any order, and the
     counter still says the newest; a gap, a message still on its way, an
     unknown version or a paused clock leave it to the database."""
+    from games.adapters import lastview
     from games.adapters.lastview import Follower
 
     f = Follower()
@@ -399,6 +400,11 @@ def test_a_follower_answers_only_while_it_provably_missed_no_version():
     f.sent(11, {"game_id": 1, "seq": 80})  # a late change of the table's earlier game
     assert f.answer(11) is None  # not what the table shows now: the database decides
     assert f.answer(3) is None  # the counter expired and started afresh
+    f.read(20, {"seq": 5})
+    for v in range(22, 22 + lastview.AHEAD_LIMIT + 1):  # 21 never came
+        f.sent(v, {"seq": 6})
+    assert f.base is None  # a gap kept no longer: unknown until the database is read
+    assert not f.ahead
 
 
 # --- reconnects, second tabs, spectators --------------------------------------------

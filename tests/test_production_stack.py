@@ -150,20 +150,25 @@ class Player:
             await self.ws.close()
 
 
+async def _start(players: list[Player], watchers: list[Player]) -> None:
+    """The four (connected) sit and ready; every client sees the game start."""
+    for p in players:
+        await p.send({"type": "sit", "seat": p.seat})
+    await players[0].until(lambda m: m["type"] == "table"
+                           and all(s["player"] for s in m["table"]["seats"]))
+    for p in players:
+        await p.send({"type": "ready"})
+    for c in [*players, *watchers]:
+        await c.until_seq(0)
+
+
 async def _play_game(players: list[Player], watchers: list[Player]) -> dict[str, Any]:
     """Seat and ready the four, then play to the end, each from its own views."""
     clients = [*players, *watchers]
     for c in clients:
         await c.connect()
     try:
-        for p in players:
-            await p.send({"type": "sit", "seat": p.seat})
-        await players[0].until(lambda m: m["type"] == "table"
-                               and all(s["player"] for s in m["table"]["seats"]))
-        for p in players:
-            await p.send({"type": "ready"})
-        for c in clients:
-            await c.until_seq(0)
+        await _start(players, watchers)
         rngs = [random.Random(f"prod:{i}") for i in range(4)]
         for _ in range(2000):
             view = players[0].view
@@ -287,14 +292,7 @@ def test_a_sync_is_answered_from_the_views_sent_unless_a_version_was_missed(daph
         for p in players:
             await p.connect()
         try:
-            for p in players:
-                await p.send({"type": "sit", "seat": p.seat})
-            await players[0].until(lambda m: m["type"] == "table"
-                                   and all(s["player"] for s in m["table"]["seats"]))
-            for p in players:
-                await p.send({"type": "ready"})
-            for p in players:
-                await p.until_seq(0)
+            await _start(players, [])
             me = players[0]
             first = await sync(me)  # from the database: the start's version is new here
             assert first["seq"] == 0

@@ -100,6 +100,8 @@ def view(table_id: int, user_id: int | None) -> dict[str, Any] | None:
     return out
 
 
+#: versions a connection keeps beyond a gap before it gives up and lets the database decide
+AHEAD_LIMIT = 256
 #: a table's views' version expires this long after its last bump (then starts afresh)
 VERSION_TTL_SECONDS = 24 * 3600
 
@@ -165,6 +167,8 @@ class Follower:
         if self.base is not None and version > self.base:
             self.ahead.add(version)
             self._advance()
+            if len(self.ahead) > AHEAD_LIMIT:  # a gap that never filled: the database decides
+                self.base, self.ahead = None, set()
         newer_game = (self.view is None or not isinstance(view.get("game_id"), int)
                       or view["game_id"] >= (self.view.get("game_id") or 0))
         if (self.version is None or version > self.version) and newer_game:
