@@ -45,6 +45,8 @@ def placed(state: State, seat: int, hands: list[list[str]]) -> tuple[float, floa
 
 
 def main() -> None:
+    """Play the games and print each sampler's two shares (``--games``, ``--cards``,
+    ``--seed``)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--cards", type=int, default=40)
