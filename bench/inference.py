@@ -1,13 +1,16 @@
 """How well the master's sampled deals place the opponents' cards: a quick, offline
-figure for work on its inference (docs/bench.md "Sixth round"). Engine only.
+figure for work on its inference (docs/bench.md "Sixth round", "Seventh round").
+Engine only.
 
 Plays ``--games`` games, the master in seats N and S against the expert; at every
 third decision of a master seat once the four hands hold at most ``--cards``
-cards, it draws 8 deals of the unseen cards, uniformly and by the master's
-inference (:func:`games.engine.master.infer`, :func:`~games.engine.master.sample_hands`),
-and prints the share of the opponents' real cards each deal puts in the right
-opponent's hand (and on the opponents' side at all). The real hands are read
-only here, to score the deals; the master never sees them (RULES.md §12)::
+cards, it draws 8 deals of the unseen cards, uniformly, by the master's
+inference (:func:`games.engine.master.infer`, :func:`~games.engine.master.sample_hands`)
+and by the inference with the factors fitted to the expert
+(:data:`~games.engine.master.CALIBRATED_SHED`), and prints the share of the
+opponents' real cards each deal puts in the right opponent's hand (and on the
+opponents' side at all). The real hands are read only here, to score the deals;
+the master never sees them (RULES.md §12)::
 
     python bench/inference.py --games 6
 """
@@ -26,7 +29,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from games.engine.expert import expert_policy  # noqa: E402
-from games.engine.master import InferredSituation, infer, master_policy, sample_hands  # noqa: E402
+from games.engine.master import (  # noqa: E402
+    CALIBRATED_SHED,
+    InferredSituation,
+    infer,
+    master_policy,
+    sample_hands,
+)
 from games.engine.match import OVER, apply, new_game  # noqa: E402
 from games.engine.shapes import State  # noqa: E402
 from games.engine.view import bot_view  # noqa: E402
@@ -52,7 +61,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=40)
     ap.add_argument("--seed", default="inference")
     args = ap.parse_args()
-    scores: dict[str, list[tuple[float, float]]] = {"uniform": [], "inferred": []}
+    scores: dict[str, list[tuple[float, float]]] = {"uniform": [], "inferred": [],
+                                                    "calibrated": []}
     policies = [master_policy, expert_policy, master_policy, expert_policy]
     for g in range(args.games):
         seed = f"{args.seed}:{g}"
@@ -64,10 +74,12 @@ def main() -> None:
             view = bot_view(state, seat)
             if seat % 2 == 0 and sum(view["counts"]) <= args.cards and n % 3 == 0:
                 weights = infer(view)
+                fitted = infer(view, shed_by=CALIBRATED_SHED, floor=0.01)
                 sit = InferredSituation(view, weights)
                 if sit.unseen:
                     rng = random.Random(n)
-                    for name, w in (("uniform", [{}, {}, {}, {}]), ("inferred", weights)):
+                    for name, w in (("uniform", [{}, {}, {}, {}]), ("inferred", weights),
+                                    ("calibrated", fitted)):
                         for _ in range(8):
                             hands = sample_hands(view, sit.unseen, w, rng)
                             scores[name].append(placed(state, seat, hands))
@@ -76,7 +88,7 @@ def main() -> None:
     for name, got in scores.items():
         right = statistics.fmean(r for r, _ in got)
         side = statistics.fmean(s for _, s in got)
-        print(f"{name:9} deals {len(got):5}  right seat {right:.3f}  opponents' side {side:.3f}")
+        print(f"{name:10} deals {len(got):5}  right seat {right:.3f}  opponents' side {side:.3f}")
 
 
 if __name__ == "__main__":

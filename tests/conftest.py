@@ -88,6 +88,18 @@ def _forget_shared_copies() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _default_language(request):
+    """A request through LocaleMiddleware leaves its language active in the
+    thread: after each test the site's default (Chinese) is restored, so a test
+    that asked for English cannot change the next test's pages."""
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.utils import translation
+
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer(request):
     """Each test gets channel-layer objects of its own: a Redis layer keeps a
     receive lock bound to the event loop that first used it, and a test that

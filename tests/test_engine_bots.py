@@ -339,6 +339,37 @@ def expert(s):
 FILLER = 30
 
 
+@settings(max_examples=60, deadline=None)
+@given(picks=st.lists(st.integers(0, 161), min_size=1, max_size=120, unique=True),
+       c=st.integers(0, 40), dao=st.sampled_from("3579TA2"))
+def test_threats_chances_per_opponent_equal_the_plain_product(picks, c, dao):
+    """The per-opponent chances of :class:`Threats` (skipping ranks that cannot
+    make a group) equal the plain product over every rank of the binomial
+    tails, bit for bit: the play-outs' speed-up changes no decision."""
+    from games.engine.cards import SHOE
+    from games.engine.expert import DAO, Threats, _binom_tail
+
+    unseen = Counter(SHOE[i] for i in picks)
+    th = Threats(unseen, dao, [c])
+    none, bomb, _atom, _p3 = th._opponent(c)
+
+    def avail(s):
+        m = th.nat[s]
+        return m + th.jokers if m and s != DAO else m
+
+    for size in (1, 2, 3):
+        row = [1.0] * 15
+        for s in range(13, -1, -1):
+            t = _binom_tail(avail(s), size, c, th.total) if th.nat[s] else 0.0
+            row[s] = row[s + 1] * (1.0 - t)
+        assert none[size] == row
+    no_bomb = 1.0 - _binom_tail(th.jokers, 4, c, th.total)
+    for s in range(14):
+        if th.nat[s]:
+            no_bomb *= 1.0 - _binom_tail(avail(s), 4, c, th.total)
+    assert bomb == 1.0 - no_bomb
+
+
 def test_expert_goes_out_when_it_can():
     """Following a pair of 5s with the last two 7s in hand: plays them and is out;
     leading with one bomb left: plays it."""
@@ -529,6 +560,33 @@ def test_master_inference_weights_passes_and_shed_groups():
     assert w[2] == {}  # passing over a partner's card says nothing
     assert w[1]["J"] < 1
     assert "T" not in w[1]
+
+
+def test_master_inference_reads_leads_and_bombs_by_what_was_played():
+    """RULES.md §12 card reading: the defaults weigh a led pair like any pair and
+    leave bombs out; the factors fitted to the expert (``CALIBRATED_SHED``) take a
+    led group or a bomb to be the player's whole rank, except a lead in the size
+    of a partner's nearly-empty hand (it may be split to feed the partner)."""
+    from games.engine.master import CALIBRATED_SHED, PASS_FACTOR, SHED_FACTOR, infer
+
+    s = new_game("infer-shed")
+    s["dao"] = "2"
+    bv = bot_view(s, 0)
+    # seat 1 leads a pair of 7s, all pass, seat 1 leads a bomb of four 9s
+    bv["history"] = [[1, ["7S", "7H"]], [2, []], [3, []], [0, []],
+                     [1, ["9S", "9H", "9C", "9D"]]]
+    bv["counts"] = [bv["counts"][0], bv["counts"][1] - 6, bv["counts"][2], bv["counts"][3]]
+    plain = infer(bv)
+    assert plain[1]["7"] == pytest.approx(SHED_FACTOR)
+    assert "9" not in plain[1]
+    fitted = infer(bv, shed_by=CALIBRATED_SHED, floor=0.01)
+    assert fitted[1]["7"] == pytest.approx(CALIBRATED_SHED["lead"])
+    assert fitted[1]["9"] == pytest.approx(CALIBRATED_SHED["bomb"])
+    assert fitted[2]["8"] == pytest.approx(PASS_FACTOR[2])  # passed over a pair of 7s
+    assert fitted[3] == {}  # a partner's pass says nothing
+    bv["counts"][3] = 2  # seat 1's partner nearly out: the pair is read as a follow
+    assert infer(bv, shed_by=CALIBRATED_SHED, floor=0.01)[1]["7"] == \
+        pytest.approx(CALIBRATED_SHED[2])
 
 
 def test_master_sampled_deals_keep_every_count_and_the_unseen_cards():

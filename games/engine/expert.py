@@ -53,7 +53,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, cast
 
 from . import endgame
@@ -112,13 +112,12 @@ class Threats:
         self.max_opp = max_opp = max(self.opp_counts, default=0)
         self.total = sum(n for n in unseen.values() if n > 0)
         nat = [0] * 14
-        suits: list[Counter[str]] = [Counter() for _ in range(14)]
+        index = RANK_INDEX
         for card, n in unseen.items():
             if n <= 0 or card[1] == "J":
                 continue
-            s = strength_of(card[0], dao)
-            nat[s] += n
-            suits[s][card[1]] += n
+            r = card[0]
+            nat[DAO if r == dao else index[r]] += n
         self.nat = nat
         self.jokers = max(0, unseen[BIG_JOKER]) + max(0, unseen[SMALL_JOKER])
         self.joker_strength = -1 if dao == "3" else 0
@@ -128,10 +127,14 @@ class Threats:
                 if n >= COPIES:
                     atoms.append(atom_strength(card, dao))
         self.atoms = sorted(atoms)
-        self.hydrogens = sorted(
-            s for s in range(14)
-            if max_opp >= 8 and nat[s] >= 8 and all(suits[s][x] >= 2 for x in SUITS)
-        )
+        self.hydrogens: list[int] = []
+        if max_opp >= 8 and any(n >= 8 for n in nat):
+            suits: list[Counter[str]] = [Counter() for _ in range(14)]
+            for card, n in unseen.items():
+                if n > 0 and card[1] != "J":
+                    suits[strength_of(card[0], dao)][card[1]] += n
+            self.hydrogens = [s for s in range(14)
+                              if nat[s] >= 8 and all(suits[s][x] >= 2 for x in SUITS)]
         # the biggest bomb each rank could still make (jokers join non-dao ranks)
         most = []
         for s in range(14):
@@ -224,16 +227,26 @@ class Threats:
         got = self._opps.get(c)
         if got is not None:
             return got
+        nat, total, tail = self.nat, self.total, _binom_tail
+        # a tail of k > n cards or k > c is 0: skipped, the product unchanged
+        held = [(s, self._avail(s)) for s in range(13, -1, -1) if nat[s]]
         none = [[1.0] * 15 for _ in range(4)]
         for size in (1, 2, 3):
             row = none[size]
-            for s in range(13, -1, -1):
-                t = self._tail(self._avail(s), size, c) if self.nat[s] else 0.0
-                row[s] = row[s + 1] * (1.0 - t)
+            acc = 1.0
+            at = 14
+            for s, n in held:
+                row[s + 1:at] = [acc] * (at - s - 1)
+                if n >= size and c >= size:
+                    acc *= 1.0 - tail(n, size, c, total)
+                row[s] = acc
+                at = s
+            row[:at] = [acc] * at
         no_bomb = 1.0 - self._tail(self.jokers, 4, c)
-        for s in range(14):
-            if self.nat[s]:
-                no_bomb *= 1.0 - self._tail(self._avail(s), 4, c)
+        if c >= 4:
+            for _s, n in reversed(held):
+                if n >= 4:
+                    no_bomb *= 1.0 - tail(n, 4, c, total)
         p3 = min(1.0, c / self.total) ** 3 if c >= 3 else 0.0
         atom = 1.0 - (1.0 - p3) ** len(self.atoms)
         got = self._opps[c] = (none, 1.0 - no_bomb, atom, p3)
@@ -455,7 +468,12 @@ class Situation:
         self.unseen = +unseen
         self.threats = Threats(self.unseen, self.dao, [self.counts[x] for x in self.opponents])
         self._shapes: dict[tuple[tuple[str, int], ...], tuple[float, int, int, int]] = {}
-        self.cost_now = self.cost(self.counter)
+
+    @cached_property
+    def cost_now(self) -> float:
+        """The hand's plan cost (computed when a follow is first scored: leads
+        and most partner follows never need it)."""
+        return self.cost(self.counter)
 
     def cost(self, hand: Counter[str]) -> float:
         """The plan cost of ``hand`` (see :func:`plan_cost`)."""
@@ -463,9 +481,14 @@ class Situation:
 
     def after(self, play: Play) -> Counter[str]:
         """The hand left after ``play``."""
-        left = Counter(self.counter)
-        left.subtract(play.cards)
-        return +left
+        left = self.counter.copy()
+        for c in play.cards:
+            n = left[c] - 1
+            if n:
+                left[c] = n
+            else:
+                del left[c]
+        return left
 
     def q_play(self, play: Play) -> float:
         return self.threats.q(play.kind, play.strength, play.size, play.is_dao)
