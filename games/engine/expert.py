@@ -227,24 +227,22 @@ class Threats:
         got = self._opps.get(c)
         if got is not None:
             return got
-        nat, total, tail = self.nat, self.total, _binom_tail
-        # a tail of k > n cards or k > c is 0: skipped, the product unchanged
-        held = [(s, self._avail(s)) for s in range(13, -1, -1) if nat[s]]
+        total, tail = self.total, _binom_tail
+        avail = [self._avail(s) for s in range(14)]
+        # a tail of more cards than there are (or than c) is 0: skipped, the
+        # products unchanged (this runs at every step of a play-out)
         none = [[1.0] * 15 for _ in range(4)]
         for size in (1, 2, 3):
             row = none[size]
-            acc = 1.0
-            at = 14
-            for s, n in held:
-                row[s + 1:at] = [acc] * (at - s - 1)
+            for s in range(13, -1, -1):
+                n = avail[s]
                 if n >= size and c >= size:
-                    acc *= 1.0 - tail(n, size, c, total)
-                row[s] = acc
-                at = s
-            row[:at] = [acc] * at
+                    row[s] = row[s + 1] * (1.0 - tail(n, size, c, total))
+                else:
+                    row[s] = row[s + 1]
         no_bomb = 1.0 - self._tail(self.jokers, 4, c)
         if c >= 4:
-            for _s, n in reversed(held):
+            for n in avail:
                 if n >= 4:
                     no_bomb *= 1.0 - tail(n, 4, c, total)
         p3 = min(1.0, c / self.total) ** 3 if c >= 3 else 0.0

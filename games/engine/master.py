@@ -112,7 +112,7 @@ CALIBRATED_SHED: Mapping[str | int, float | None] = {
 floor=0.01)``): it keeps cards of a rank it led 0–6 % of the time, of a bomb's
 0–3 %, of a single or pair it followed with 18–20 %, of a triple 6 %. Its deals
 place 79 % of the opponents' cards in the right hand instead of 63 %, yet the
-match against the expert did not move (+3.0 and −2.5 points on two 200-deal
+match against the expert did not move (+2.8 and −2.8 points on two 200-deal
 screens; docs/bench.md "Seventh round"), so the master keeps :data:`SHED`."""
 
 
