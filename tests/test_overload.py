@@ -6,6 +6,9 @@ spectator, a visitor, the lobby and ``/ws/me/`` are accepted and closed with
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -31,6 +34,23 @@ def test_saturation_is_lag_held_past_the_limit_or_too_many_sockets(settings, mon
     settings.GAMES_MAX_SOCKETS = 0
     monkeypatch.setattr(overload.drain, "open_sockets", lambda: 1)
     assert overload.saturated()
+
+
+def test_a_lag_measured_on_a_closed_loop_refuses_nothing_on_the_next(settings):
+    # one event loop per test: a lag seen as one ends must not close the
+    # next test's (or a restarted loop's) sockets 2 s later
+    settings.GAMES_SATURATION_LAG_MS = 200
+
+    async def blocked() -> float | None:
+        overload.watch()
+        await asyncio.sleep(0.15)
+        time.sleep(0.3)  # a blocking call on the loop: the watcher wakes late
+        await asyncio.sleep(0.05)
+        return overload._lagging_since
+
+    assert asyncio.run(blocked()) is not None
+    assert overload._lagging_since is None
+    assert not overload.lag_saturated(now=time.monotonic() + 60)
 
 
 async def _connect(path: str, user=None) -> WebsocketCommunicator:

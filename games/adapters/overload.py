@@ -52,11 +52,18 @@ def note_lag(lag: float, now: float | None = None) -> None:
 
 
 async def _watch() -> None:
+    global _lagging_since
     loop = asyncio.get_running_loop()
-    while True:
-        start = loop.time()
-        await asyncio.sleep(_TICK)
-        note_lag(loop.time() - start - _TICK)
+    try:
+        while True:
+            start = loop.time()
+            await asyncio.sleep(_TICK)
+            note_lag(loop.time() - start - _TICK)
+    finally:
+        # the loop is closing: a lag it measured must not outlive it and
+        # refuse the next loop's connections (one loop per test)
+        _watching.discard(loop)
+        _lagging_since = None
 
 
 def watch() -> None:
