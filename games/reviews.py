@@ -343,20 +343,25 @@ def status_for(game: Game, user: Any) -> str | None:
 
 def progress_of(row: GameReview | None) -> dict[str, Any]:
     """The progress JSON: ``{"status": none|queued|running|done|failed, "done",
-    "total", "position"}``; ``position`` is the row's place in the site's queue
-    (1 = next) while queued, else ``None``."""
+    "total", "position", "ask_again"}``; ``position`` is the row's place in the
+    site's queue (1 = next) while queued, else ``None``; ``ask_again`` is true
+    once it has been queued longer than :data:`RESEND` (asking again then sends
+    it to its worker once more, :func:`request`), so the page offers that only
+    after a real wait."""
     if row is None:
-        return {"status": "none", "done": 0, "total": 0, "position": None}
+        return {"status": "none", "done": 0, "total": 0, "position": None, "ask_again": False}
     if row.status == GameReview.RUNNING and row.beat_at is not None and \
             row.beat_at < timezone.now() - timedelta(seconds=settings.GAMES_REVIEW_STALE_SECONDS):
         status = GameReview.FAILED  # its worker died; asking again queues it anew
     else:
         status = row.status
-    position = None
+    position, ask_again = None, False
     if status == GameReview.QUEUED:
         position = 1 + GameReview.objects.filter(
             status=GameReview.QUEUED, created_at__lt=row.created_at).count()
-    return {"status": status, "done": row.done, "total": row.total, "position": position}
+        ask_again = row.created_at < timezone.now() - RESEND
+    return {"status": status, "done": row.done, "total": row.total, "position": position,
+            "ask_again": ask_again}
 
 
 def _kind(cards: list[str], dao: str) -> PlayKind | None:

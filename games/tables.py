@@ -139,7 +139,8 @@ def practice(user: User, policy: Any = "normal") -> Table:
 
     The player moves from a waiting seat elsewhere (RULES.md §12).
 
-    :param policy: ``beginner`` (新手), ``normal`` (普通) or ``expert`` (高手).
+    :param policy: ``beginner`` (新手), ``normal`` (普通), ``expert`` (高手) or
+        ``master`` (大师).
     :returns: the table (its game is ``table.current_game``).
     :raises Refused: ``bad_bot``; ``seated_elsewhere`` while they play a running
         game elsewhere; whatever :func:`create_table` raises. Nothing has

@@ -104,7 +104,7 @@ def _pass_round(*seats: int) -> tuple[BotPlay, ...]:
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "basics",
-        ("Singles, pairs and triples", "单张、对子和三张"),
+        ("Singles, pairs and triples", "单张、对子和三连张"),
         ("Play goes North → West → South → East. Each player beats the last play with the "
          "same kind of a higher rank, or passes. You are South.",
          "出牌顺序是 北 → 西 → 南 → 东。每人要么用"
@@ -138,7 +138,7 @@ LESSONS: tuple[Lesson, ...] = (
                      Option(("A pair of As", "一对 A")),
                      Option(("Three 3s", "三张 3"),
                             ("Rules §3: a triple never beats a pair: kinds do not cross.",
-                             "规则 §3：三张压不了对子，不同牌型不能互压。")),
+                             "规则 §3：三连张压不了对子，不同牌型不能互压。")),
                  )),
         ),
     ),
@@ -147,7 +147,7 @@ LESSONS: tuple[Lesson, ...] = (
         ("Bombs by length", "炸弹看张数"),
         ("Four or more cards of one rank are a bomb. A bomb beats any single, pair or "
          "triple; among bombs, more cards win, then the higher rank.",
-         "同一点数四张或更多是炸弹。炸弹能压任何单张、对子、三张；炸弹之间先比张数，张数一样再比点数。"),
+         "同一点数四张或更多是炸弹。炸弹能压任何单张、对子、三连张；炸弹之间先比张数，张数一样再比点数。"),
         (
             Step("play", ("West played a pair of As. You have no pair above A: bomb it.",
                           "西家出了一对 A。你没有比 A 大的对子：用炸弹炸。"),
@@ -247,7 +247,7 @@ LESSONS: tuple[Lesson, ...] = (
         ("Each deal has a dao, the trump rank: it is above 2 and A. Jokers are wild in "
          "pairs, triples and bombs, but a joker alone is a 3, and jokers never join dao cards. "
          "Here the dao is 8.",
-         "每副牌有一个刀，即主牌点数：比 2 和 A 都大。王在对子、三张、炸弹里可以当任何点数，"
+         "每副牌有一个刀，即主牌点数：比 2 和 A 都大。王在对子、三连张、炸弹里可以当任何点数，"
          "但单出的王就是 3，王也不能和刀一起出。这里刀是 8。"),
         (
             Step("play", ("The dao is 8. West played a single A. Beat it.",
@@ -409,7 +409,7 @@ COUNT = len(LESSONS)
 CODES = tuple(lesson.code for lesson in LESSONS)
 
 KIND_NAMES: dict[str, Text] = {
-    "single": ("a single", "单张"), "pair": ("a pair", "对子"), "triple": ("a triple", "三张"),
+    "single": ("a single", "单张"), "pair": ("a pair", "对子"), "triple": ("a triple", "三连张"),
     "bomb": ("a bomb", "炸弹"), "atom": ("an atom", "原子"), "hydrogen": ("a hydro"
                                                                       "gen bomb", "氢弹"),
 }
@@ -557,7 +557,7 @@ def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
     if nk == "bomb" and table.is_dao:
         return say(("Rules §3: no bomb beats a single, pair or triple of the dao; only an atom "
                     "or a hydrogen bomb does.", "规则 §3：炸弹压不了刀的单张、"
-                                                "对子、三张，只有原子或氢弹可以。"),
+                                                "对子、三连张，只有原子或氢弹可以。"),
                    lang)
     if nk != tk:
         return say(("Rules §3: %(kind)s beats only %(kind)s of a higher rank (or a bomb, atom or "

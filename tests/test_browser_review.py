@@ -74,6 +74,19 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
     assert page.locator("#review-judgement .review-label").inner_text() in (
         "好", "不精确", "失误", "大错")
     assert page.locator(".review-seat.is-me").count() == 1
+    # each seat's card count sits inside its own chip, apart from the next name
+    gaps = page.evaluate("""() => [...document.querySelectorAll('.review-seat')].map((s) => {
+        const c = s.querySelector('.review-seat-count').getBoundingClientRect();
+        const b = s.getBoundingClientRect();
+        const next = s.nextElementSibling;
+        const n = next && next.getBoundingClientRect();
+        const name = s.querySelector('.review-seat-name').getBoundingClientRect();
+        // four abreast (720 px and up): the count under its own name
+        const stacked = window.innerWidth < 720 || c.top >= name.bottom - 1;
+        return stacked && c.left >= b.left && c.right <= b.right + 0.5
+            && (!n || n.top >= b.bottom || n.left - b.right >= 4);
+    })""")
+    assert gaps == [True] * 4, gaps
     first = page.locator("#review-step").inner_text()
     page.locator("#review-forward").click()
     assert page.locator("#review-step").inner_text() != first

@@ -81,6 +81,11 @@ def test_an_account_finishes_every_lesson_on_desktop_and_one_on_a_phone(site, br
 
     phone = Player.open(browser, "shouji", viewport={"width": 360, "height": 740},
                         is_mobile=True, has_touch=True)
+    phone.page.goto(f"{site.base_url}/tutorial/3/")
+    kind = phone.page.locator("#tut-plays .play-kind").first
+    kind.wait_for()  # the opponent's play is named on a phone too
+    assert kind.is_visible()
+    assert "炸弹" in kind.inner_text()
     _play_lesson(phone.page, site.base_url, 3)
     assert _no_horizontal_scroll(phone.page)
     assert "浏览器" in phone.page.locator("#tut-saved").inner_text()  # a visitor: kept here

@@ -93,7 +93,8 @@ def test_before_the_close_it_is_refused_and_nothing_is_queued(played, client):
     assert r.status_code == 400
     assert r.json()["reason"] == "challenge_open"
     assert client.get(_api(board)).json() == {
-        "ok": True, "status": "none", "done": 0, "total": 0, "position": None}
+        "ok": True, "status": "none", "done": 0, "total": 0, "position": None,
+        "ask_again": False}
     r = client.post(_page(board))  # the page's form: refused, the reason on the page
     assert r.status_code == 302
     page = client.get(_page(board)).content.decode()

@@ -186,6 +186,11 @@ def test_others_see_no_coins(hand_built, owner, outsider, client):
     own = client.get("/history/")
     assert b'class="history-coins"' in own.content
     assert b"2026-03-02 00:30" in own.content  # Beijing time on the page too
+    # the double clamp is 双夹 everywhere (RULES.md §1), in the stats as in the list
+    text = own.content.decode()
+    assert "双夹胜" in text
+    assert "被双夹" in text
+    assert "双扣" not in text
 
 
 def test_unknown_user_and_visitors(client, owner):

@@ -70,7 +70,8 @@ def test_a_player_asks_the_worker_makes_it_and_asking_again_shows_the_stored_one
         finished, owner, client):
     client.force_login(owner)
     assert _review_json(client, finished) == {
-        "ok": True, "status": "none", "done": 0, "total": 0, "position": None}
+        "ok": True, "status": "none", "done": 0, "total": 0, "position": None,
+        "ask_again": False}
     r = client.post(reverse("game_review", args=[finished.pk]))
     assert r.status_code == 302
     assert r.url == reverse("game_review", args=[finished.pk])
@@ -78,7 +79,8 @@ def test_a_player_asks_the_worker_makes_it_and_asking_again_shows_the_stored_one
     assert (row.game_id, row.seat, row.user_id, row.status) == (
         finished.pk, 0, owner.pk, GameReview.QUEUED)
     assert _review_json(client, finished) == {
-        "ok": True, "status": "queued", "done": 0, "total": 0, "position": 1}
+        "ok": True, "status": "queued", "done": 0, "total": 0, "position": 1,
+        "ask_again": False}
     page = client.get(reverse("game_review", args=[finished.pk])).content.decode()
     assert 'id="review-progress"' in page
     assert "<progress" in page
@@ -262,6 +264,31 @@ def test_a_long_queued_review_asked_again_is_sent_again(finished, owner, setting
         assert reviews.request_review(finished.pk, owner).pk == row.pk
     assert len(sent) == 1
     assert GameReview.objects.count() == 1
+
+
+def test_the_page_offers_asking_again_only_after_a_real_wait_and_says_starting(
+        finished, owner, client):
+    client.force_login(owner)
+    client.post(reverse("game_review", args=[finished.pk]))
+    row = GameReview.objects.get()
+
+    def page() -> str:
+        return client.get(reverse("game_review", args=[finished.pk])).content.decode()
+
+    assert re.search(r'id="review-again-form"[^>]* hidden', page())
+    assert _review_json(client, finished)["ask_again"] is False
+    GameReview.objects.filter(pk=row.pk).update(
+        created_at=timezone.now() - reviews.RESEND - timedelta(seconds=1))
+    assert _review_json(client, finished)["ask_again"] is True
+    assert not re.search(r'id="review-again-form"[^>]* hidden', page())
+    # taken by the worker, not yet counted: one state, said the same everywhere
+    GameReview.objects.filter(pk=row.pk).update(status=GameReview.RUNNING, total=0,
+                                                beat_at=timezone.now())
+    running = page()
+    assert "开始中" in running
+    assert "0 / 0" not in running
+    assert "0 of 0" not in running
+    assert _review_json(client, finished)["ask_again"] is False
 
 
 def test_the_embedded_worker_command_makes_what_is_queued(finished, players):

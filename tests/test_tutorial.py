@@ -298,3 +298,19 @@ def test_the_scoring_lessons_numbers_are_the_engines():
     right = next(o for o in last.options if o.why is None)
     assert str(40 + held) in right.text[0]
     assert str(held) in last.options[1].text[0]
+
+
+def test_the_lessons_name_each_kind_as_the_table_does():
+    # one word for one thing: a lesson's 三连张 is the table's 三连张 (RULES.md §1)
+    from django.utils import translation
+
+    from games import ui
+
+    for lang, index in (("zh-hans", 1), ("en", 0)):
+        with translation.override(lang):
+            labels = ui.table_strings()["kinds"]
+        for kind, names in tutorial.KIND_NAMES.items():
+            word = names[index].removeprefix("a ").removeprefix("an ").split()[-1].lower()
+            label = str(labels[kind]).lower()
+            # 对 (the table's label) is 对子 in a sentence; 三张 is not 三连张
+            assert word in label or label.split()[0] in word, (lang, kind, word, label)

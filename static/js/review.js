@@ -30,6 +30,8 @@ function poll(root) {
       location.reload();
       return;
     }
+    const again = $("review-again-form");
+    if (again) again.hidden = !(p.status === "queued" && p.ask_again);
     if (p.status === "queued") {
       text.textContent = fmt(T.review_queued, {n: p.position});
     } else {
