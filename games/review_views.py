@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -42,7 +42,8 @@ def _page(request: HttpRequest, kind: str, ref: int) -> HttpResponse:
     try:
         target, row = reviews.review_of(kind, ref, request.user)
     except Refused as e:
-        raise Http404(str(e)) from None
+        # a 404 as if there were no review, saying why in the page's words
+        return render(request, "404.html", {"message": str(e)}, status=404)
     page_url, api_url = _urls(kind, ref)
     if request.method == "POST":
         try:

@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 
 from games import engine, events, plugins, ui
 from games.engine.record import record_actions
-from games.engine.review import LABELS, Judgement, Review, Thresholds, review_game
+from games.engine.review import LABELS, SURE, Judgement, Review, Thresholds, review_game
 from games.models import Game, GameEvent, GameReview
 from games.plugins import Reviewable
 from games.roster import players_of
@@ -380,9 +380,13 @@ def page_data(row: GameReview) -> dict[str, Any]:
     weakest first; only on a step where it changed, the page keeps the last) —
     then the action: ``seat`` (who), ``cards`` (``[]`` a pass), ``escape``,
     ``by`` (player/bot/auto/clock) and, for a judged decision of ``seat``,
-    ``judgement`` (:func:`result_of`'s, with ``made_kind`` / ``best_kind``).
-    Built from :func:`engine.view` of each running state for ``seat``: no
-    other hand is ever in it (RULES.md §12).
+    ``judgement`` (:func:`result_of`'s, with ``made_kind`` / ``best_kind`` and
+    ``gap``: ``best_points − made_points``, of which ``loss`` is the part the
+    sampled deals show clearly). ``costliest``: the judged decisions labelled
+    worse than 好 that lost the most; ``sure``: the standard errors a loss is
+    less than its gap (:data:`games.engine.review.SURE`). Built from
+    :func:`engine.view` of each running state for ``seat``: no other hand is
+    ever in it (RULES.md §12).
 
     :raises ValueError: the review is not done, or its record cannot be read (:func:`load`).
     """
@@ -392,7 +396,10 @@ def page_data(row: GameReview) -> dict[str, Any]:
     record, by = load(row)
     states = engine.from_record(record)
     actions = record_actions(record)
-    judged = {j["index"]: j for j in result["judged"]}
+    # gap: the difference of the two expected values shown; loss (≤ gap) is the
+    # part of it the sampled deals show clearly, which the label counts
+    judged = {j["index"]: {**j, "gap": round(max(0.0, j["best_points"] - j["made_points"]), 1)}
+              for j in result["judged"]}
     steps: list[dict[str, Any]] = []
     last_hand: list[str] | None = None
     ours = engine.team_of(seat)
@@ -417,9 +424,12 @@ def page_data(row: GameReview) -> dict[str, Any]:
     costliest = []
     for index in result["costliest"]:
         j = judged[index]
+        if j["label"] == "good":
+            continue  # stored before 好 was left out of the costliest
         costliest.append({**j, "step": index,
                           "made_kind": steps[index]["judgement"]["made_kind"],
                           "best_kind": steps[index]["judgement"]["best_kind"]})
     return {"seat": seat, "accuracy": round(100 * result["accuracy"]),
             "counts": result["counts"], "thresholds": result["thresholds"],
-            "judged": len(result["judged"]), "costliest": costliest, "steps": steps}
+            "judged": len(result["judged"]), "costliest": costliest, "steps": steps,
+            "sure": SURE}

@@ -16,6 +16,7 @@ page's prose is (templates/games/rules_*.html): ``(English, 中文)`` pairs.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,10 +31,32 @@ TOKEN_SALT = "games.tutorial.complete"
 Text = tuple[str, str]  # (English, 中文)
 
 
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"  # 、。 and the full-width ，：；（）！？
+_LATIN = "A-Za-z0-9§♠♥♣♦"  # ranks, counts, §, suits: set off by one space
+_ZH_SPACING = (
+    (re.compile(f"[ ]+(?=[{_CJK_PUNCT}])|(?<=[{_CJK_PUNCT}])[ ]+"), ""),
+    (re.compile(f"(?<=[{_HAN}])[ ]+(?=[{_HAN}])"), ""),
+    (re.compile(f"(?<=[{_HAN}])(?=[{_LATIN}])|(?<=[{_LATIN}])(?=[{_HAN}])"), " "),
+)
+
+
+def zh_spacing(s: str) -> str:
+    """Chinese text spaced one way: no space between Chinese words or beside
+    Chinese punctuation, one space between Chinese and a rank, count, § or suit
+    ("单张 6 不比单张 8 大", "单张（王，当 3）不行"); the play names filled into
+    a sentence follow it too."""
+    for pattern, repl in _ZH_SPACING:
+        s = pattern.sub(repl, s)
+    return s
+
+
 def say(text: Text, lang: str, **values: Any) -> str:
-    """``text`` in ``lang`` ("zh" or "en"), ``%(name)s`` placeholders filled."""
+    """``text`` in ``lang`` ("zh" or "en"), ``%(name)s`` placeholders filled
+    (Chinese spaced by :func:`zh_spacing`)."""
     s = text[1] if lang == "zh" else text[0]
-    return s % values if values else s
+    s = s % values if values else s
+    return zh_spacing(s) if lang == "zh" else s
 
 
 @dataclass(frozen=True)
@@ -102,33 +125,37 @@ def _pass_round(*seats: int) -> tuple[BotPlay, ...]:
 
 
 LESSONS: tuple[Lesson, ...] = (
+    # One deal per lesson: the cards a step's answer plays leave the hand of the
+    # next play step (each step has exactly one right play), so the hand goes on
+    # from step to step as at the table; a step that deals anew says so in its
+    # prompt (NEW_HAND). tests/test_tutorial.py checks both from this data.
     Lesson(
         "basics",
         ("Singles, pairs and triples", "单张、对子和三连张"),
         ("Play goes North → West → South → East. Each player beats the last play with the "
          "same kind of a higher rank, or passes. You are South.",
-         "出牌顺序是 北 → 西 → 南 → 东。每人要么用"
+         "出牌顺序是北 → 西 → 南 → 东。每人要么用"
          "同一牌型、更大的点数压过上一手，要么不出。你坐南家。"),
         (
-            Step("play", ("West played a single 8. Beat it with a single.",
-                          "西家出了一张 8。用一张单张压过它。"),
-                 hand=_h("4S 6H 6D 9C 9S 9H JD QS"), before=(_bp(3, "8D"),),
+            Step("play", ("West played a single K. Beat it with a single.",
+                          "西家出了一张 K。用一张单张压过它。"),
+                 hand=_h("4S 6H 6D 6C KH KD AS"), before=(_bp(3, "KS"),),
                  want={"kind": "single"},
                  after=_pass_round(1, 0, 3),
                  done=("Right: a higher single beats a single."
                        " Everyone passes and you win the trick.",
                        "对：更大的单张压单张。大家都不要，这一墩归你。")),
-            Step("play", ("West played a pair of 7s. Beat it with a pair.",
-                          "西家出了一对 7。用一对压过它。"),
-                 hand=_h("4S 6H 6D 9C 9S JD QS"), before=(_bp(3, "7S 7H"),),
+            Step("play", ("West played a pair of 10s. Beat it with a pair.",
+                          "西家出了一对 10。用一对压过它。"),
+                 hand=_h("4S 6H 6D 6C KH KD"), before=(_bp(3, "TS TH"),),
                  want={"kind": "pair"}, after=_pass_round(1, 0, 3),
                  done=("Right: a pair beats only a pair, of a higher rank.",
                        "对：对子只能被更大的对子压。")),
             Step("play", ("West played three 5s. Beat it with a triple.",
                           "西家出了三张 5。用三张压过它。"),
-                 hand=_h("4S 6H 6D 9C 9S 9H QS"), before=(_bp(3, "5C 5C 5D"),),
+                 hand=_h("4S 6H 6D 6C"), before=(_bp(3, "5C 5C 5D"),),
                  want={"kind": "triple"}, after=_pass_round(1, 0, 3),
-                 done=("Right: three 9s beat three 5s.", "对：三张 9 压三张 5。")),
+                 done=("Right: three 6s beat three 5s.", "对：三张 6 压三张 5。")),
             Step("choice", ("Check: West plays a pair of Ks. Which of these beats it?",
                             "小测：西家出一对 K。下面哪一手能压？"),
                  options=(
@@ -146,27 +173,30 @@ LESSONS: tuple[Lesson, ...] = (
         "bombs",
         ("Bombs by length", "炸弹看张数"),
         ("Four or more cards of one rank are a bomb. A bomb beats any single, pair or "
-         "triple; among bombs, more cards win, then the higher rank.",
-         "同一点数四张或更多是炸弹。炸弹能压任何单张、对子、三连张；炸弹之间先比张数，张数一样再比点数。"),
+         "triple except the dao's (lesson 5); among bombs, more cards win, then the higher "
+         "rank.",
+         "同一点数四张或更多是炸弹。炸弹能压任何单张、对子、三连张，刀的除外（第 5 课）；"
+         "炸弹之间先比张数，张数一样再比点数。"),
         (
-            Step("play", ("West played a pair of As. You have no pair above A: bomb it.",
-                          "西家出了一对 A。你没有比 A 大的对子：用炸弹炸。"),
-                 hand=_h("3C 4S 4H 4C 4D 8S 9D"), before=(_bp(3, "AS AD"),),
-                 want={"kind": "bomb"}, after=_pass_round(1, 0, 3),
-                 done=("Right: even a bomb of "
-                       "4s beats a pair of As.", "对：四个 4 的炸弹也能炸一对 A。")),
-            Step("play", ("West played a 4-card bomb of 6s. Beat it.",
-                          "西家出了四个 6 的炸弹。压过它。"),
-                 hand=_h("3S 3H 3C 3D 5S 5H 5C 5D 5D 9C"), before=(_bp(3, "6S 6H 6C 6D"),),
-                 want={"kind": "bomb", "size": 5}, after=_pass_round(1, 0, 3),
-                 done=("Right: five cards beat four, whatever the rank.",
-                       "对：五张的炸弹压四张的炸弹，不论点数。")),
             Step("play", ("West played a 5-card bomb of 8s. Beat it.",
                           "西家出了五个 8 的炸弹。压过它。"),
-                 hand=_h("KS KH KC KD JS JS JH JC JD 4C"), before=(_bp(3, "8S 8H 8C 8D 8D"),),
+                 hand=_h("3C 4S 4H 4C 4D 5S 5H 5C 5D 5D 9D JS JS JH JC JD"),
+                 before=(_bp(3, "8S 8H 8C 8D 8D"),),
                  want={"kind": "bomb", "size": 5}, after=_pass_round(1, 0, 3),
                  done=("Right: as many cards, and J is higher than 8.",
                        "对：张数一样，J 比 8 大。")),
+            Step("play", ("West played a 4-card bomb of 6s. Beat it.",
+                          "西家出了四个 6 的炸弹。压过它。"),
+                 hand=_h("3C 4S 4H 4C 4D 5S 5H 5C 5D 5D 9D"), before=(_bp(3, "6S 6H 6C 6D"),),
+                 want={"kind": "bomb", "size": 5}, after=_pass_round(1, 0, 3),
+                 done=("Right: five cards beat four, whatever the rank.",
+                       "对：五张的炸弹压四张的炸弹，不论点数。")),
+            Step("play", ("West played a pair of As. You have no pair above A: bomb it.",
+                          "西家出了一对 A。你没有比 A 大的对子：用炸弹炸。"),
+                 hand=_h("3C 4S 4H 4C 4D 9D"), before=(_bp(3, "AS AD"),),
+                 want={"kind": "bomb"}, after=_pass_round(1, 0, 3),
+                 done=("Right: even a bomb of "
+                       "4s beats a pair of As.", "对：四个 4 的炸弹也能炸一对 A。")),
             Step("choice", ("Check: which bomb is stronger?", "小测：哪个炸弹更大？"),
                  options=(
                      Option(("Four Ks", "四个 K"),
@@ -184,21 +214,22 @@ LESSONS: tuple[Lesson, ...] = (
          "同一张牌的三张（点数和花色都相同）是原子。原子压任何炸弹"
          "；原子之间先比点数，再比花色 ♠ > ♥ > ♣ > ♦。"),
         (
-            Step("play", ("West played a 6-card bomb of Qs. Beat it.",
-                          "西家出了六个 Q 的炸弹。压过它。"),
-                 hand=_h("7H 7H 7H 9S 9D 4C"), before=(_bp(3, "QS QS QH QH QC QD"),),
-                 want={"kind": "atom"}, after=_pass_round(1, 0, 3),
-                 done=("Right: three 7♥ are an atom, and an atom beats any bomb.",
-                       "对：三张 7♥ 是原子，原子压任何炸弹。")),
-            Step("play", ("West played the atom 8♥. Beat it.", "西家出了原子 8♥。压过它。"),
-                 hand=_h("8S 8S 8S 8D 8D 8D 5C"), before=(_bp(3, "8H 8H 8H"),),
-                 want={"kind": "atom"}, after=_pass_round(1, 0, 3),
-                 done=("Right: same rank, and ♠ is above ♥.", "对：点数相同，♠ 比 ♥ 大。")),
             Step("play", ("West played the atom 9♣. Beat it.", "西家出了原子 9♣。压过它。"),
-                 hand=_h("4S 4S 4S KD KD KD 6C"), before=(_bp(3, "9C 9C 9C"),),
+                 hand=_h("4C 5C 8S 8S 8S 8D 8D 8D KD KD KD"), before=(_bp(3, "9C 9C 9C"),),
                  want={"kind": "atom"}, after=_pass_round(1, 0, 3),
                  done=("Right: the rank comes first: K beats 9, whatever the suits.",
                        "对：先比点数：K 大于 9，花色不论。")),
+            Step("play", ("West played the atom 8♥. Beat it.", "西家出了原子 8♥。压过它。"),
+                 hand=_h("4C 5C 8S 8S 8S 8D 8D 8D"), before=(_bp(3, "8H 8H 8H"),),
+                 want={"kind": "atom"}, after=_pass_round(1, 0, 3),
+                 done=("Right: same rank, and ♠ is above ♥.", "对：点数相同，♠ 比 ♥ 大。")),
+            Step("play", ("West played a 6-card bomb of Qs. Beat it.",
+                          "西家出了六个 Q 的炸弹。压过它。"),
+                 hand=_h("4C 5C 8D 8D 8D"), before=(_bp(3, "QS QS QH QH QC QD"),),
+                 want={"kind": "atom"}, after=_pass_round(1, 0, 3),
+                 done=("Right: three 8♦ are an atom, and any atom beats any bomb, "
+                       "however long.",
+                       "对：三张 8♦ 是原子，任何原子都压炸弹，炸弹再长也一样。")),
             Step("choice", ("Check: which atom is higher?", "小测：哪个原子更大？"),
                  options=(
                      Option(("Three 10♦", "三张 10♦"),
@@ -215,18 +246,19 @@ LESSONS: tuple[Lesson, ...] = (
          "It beats everything, atoms too, except a higher hydrogen bomb.",
          "同一点数正好八张、每种花色各两张、不带王：氢弹。它压一切，包括原子，只有更大的氢弹能压它。"),
         (
-            Step("play", ("West played the atom A♠. Beat it.", "西家出了原子 A♠。压过它。"),
-                 hand=_h("6S 6S 6H 6H 6C 6C 6D 6D 4H"), before=(_bp(3, "AS AS AS"),),
-                 want={"kind": "hydrogen"}, after=_pass_round(1, 0, 3),
-                 done=("Right: eight 6s, two of each suit, are a hydrogen bomb.",
-                       "对：八张 6、每种花色两张，是氢弹。")),
             Step("play", ("West played a hydrogen bomb of 5s. Beat it.",
                           "西家出了 5 的氢弹。压过它。"),
-                 hand=_h("3S 3S 3H 3H 3C 3C 3D 3D JS JS JH JH JC JC JD JD"),
+                 hand=_h("3S 3S 3H 3H 3C 3C 3D 3D 4H JS JS JH JH JC JC JD JD"),
                  before=(_bp(3, "5S 5S 5H 5H 5C 5C 5D 5D"),),
                  want={"kind": "hydrogen"}, after=_pass_round(1, 0, 3),
                  done=("Right: hydrogen bombs compare by rank: J beats 5.",
                        "对：氢弹比点数：J 大于 5。")),
+            Step("play", ("West played the atom A♠. Beat it.", "西家出了原子 A♠。压过它。"),
+                 hand=_h("3S 3S 3H 3H 3C 3C 3D 3D 4H"), before=(_bp(3, "AS AS AS"),),
+                 want={"kind": "hydrogen"}, after=_pass_round(1, 0, 3),
+                 done=("Right: eight 3s, two of each suit, are a hydrogen bomb: even the "
+                       "lowest beats any atom.",
+                       "对：八张 3、每种花色两张，是氢弹：最小的氢弹也压任何原子。")),
             Step("choice", ("Check: which of these is a hydrogen bomb?", "小测：下面哪个是氢弹？"),
                  options=(
                      Option(("Eight 9s: three ♠, three ♥, one ♣, one ♦",
@@ -252,12 +284,12 @@ LESSONS: tuple[Lesson, ...] = (
         (
             Step("play", ("The dao is 8. West played a single A. Beat it.",
                           "刀是 8。西家出了一张 A。压过它。"),
-                 dao="8", hand=_h("4C KS 8D BJ"), before=(_bp(3, "AS"),),
+                 dao="8", hand=_h("4S 4H 4C 4D 6C 6C 6C KS 8D BJ"), before=(_bp(3, "AS"),),
                  want={"kind": "single"}, after=_pass_round(1, 0, 3),
                  done=("Right: the dao 8 is above A and 2.", "对：刀 8 比 A 和 2 都大。")),
             Step("play", ("West played a pair of Qs. Make a pair with your joker and beat it.",
                           "西家出了一对 Q。用王配一张牌组成对子压过它。"),
-                 dao="8", hand=_h("4S 9H KC RJ"), before=(_bp(3, "QS QD"),),
+                 dao="8", hand=_h("4S 4H 4C 4D 6C 6C 6C KS BJ"), before=(_bp(3, "QS QD"),),
                  want={"kind": "pair"}, after=_pass_round(1, 0, 3),
                  done=("Right: the joker takes the K's rank: a pair of Ks.",
                        "对：王当作 K，组成一对 K。")),
@@ -306,10 +338,12 @@ LESSONS: tuple[Lesson, ...] = (
                             " that nobody beats. Who leads next?",
                             "小测：北家最后一张单张没人压，出完了。谁接着出牌？"),
                  options=(
-                     Option(("South, North's partner", "南家，北家的对家"),
-                            ("Rules §4: the lead goes to the next seat in turn order (下家), "
-                             "not the partner.", "规则 §4：出牌权给下家，而不是对家。")),
-                     Option(("West, North's next seat", "西家，北家的下家")),
+                     # the seats only: an answer must not name its own reason
+                     Option(("South", "南家"),
+                            ("Rules §4: South is North's partner; the lead goes to the next "
+                             "seat in turn order (下家), not the partner.",
+                             "规则 §4：南家是北家的对家；出牌权给下家，而不是对家。")),
+                     Option(("West", "西家")),
                      Option(("East", "东家"),
                             ("Rules §4: play goes North → West, so West is North's next seat.",
                              "规则 §4：出牌顺序是北 → 西，北家的下家是西家。")),
@@ -322,7 +356,7 @@ LESSONS: tuple[Lesson, ...] = (
         ("Every 5 is worth 5 points, every 10 and K 10: 300 points in a half. The player who "
          "makes the last play of a trick takes its points for their team.",
          "每张 5 算 5 分，每张 10 和 K 算 10 分："
-         "一局共 300 分。一墩的最后出牌者为本队拿走这墩的分。"),
+         "每个半局共 300 分。一墩的最后出牌者为本队拿走这墩的分。"),
         (
             Step("play", ("East, North and West played 5♦, 10♠ and K♥: 25 points. Take the trick.",
                           "东、北、西家出了 5♦、10♠、K♥：共 25 分。把这一墩拿下。"),
@@ -342,7 +376,7 @@ LESSONS: tuple[Lesson, ...] = (
             Step("choice", ("Check: North went out first; East is left last with K♠ 5♥ 9♣ in hand "
                             "and 40 points captured. Where do East's points go?",
                             "小测：北家上游；东家最后还剩 K♠ 5♥ "
-                            "9♣，本局拿了 40 分。东家的分去哪儿？"),
+                            "9♣，这个半局拿了 40 分。东家的分去哪儿？"),
                  options=(
                      Option(("All 55 to North–South", "全部 55 分归南北")),
                      Option(("40 to North–South, the 15 in hand stay with East–West",
@@ -362,9 +396,10 @@ LESSONS: tuple[Lesson, ...] = (
          "the game ends with the stake doubled, if one team went out before either opponent, "
          "or if a team scored under 60. Otherwise a second half decides: the team of the first "
          "half's first out needs 300 of 600, the other team 305.",
-         "一盘最多两局。第一局后如果一队两人都先于对方出"
-         "完，或有一队得分不到 60，就是双夹：比赛结束，"
-         "输赢分翻倍。否则打第二局：两局共 600 分，第一局上游的队得 300 分就赢，另一队要 305 分。"),
+         "一局最多两个半局（上半局、下半局）。上半局后如果一队两人都先于对方出"
+         "完，或有一队得分不到 60，就是双夹：这一局结束，"
+         "输赢分翻倍。否则打下半局：两个半局共 600 分，上半局上游的队得 300 分就赢，"
+         "另一队要 305 分。"),
         (
             Step("play", ("Your partner North is out. West played a pair of 7s; go out with your "
                           "last two cards and clamp East–West.",
@@ -375,13 +410,13 @@ LESSONS: tuple[Lesson, ...] = (
                        "double clamp, your team wins.",
                        "对：你们两人都出完了，东西还有牌：双夹，你们赢。")),
             Step("choice", ("Check: after the first half North–South have 250 points and East–West "
-                            "50. What happens?", "小测：第一局后南北 250 "
+                            "50. What happens?", "小测：上半局后南北 250 "
                                                  "分，东西 50 分。结果如何？"),
                  options=(
-                     Option(("A second half is dealt", "再打第二局"),
+                     Option(("A second half is dealt", "再打下半局"),
                             ("Rules §6: a team under 60 after the first half is a double clamp: "
-                             "the game ends.", "规则 §6：第一局后有一队不到"
-                                               " 60 分就是双夹，比赛结束。")),
+                             "the game ends.", "规则 §6：上半局后有一队不到"
+                                               " 60 分就是双夹，这一局结束。")),
                      Option(("Double clamp: North–South win, stake doubled",
                              "双夹：南北赢，输赢分翻倍")),
                      Option(("East–West win", "东西赢"),
@@ -390,16 +425,16 @@ LESSONS: tuple[Lesson, ...] = (
                  )),
             Step("choice", ("Check: after two halves it is 300 to 300. East went out first in the "
                             "first half. Who wins?",
-                            "小测：两局打完是 300 比 300。第一局东家上游。谁赢？"),
+                            "小测：上下两个半局打完是 300 比 300。上半局东家上游。谁赢？"),
                  options=(
                      Option(("North–South", "南北"),
                             ("Rules §6: North–South are not the "
                              "first out's team, so they need 305.",
-                             "规则 §6：南北不是第一局上游的队，要 305 分才赢。")),
+                             "规则 §6：南北不是上半局上游的队，要 305 分才赢。")),
                      Option(("East–West", "东西")),
                      Option(("A draw", "平局"),
                             ("Rules §6: there are no draws: the first out's team wins at 300.",
-                             "规则 §6：没有平局：第一局上游的队 300 分就赢。")),
+                             "规则 §6：没有平局：上半局上游的队 300 分就赢。")),
                  )),
         ),
     ),
@@ -407,6 +442,11 @@ LESSONS: tuple[Lesson, ...] = (
 
 COUNT = len(LESSONS)
 CODES = tuple(lesson.code for lesson in LESSONS)
+DAO_LESSON = CODES.index("dao") + 1  # the lesson that teaches the dao (RULES.md §1, §3)
+# shown beside "刀 2" in the lessons before DAO_LESSON, which show the dao unexplained
+DAO_NOTE: Text = ("The dao is each deal's trump rank, above A (here the %(dao)ss); lesson "
+                  "%(n)s teaches it.",
+                  "刀是每副牌的主牌点数，排在 A 之上（这里是 %(dao)s）；第 %(n)s 课会讲。")
 
 KIND_NAMES: dict[str, Text] = {
     "single": ("a single", "单张"), "pair": ("a pair", "对子"), "triple": ("a triple", "三连张"),
@@ -464,10 +504,14 @@ def _bot_plays(plays: tuple[BotPlay, ...], dao: str, lang: str) -> list[dict[str
 
 
 def lesson_summary(n: int, lang: str) -> dict[str, Any]:
-    """``{n, code, title, intro, steps}`` of lesson ``n`` (steps: how many)."""
+    """``{n, code, title, intro, steps, dao_note}`` of lesson ``n`` (steps: how
+    many; dao_note: one line on the dao, before the lesson that teaches it,
+    else empty)."""
     les = lesson(n)
+    dao = next((s.dao for s in les.steps if s.kind == "play"), "2")
+    note = say(DAO_NOTE, lang, dao=_rank_text(dao), n=DAO_LESSON) if n < DAO_LESSON else ""
     return {"n": n, "code": les.code, "title": say(les.title, lang),
-            "intro": say(les.intro, lang), "steps": len(les.steps)}
+            "intro": say(les.intro, lang), "steps": len(les.steps), "dao_note": note}
 
 
 def step_view(n: int, index: int, lang: str) -> dict[str, Any]:

@@ -4,7 +4,8 @@ Thin: the lessons and their judging are :mod:`games.tutorial`; here only the
 HTTP shapes and an account's progress (:class:`games.models.TutorialProgress`).
 No table, seat or game row is touched, and a lesson in progress is kept
 nowhere: every request names its step. Open to visitors; only an account's
-completions are stored (a visitor's page keeps them in localStorage).
+completions are stored (a visitor's page keeps them in localStorage, and hands
+them to the account once its owner logs in: :func:`api_sync`).
 """
 
 from __future__ import annotations
@@ -112,3 +113,34 @@ def api_complete(request: HttpRequest, n: int) -> JsonResponse:
     if request.user.is_authenticated:
         TutorialProgress.objects.get_or_create(user=request.user, lesson=code)
     return JsonResponse({"lesson": code, "saved": request.user.is_authenticated})
+
+
+@require_POST
+def api_sync(request: HttpRequest) -> JsonResponse:
+    """``POST /api/tutorial/sync`` ``{lessons: [n, …]}`` → ``{saved, done}``:
+    the lessons this browser finished while logged out (its localStorage) are
+    added to the signed-in account, so the index, the lobby's offer and the
+    account's other browsers agree. Only real lesson numbers (1…COUNT) are
+    taken; anything else is ``400 bad_request`` and nothing is stored. ``saved``
+    lists the codes newly stored, ``done`` all the account's codes. A visitor
+    gets ``403 login_required`` (the page keeps their progress). CSRF-checked as
+    every POST of the site."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "login_required",
+                             "message": "log in to save progress to an account"}, status=403)
+    try:
+        raw = _body(request).get("lessons")
+        if not isinstance(raw, list) or len(raw) > tutorial.COUNT or not all(
+                isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= tutorial.COUNT
+                for n in raw):
+            raise tutorial.TutorialError(
+                "bad_request", f"lessons must be a list of lesson numbers 1–{tutorial.COUNT}")
+    except tutorial.TutorialError as e:
+        return _error(e)
+    codes = {tutorial.lesson(n).code for n in raw}
+    had = completed(request.user)
+    new = sorted(codes - had, key=tutorial.CODES.index)
+    TutorialProgress.objects.bulk_create(
+        [TutorialProgress(user=request.user, lesson=code) for code in new],
+        ignore_conflicts=True)
+    return JsonResponse({"saved": new, "done": [c for c in tutorial.CODES if c in had | codes]})

@@ -176,6 +176,12 @@ def table_strings() -> dict[str, Any]:
             "You have left your seat: a player whose connection is lost, or who "
             "leaves a game, is stood up. Click an empty seat to sit down again."
         ),
+        # leaving a practice game is not an escape (RULES.md §7: no penalty)
+        "stood_up_practice": _(
+            "You have left your seat: a player who leaves a practice game, or whose "
+            "connection is lost, is stood up (no penalty). Click an empty seat to sit "
+            "down again."
+        ),
         "no_watching": _("This table does not allow spectators: you can sit down when "
                          "the game ends."),
         "us": _("Us"),
@@ -204,6 +210,10 @@ def table_strings() -> dict[str, Any]:
             "Leave this game? It will be abandoned and you lose %(points)s rating points."
         ),
         "escape_practice": _("Leave this practice game? It will be abandoned (no penalty)."),
+        "leave_rated": _("Leave game"),
+        "leave_practice": pgettext("leave a practice game", "Leave"),
+        "leave_title_rated": _("Leave the game?"),
+        "leave_title_practice": _("Leave the practice game?"),
         "chat_too_long": _("A chat message has at most 200 characters."),
         "not_connected": _("Not connected. Reconnecting…"),
         "error": _("Something went wrong."),
@@ -341,7 +351,7 @@ def review_strings() -> dict[str, Any]:
         "review_best": _("Better"),
         "review_pass": _("Pass"),
         "review_points": _("%(points)s expected points"),
-        "review_loss": _("%(loss)s points lost"),
+        "review_loss": _("%(gap)s fewer expected points (%(loss)s of them clearly)"),
         "review_no_better": _("No play was clearly better."),
         "review_queued": _("Queued: number %(n)s in line."),
         "review_running": _("Judging your decisions: %(done)s of %(total)s."),

@@ -20,6 +20,7 @@ urlpatterns = [
     path("fairness/", views.fairness_doc, name="fairness_doc"),
     path("tutorial/", tutorial_views.index, name="tutorial"),
     path("tutorial/<int:n>/", tutorial_views.page, name="tutorial_lesson"),
+    path("api/tutorial/sync", tutorial_views.api_sync, name="tutorial_sync"),
     path("api/tutorial/<int:n>", tutorial_views.api_step, name="tutorial_step"),
     path("api/tutorial/<int:n>/play", tutorial_views.api_play, name="tutorial_play"),
     path("api/tutorial/<int:n>/complete", tutorial_views.api_complete, name="tutorial_complete"),

@@ -62,7 +62,7 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
     assert accuracy.endswith("%")
     assert 0 <= int(accuracy[:-1]) <= 100
     assert "准确率" in summary.inner_text()
-    thresholds = page.locator(".review-thresholds").inner_text()
+    thresholds = page.locator(".review-thresholds").first.inner_text()
     assert all(n in thresholds for n in ("10", "25", "50"))
     labels = page.locator(".review-counts .review-label").all_inner_texts()
     assert [t.split()[0] for t in labels] == ["好", "不精确", "失误", "大错"]
@@ -81,8 +81,8 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
         const next = s.nextElementSibling;
         const n = next && next.getBoundingClientRect();
         const name = s.querySelector('.review-seat-name').getBoundingClientRect();
-        // four abreast (720 px and up): the count under its own name
-        const stacked = window.innerWidth < 720 || c.top >= name.bottom - 1;
+        // the count under its own name at every width
+        const stacked = c.top >= name.bottom - 1;
         return stacked && c.left >= b.left && c.right <= b.right + 0.5
             && (!n || n.top >= b.bottom || n.left - b.right >= 4);
     })""")
@@ -113,6 +113,51 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
     page.locator(f'.review-btn[data-game="{game_id}"]').click()
     page.wait_for_url(f"**/games/{game_id}/review/")
     page.locator("#review-summary").wait_for()
+
+
+MARK_COSTLY = """
+from games.models import GameReview
+row = GameReview.objects.get(game_id={game_id})
+j = row.result["judged"][0]
+j.update(label="mistake", made=["5S", "5D", "RJ"], best=["KS", "KH", "KC", "KD"],
+         made_points=110.6, best_points=186.2, loss=31.7)
+row.result["costliest"] = [j["index"]]
+row.save(update_fields=["result"])
+"""
+
+
+def test_a_review_reads_on_a_phone_with_a_long_name(site, browser):
+    """At 360 px: a long name wraps inside its seat's chip (never cut to "北
+    rvlongername_…"), the costliest moment's cards sit side by side, each
+    readable, and its loss reads as the gap of the two expected values shown."""
+    me = Player.open(browser, f"rvlongername_{next(_names):05d}", **PHONE)
+    me.sign_up(site.base_url)
+    out = site.manage("shell", "-c", "from tests.page_states import finished_practice; "
+                                     f"print(finished_practice({me.name!r}))")
+    game_id = int(out.strip().splitlines()[-1])
+    page = me.page
+    page.goto(f"{site.base_url}/games/{game_id}/review/")
+    page.locator("#review-ask").click()
+    page.locator("#review-summary").wait_for(timeout=60_000)
+    site.manage("shell", "-c", MARK_COSTLY.format(game_id=game_id))
+    page.reload()
+    page.locator("#review-hand .pcard").first.wait_for()
+    clipped = page.evaluate("""() => [...document.querySelectorAll('.review-seat-name')]
+        .filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)""")
+    assert clipped == []
+    assert me.name in page.locator(".review-seat.is-me .review-seat-name").inner_text()
+    moment = page.locator("#review-costliest li").first
+    assert "期望少 75.6 分（可确定的至少 31.7 分）" in moment.inner_text()
+    overlaps = page.evaluate("""() => [...document.querySelectorAll(
+            '#review-costliest .cards')].flatMap((row) => {
+        const cards = [...row.querySelectorAll('.pcard')].map((c) => c.getBoundingClientRect());
+        return cards.slice(1).filter((c, i) => c.top === cards[i].top
+                                     && c.left < cards[i].right - 0.5).map(() => 1);
+    })""")
+    assert overlaps == []
+    assert page.locator("#review-costliest .pcard").count() == 7
+    assert page.evaluate(NO_SIDEWAYS_JS)
+    me.assert_clean()
 
 
 def test_a_closed_challenge_board_is_reviewed_on_a_phone(site, browser):

@@ -1,7 +1,9 @@
 """The 新手教程 in a real browser: a signed-up player finishes all
-eight lessons by clicking cards and answers (desktop; the first lesson again on
+eight lessons by clicking cards and answers (desktop; the second lesson again on
 a 360×740 phone with no horizontal scroll), and a visitor makes a wrong play
-and reads its explanation, in Chinese and in English. The site and browser
+and reads its explanation, in Chinese and in English; the last lesson leads to a
+game with bots; lessons finished logged out reach the account once its owner
+logs in; a reload or a language switch keeps the step. The site and browser
 fixtures are tests/test_browser.py's (the site is ``manage.py runsite``)."""
 
 from __future__ import annotations
@@ -74,6 +76,10 @@ def test_an_account_finishes_every_lesson_on_desktop_and_one_on_a_phone(site, br
     for n in range(1, tutorial.COUNT + 1):
         _play_lesson(page, site.base_url, n)
         assert page.locator("#tut-saved").inner_text() == "已保存到你的账号。"
+    # after the last lesson the next step is a game with bots (the lobby's 和机器人练习)
+    page.locator("#tut-practice-btn").click()
+    page.wait_for_url("**/tables/*/")
+    page.locator("#table-app").wait_for(state="attached")
     page.goto(site.base_url + "/tutorial/")
     assert page.locator("#tut-lessons li.done").count() == tutorial.COUNT
     page.goto(site.base_url + "/")
@@ -81,18 +87,18 @@ def test_an_account_finishes_every_lesson_on_desktop_and_one_on_a_phone(site, br
 
     phone = Player.open(browser, "shouji", viewport={"width": 360, "height": 740},
                         is_mobile=True, has_touch=True)
-    phone.page.goto(f"{site.base_url}/tutorial/3/")
+    phone.page.goto(f"{site.base_url}/tutorial/2/")
     kind = phone.page.locator("#tut-plays .play-kind").first
     kind.wait_for()  # the opponent's play is named on a phone too
     assert kind.is_visible()
     assert "炸弹" in kind.inner_text()
-    _play_lesson(phone.page, site.base_url, 3)
+    _play_lesson(phone.page, site.base_url, 2)  # a 16-card hand on a phone
     assert _no_horizontal_scroll(phone.page)
     assert "浏览器" in phone.page.locator("#tut-saved").inner_text()  # a visitor: kept here
     phone.page.goto(site.base_url + "/tutorial/")
     done = phone.page.locator("#tut-lessons li.done")
     done.first.wait_for()
-    assert done.evaluate_all("els => els.map(e => e.dataset.code)") == ["atoms"]
+    assert done.evaluate_all("els => els.map(e => e.dataset.code)") == ["bombs"]
     me.assert_clean()
     phone.assert_clean()
 
@@ -119,4 +125,77 @@ def test_a_wrong_play_is_explained(site, browser, locale, words):
     page.locator("#tut-clear").click()
     assert page.locator("#tut-hand").inner_html() == hand_before
     assert _no_horizontal_scroll(page)
+    visitor.assert_clean()
+
+
+def _step_of(page) -> str:
+    return page.locator("#tut-step-of").inner_text()
+
+
+def _hand(page) -> list[str]:
+    return sorted(page.locator("#tut-hand button.pcard").evaluate_all(
+        "els => els.map(e => e.dataset.card)"))
+
+
+def test_progress_made_logged_out_reaches_the_account(site, browser):
+    """Lessons 1 and 2 finished logged out, then sign-up in the same browser and
+    lesson 3: the account holds all three, on the index, in the lobby's offer
+    and in another browser logged in as the same person."""
+    me = Player.open(browser, "laixue", viewport={"width": 1280, "height": 800})
+    page = me.page
+    for n in (1, 2):
+        _play_lesson(page, site.base_url, n)
+        assert page.locator("#tut-saved").inner_text() == \
+            "已保存在这个浏览器里。登录后可以把进度保存到账号。"
+    me.sign_up(site.base_url)
+    _play_lesson(page, site.base_url, 3)  # the page is ready once the browser's are sent
+    assert page.locator("#tut-saved").inner_text() == "已保存到你的账号。"
+    page.goto(site.base_url + "/")
+    assert page.locator("#tutorial-offer .badge").inner_text() == "3/8"
+    page.goto(site.base_url + "/tutorial/")
+    done = page.locator("#tut-lessons li.done")
+    assert done.evaluate_all("els => els.map(e => e.dataset.code)") == [
+        "basics", "bombs", "atoms"]
+
+    other = Player.open(browser, "laixue", viewport={"width": 1280, "height": 800})
+    other.log_in(site.base_url)
+    other.page.goto(site.base_url + "/tutorial/")
+    codes = other.page.locator("#tut-lessons li.done").evaluate_all(
+        "els => els.map(e => e.dataset.code)")
+    assert codes == ["basics", "bombs", "atoms"]
+    me.assert_clean()
+    other.assert_clean()
+
+
+def test_a_reload_or_a_language_switch_keeps_the_step(site, browser):
+    visitor = Player.open(browser, "chongzai", viewport={"width": 1280, "height": 800})
+    page = visitor.page
+    page.goto(site.base_url + "/tutorial/1/")
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    first = tutorial.lesson(1).steps[0]
+    _click_cards(page, _answer(first))
+    page.locator("#tut-play").click()
+    page.wait_for_selector("#tut-feedback.ok")
+    page.locator("#tut-next").click()
+    assert _step_of(page) == "第 2 步，共 4 步"
+    second = sorted(tutorial.lesson(1).steps[1].hand)
+    assert _hand(page) == second
+
+    page.reload()
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    assert _step_of(page) == "第 2 步，共 4 步"
+    assert _hand(page) == second
+
+    page.locator("#lang-select").select_option("en")
+    page.locator(".lang-switch button[type=submit]").click()
+    page.wait_for_selector("html[lang='en']")
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    assert _step_of(page) == "Step 2 of 4"
+    assert _hand(page) == second
+
+    # a step that is not the lesson's falls back to the first
+    page.evaluate("() => sessionStorage.setItem('yuanzi.tutorial.step.1', '99')")
+    page.reload()
+    page.wait_for_selector("#tutorial[data-ready='1']")
+    assert _step_of(page) == "Step 1 of 4"
     visitor.assert_clean()

@@ -7,6 +7,7 @@ social/history_views.py; docs/api.md "History")."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 import pytest
 from django.db import connection
@@ -311,6 +312,48 @@ def seed_history(username: str) -> None:
         e = RatingEntry.objects.create(user=me, delta=delta, reason=RatingEntry.GAME)
         RatingEntry.objects.filter(pk=e.pk).update(created_at=T0 + timedelta(days=i))
     Profile.objects.filter(user=me).update(rating_points=100)
+
+
+def _label_box(t: rating_graph.Threshold) -> tuple[float, float, float, float]:
+    """A drawn label's box at its largest size (rating_graph.LABEL_SIZE)."""
+    width = rating_graph.text_width(t.label)
+    left = t.label_x if t.anchor == "start" else t.label_x - width
+    size = rating_graph.LABEL_SIZE
+    top = t.label_y if t.below else t.label_y - size
+    return left, top, left + width, top + size
+
+
+def _line_points(g: rating_graph.Graph) -> list[tuple[float, float]]:
+    """The rating line sampled every tenth of its segments."""
+    coords = [tuple(map(float, p.split(","))) for p in g.line.split()]
+    return [(ax + (bx - ax) * k / 10, ay + (by - ay) * k / 10)
+            for (ax, ay), (bx, by) in pairwise(coords) for k in range(11)]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_graph_labels_stay_off_the_rating_line(owner, lang):
+    """A tester saw "Clerk 0" drawn over a new player's flat line at 0, and a
+    label the rising line ran through: each label goes above or below its
+    line, left or right, where the rating line is not."""
+    flat = rating_graph.graph(owner.pk, lang)
+    clerk = flat.thresholds[0]
+    assert clerk.points == 0
+    assert clerk.labelled
+    assert clerk.below  # under the line the rating runs on
+    assert clerk.label_y > clerk.y
+    for i, delta in enumerate((30, 40, -10)):
+        e = RatingEntry.objects.create(user=owner, delta=delta, reason=RatingEntry.GAME)
+        RatingEntry.objects.filter(pk=e.pk).update(created_at=T0 + timedelta(days=i))
+    Profile.objects.filter(user=owner).update(rating_points=60)
+    for g in (flat, rating_graph.graph(owner.pk, lang)):
+        points = _line_points(g)
+        drawn = [t for t in g.thresholds if t.labelled]
+        assert drawn
+        for t in drawn:
+            left, top, right, bottom = _label_box(t)
+            assert not [(x, y) for x, y in points if left <= x <= right and top <= y <= bottom], t
+            assert left >= 0, t
+            assert right <= rating_graph.WIDTH, t
 
 
 def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, client):

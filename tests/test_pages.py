@@ -432,6 +432,26 @@ def test_table_strings_explain_stand_up_and_auto_play(client, owner):
     assert en["rating_delta"]["one"] == "%(delta)s rating point"
 
 
+def test_table_strings_word_leaving_a_practice_game_as_leaving(client, owner):
+    """Leaving a practice game is no escape (RULES.md §7): its button, dialog and
+    stand-up banner say 离开 / Leave; a rated game's button keeps 逃跑."""
+    table = tables.create_table(owner)
+    zh = _json_script(
+        client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
+    )
+    assert zh["leave_rated"] == "逃跑"
+    assert zh["leave_title_rated"] == "要逃跑吗？"
+    assert zh["leave_practice"] == "离开"
+    assert zh["leave_title_practice"] == "要离开练习局吗？"
+    assert "逃跑" not in zh["stood_up_practice"]
+    assert "离开练习局" in zh["stood_up_practice"]
+    en = _json_script(client.get(reverse("table", args=[table.pk]),
+                                 HTTP_ACCEPT_LANGUAGE="en").content.decode(), "table-strings")
+    assert en["leave_practice"] == "Leave"
+    assert en["leave_rated"] == "Leave game"
+    assert "practice game" in en["stood_up_practice"]
+
+
 def test_lobby_lists_newest_tables_first(client, owner):
     first = tables.create_table(owner, "第一桌")
     second = tables.create_table(owner, "第二桌")

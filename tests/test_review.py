@@ -117,3 +117,10 @@ def test_summary_counts_good_decisions_and_the_three_costliest():
 def test_review_refuses_a_seat_that_does_not_exist(record):
     with pytest.raises(ArgumentError):
         review_game(record, 4)
+
+
+def test_a_good_decision_is_never_among_the_costliest():
+    """好 with a loss the deals do not show clearly is not a costly moment."""
+    r = summarize(0, [_j(2, 5.6, "good"), _j(4, 30.0, "mistake"), _j(6, 0.0, "good")])
+    assert [j.index for j in r.costliest] == [4]
+    assert summarize(0, [_j(2, 5.6, "good")]).costliest == []

@@ -410,3 +410,75 @@ def test_the_review_queue_has_its_own_worker(celery_worker, players, settings):
     finally:
         reviewer.stop()
         _live.remove(reviewer)
+
+
+def _done_with(row: GameReview, judged: list[dict], costliest: list[int]) -> None:
+    """Store ``judged`` (hand-made judgements at real indices) as ``row``'s result."""
+    counts = Counter(j["label"] for j in judged)
+    row.result = {**row.result, "judged": judged, "costliest": costliest,
+                  "counts": {k: counts.get(k, 0) for k in row.result["counts"]},
+                  "accuracy": counts.get("good", 0) / len(judged) if judged else 1.0}
+    row.save(update_fields=["result"])
+
+
+def test_the_loss_shown_agrees_with_the_expected_points_shown(finished, owner, client):
+    """The page shows the gap between the two expected values it shows, and the
+    part of it the sampled deals show clearly (the label's), saying why they
+    differ; a 好 is never among the costliest moments (tester: "不精确 损失 11.7
+    分" beside 110.6 and 186.2 expected, and a "Good" among the costliest)."""
+    row = reviews.request_review(finished.pk, owner)
+    assert reviews.run(row.pk)
+    row.refresh_from_db()
+    a, b = (j["index"] for j in row.result["judged"][:2])
+    base = {"half": 1, "choices": 3, "made": [], "best": [], "alternatives": []}
+    _done_with(row, [
+        {**base, "index": a, "label": "inexact", "made_points": 110.6,
+         "best_points": 186.2, "loss": 11.7},
+        {**base, "index": b, "label": "good", "made_points": 107.0,
+         "best_points": 149.7, "loss": 5.6},
+    ], costliest=[a, b])  # the second as stored before 好 was left out
+    client.force_login(owner)
+    html = client.get(reverse("game_review", args=[finished.pk]),
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    costliest = html[html.index('id="review-costliest"'):html.index('id="review-steps"')]
+    assert costliest.count('<li data-step="') == 1
+    assert "75.6 fewer expected points (11.7 of them clearly)" in costliest
+    assert "149.7" not in costliest
+    assert 'id="review-sure"' in html
+    assert "1.5 standard errors" in html
+    steps = {s["i"]: s for s in _steps(html)}
+    assert steps[a]["judgement"]["gap"] == 75.6
+    assert steps[b]["judgement"]["gap"] == 42.7
+    zh = client.get(reverse("game_review", args=[finished.pk]),
+                    HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "期望少 75.6 分（可确定的至少 11.7 分）" in zh
+
+
+def test_a_review_with_nothing_to_judge_says_so(finished, owner, client):
+    row = reviews.request_review(finished.pk, owner)
+    assert reviews.run(row.pk)
+    row.refresh_from_db()
+    _done_with(row, [], costliest=[])
+    client.force_login(owner)
+    html = client.get(reverse("game_review", args=[finished.pk]),
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="review-nothing"' in html
+    assert "nothing to judge" in html
+    assert "No decision lost points clearly" not in html
+    assert 'id="review-sure"' not in html
+
+
+def test_someone_elses_review_is_a_404_that_says_why(finished, outsider, client):
+    client.force_login(outsider)
+    r = client.get(reverse("game_review", args=[finished.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 404
+    assert "Only the game&#x27;s own players may review it." in r.content.decode()
+
+
+def test_each_game_of_ones_own_history_links_to_its_review(finished, owner, outsider, client):
+    client.force_login(owner)
+    html = client.get(reverse("history")).content.decode()
+    assert f'href="{reverse("game_review", args=[finished.pk])}"' in html
+    client.force_login(outsider)
+    other = client.get(reverse("user_history", args=[owner.username])).content.decode()
+    assert "history-review" not in other

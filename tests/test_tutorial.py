@@ -6,7 +6,9 @@ is not; no table, game or record is touched."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -116,7 +118,7 @@ def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     assert not r["ok"]
     assert "dao" in r["explanation"]
     # a shorter bomb with a higher rank
-    r = tutorial.judge(2, 2, cards=["KS", "KH", "KC", "KD"], lang="en")
+    r = tutorial.judge(2, 0, cards=["JS", "JH", "JC", "JD"], lang="en")
     assert not r["ok"]
     assert "more cards" in r["explanation"]
     # a lower atom by suit
@@ -129,10 +131,10 @@ def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     assert not r["ok"]
     assert "single" in r["explanation"]
     # mixed ranks are no play; cards not held are refused by name
-    r = tutorial.judge(1, 0, cards=["9C", "JD"], lang="zh")
+    r = tutorial.judge(1, 0, cards=["6C", "KD"], lang="zh")
     assert not r["ok"]
     assert r["explanation"].startswith("规则 §3")
-    r = tutorial.judge(1, 0, cards=["AS"], lang="en")
+    r = tutorial.judge(1, 0, cards=["2S"], lang="en")
     assert not r["ok"]
     assert "not all in your hand" in r["explanation"]
     # a legal play the step does not ask for, and a pass on a lead
@@ -146,10 +148,10 @@ def test_judge_uses_the_engine_for_each_kind_of_wrong_play():
     assert not r["ok"]
     assert "Rules §4: you may pass" in r["explanation"]
     # the learner's right play comes first in what follows, then the bots'
-    r = tutorial.judge(1, 0, cards=["9C"], lang="en")
+    r = tutorial.judge(1, 0, cards=["AS"], lang="en")
     assert r["ok"]
     assert [(p["seat"], p["cards"]) for p in r["after"]] == [
-        (2, ["9C"]), (1, []), (0, []), (3, [])]
+        (2, ["AS"]), (1, []), (0, []), (3, [])]
 
 
 def test_a_wrong_play_is_explained_and_changes_nothing(client):
@@ -314,3 +316,203 @@ def test_the_lessons_name_each_kind_as_the_table_does():
             label = str(labels[kind]).lower()
             # 对 (the table's label) is 对子 in a sentence; 三张 is not 三连张
             assert word in label or label.split()[0] in word, (lang, kind, word, label)
+
+
+# --- the tester's defects (each test fails on the code before its fix) ---------------
+
+NEW_HAND = ("A new hand", "新的一手牌")
+
+
+def _accepted(step: tutorial.Step) -> list[Counter]:
+    """Every answer (as a multiset of cards) the step judges right: all the
+    sub-multisets of the hand that make a play beating the table's and meeting
+    what the step asks (not only one representative per play as legal_plays
+    gives: which 9 of three is played matters to the next hand)."""
+    table = tutorial.table_play(step)
+    if step.want.get("pass"):
+        return [Counter()]
+    held = sorted(Counter(step.hand).items())
+    out = []
+    for counts in itertools.product(*(range(c + 1) for _, c in held)):
+        cards = [card for (card, _), k in zip(held, counts, strict=True) for _ in range(k)]
+        if not cards:
+            continue
+        play = engine.classify(cards, step.dao)
+        if play is None or (table is not None and not engine.beats(play, table)):
+            continue
+        if tutorial._meets(step, play):
+            out.append(Counter(cards))
+    return out
+
+
+@pytest.mark.parametrize("n", range(1, tutorial.COUNT + 1))
+def test_the_hand_goes_on_from_step_to_step(n):
+    """Each play step's hand is the previous play step's hand less the cards its
+    right answer played (whichever right answer), or the step says it deals a
+    new hand, in both languages."""
+    plays = [s for s in tutorial.lesson(n).steps if s.kind == "play"]
+    for before, after in itertools.pairwise(plays):
+        if NEW_HAND[0] in after.prompt[0]:
+            assert NEW_HAND[1] in after.prompt[1]
+            continue
+        answers = _accepted(before)
+        assert answers, before
+        for played in answers:
+            assert Counter(before.hand) - played == Counter(after.hand), (
+                f"lesson {n}: {before.hand} less {sorted(played.elements())} "
+                f"is not the next step's {after.hand}")
+
+
+def _sync(client, body, **extra):
+    return _post(client, reverse("tutorial_sync"), body, **extra)
+
+
+def test_lessons_finished_in_the_browser_are_added_to_the_account(client, owner):
+    """A logged-in page posts the lessons its browser holds (finished logged
+    out): they are stored, so the index and the lobby's offer agree."""
+    TutorialProgress.objects.create(user=owner, lesson="atoms")
+    client.force_login(owner)
+    r = _sync(client, {"lessons": [1, 2, 3]})
+    assert r.status_code == 200
+    assert r.json() == {"saved": ["basics", "bombs"], "done": ["basics", "bombs", "atoms"]}
+    assert _sync(client, {"lessons": [2]}).json()["saved"] == []  # again: nothing new
+    assert set(TutorialProgress.objects.filter(user=owner).values_list("lesson", flat=True)) \
+        == {"basics", "bombs", "atoms"}
+    html = client.get(reverse("tutorial")).content.decode()
+    assert html.count("tut-done-mark\" hidden") == tutorial.COUNT - 3
+    offer = client.get(reverse("lobby")).content.decode()
+    assert '<span class="badge">3/8</span>' in offer
+
+
+def test_the_sync_takes_only_real_lesson_numbers(client, owner):
+    client.force_login(owner)
+    for body in ({"lessons": [0]}, {"lessons": [9]}, {"lessons": [-1]}, {"lessons": ["1"]},
+                 {"lessons": [True]}, {"lessons": [1.0]}, {"lessons": "1"}, {"lessons": None},
+                 {}, {"lessons": [1] * 9}, {"lessons": ["basics"]}):
+        r = _sync(client, body)
+        assert r.status_code == 400, body
+        assert r.json()["error"] == "bad_request"
+    r = client.post(reverse("tutorial_sync"), "[1]", content_type="application/json")
+    assert r.status_code == 400
+    assert client.get(reverse("tutorial_sync")).status_code == 405
+    assert not TutorialProgress.objects.exists()
+
+
+def test_the_sync_needs_an_account_and_the_csrf_token(client, owner):
+    from django.test import Client
+
+    r = _sync(client, {"lessons": [1]})  # a visitor: the browser keeps it
+    assert r.status_code == 403
+    assert r.json()["error"] == "login_required"
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(owner)
+    assert _sync(strict, {"lessons": [1]}).status_code == 403
+    assert not TutorialProgress.objects.exists()
+    page = strict.get(reverse("tutorial")).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    assert _sync(strict, {"lessons": [1]}, HTTP_X_CSRFTOKEN=token).status_code == 200
+    assert TutorialProgress.objects.filter(user=owner, lesson="basics").exists()
+
+
+def _zh_texts():
+    """Every Chinese text of the lessons, where it is."""
+    for n, les in enumerate(tutorial.LESSONS, start=1):
+        yield f"{n} title", les.title[1]
+        yield f"{n} intro", les.intro[1]
+        for i, s in enumerate(les.steps):
+            for name, text in (("prompt", s.prompt), ("done", s.done), ("off_goal", s.off_goal)):
+                if text:
+                    yield f"{n}.{i} {name}", text[1]
+            for bp in (*s.before, *s.after):
+                if bp.note:
+                    yield f"{n}.{i} note", bp.note[1]
+            for j, o in enumerate(s.options):
+                yield f"{n}.{i}.{j} option", o.text[1]
+                if o.why:
+                    yield f"{n}.{i}.{j} why", o.why[1]
+
+
+def test_the_lessons_say_half_and_game_as_the_site_does():
+    """RULES.md §6: a game (一局) is up to two halves (上半局 / 下半局); the lessons
+    never call a half 局 (第一局, 两局, 本局) nor a game 盘."""
+    for where, text in _zh_texts():
+        rest = text.replace("半局", "").replace("平局", "").replace("一局", "")
+        assert "局" not in rest, (where, text)
+        assert "盘" not in text, (where, text)
+    assert "每个半局共 300 分" in tutorial.lesson(7).intro[1]
+    assert "300 points in a half" in tutorial.lesson(7).intro[0]
+    clamp = tutorial.lesson(8).intro[1]
+    assert "一局最多两个半局" in clamp
+    assert "上半局" in clamp
+    assert "下半局" in clamp
+
+
+def test_the_bombs_lesson_names_the_dao_exception_and_the_dao_is_explained_before_lesson_5():
+    """RULES.md §3: a bomb beats no single, pair or triple of the dao."""
+    en, zh = tutorial.lesson(2).intro
+    assert "except the dao's (lesson 5)" in en
+    assert "刀的除外（第 5 课）" in zh
+    assert tutorial.lesson(5).code == "dao"
+    for n in range(1, 5):
+        for lang, words in (("zh", ("刀", "第 5 课")), ("en", ("dao", "lesson 5"))):
+            note = tutorial.lesson_summary(n, lang)["dao_note"]
+            assert all(w in note for w in words), (n, note)
+    assert all(tutorial.lesson_summary(n, "zh")["dao_note"] == "" for n in range(5, 9))
+
+
+def test_the_dao_note_is_on_the_page(client):
+    html = client.get(reverse("tutorial_lesson", args=[1])).content.decode()
+    assert 'id="tut-dao-note"' in html
+    assert "第 5 课会讲" in html
+    assert 'id="tut-dao-note"' not in client.get(
+        reverse("tutorial_lesson", args=[5])).content.decode()
+
+
+_BAD_SPACE = re.compile(
+    "[ ](?=[\u3000-\u303f\uff00-\uffef])|(?<=[\u3000-\u303f\uff00-\uffef])[ ]"
+    "|(?<=[\u4e00-\u9fff])[ ](?=[\u4e00-\u9fff])")
+
+
+def test_chinese_text_has_no_stray_spaces():
+    """No space between Chinese words or beside Chinese punctuation, in the
+    lessons and in every explanation of a wrong play."""
+    for where, text in _zh_texts():
+        assert not _BAD_SPACE.search(tutorial.say(("", text), "zh")), (where, text)
+    for n, i, step in _play_steps():
+        for play in engine.legal_plays(step.hand, None, step.dao):
+            r = tutorial.judge(n, i, cards=list(play.cards), lang="zh")
+            assert not _BAD_SPACE.search(r["explanation"]), (n, i, r["explanation"])
+    # the tester's two sentences
+    assert tutorial.judge(1, 0, cards=["4S"], lang="zh")["explanation"].endswith(
+        "单张 4 不比单张 K 大。")
+    assert tutorial.judge(5, 1, cards=["BJ"], lang="zh")["explanation"].endswith(
+        "单张（王，当 3）不行。")
+
+
+def test_the_sign_up_page_ends_with_a_chinese_full_stop(client):
+    html = client.get(reverse("account_signup")).content.decode()
+    assert "登录</a>。" in html
+    assert "登录</a>." not in html
+
+
+def test_the_jiefeng_check_does_not_give_its_answer_away():
+    check = tutorial.lesson(6).steps[-1]
+    for option in check.options:
+        for word in ("下家", "对家"):
+            assert word not in option.text[1], option
+        for word in ("next seat", "partner"):
+            assert word not in option.text[0], option
+    assert [o.text for o in check.options] == [("South", "南家"), ("West", "西家"),
+                                               ("East", "东家")]
+
+
+def test_the_last_lesson_leads_to_a_game_with_bots(client, owner):
+    html = client.get(reverse("tutorial_lesson", args=[8])).content.decode()
+    assert 'id="tut-practice"' in html
+    assert f'href="{reverse("account_signup")}?next=/"' in html  # a visitor signs up first
+    assert 'id="tut-practice"' not in client.get(
+        reverse("tutorial_lesson", args=[7])).content.decode()
+    client.force_login(owner)
+    html = client.get(reverse("tutorial_lesson", args=[8])).content.decode()
+    assert f'<form method="post" action="{reverse("practice")}">' in html
+    assert "和机器人练习" in html

@@ -149,7 +149,8 @@ class Judgement:
 class Review:
     """A seat's review: its ``judgements`` in game order, ``accuracy`` (the share
     labelled 好, 0–1; 1.0 with nothing to judge) and ``costliest``, the (at most
-    three) judgements that lost the most expected points, costliest first."""
+    three) judgements labelled worse than 好 that lost the most expected points,
+    costliest first."""
 
     seat: int
     judgements: list[Judgement]
@@ -283,8 +284,11 @@ def review_game(
 
 
 def summarize(seat: int, judgements: Sequence[Judgement]) -> Review:
-    """The :class:`Review` of ``judgements``: accuracy and the three costliest."""
+    """The :class:`Review` of ``judgements``: accuracy and the three costliest
+    (of those labelled worse than 好: a loss the deals do not show clearly is
+    not a costly moment)."""
     good = sum(1 for j in judgements if j.label == "good")
     accuracy = good / len(judgements) if judgements else 1.0
-    costly = sorted((j for j in judgements if j.loss > 0), key=lambda j: (-j.loss, j.index))
+    costly = sorted((j for j in judgements if j.label != "good"),
+                    key=lambda j: (-j.loss, j.index))
     return Review(seat, list(judgements), accuracy, costly[:3])

@@ -7,6 +7,7 @@ import {playName} from "./cards.js";
 import {$, show} from "./dom.js";
 import {T, fmt} from "./i18n.js";
 import {playerName} from "./names.js";
+import {resultOffersReady} from "./result.js";
 import {
   myGameSeat, mySnapshotSeat, myTurn, playing, selectedCards, selectedHint, state, tableWaiting,
 } from "./state.js";
@@ -32,7 +33,8 @@ export function renderControls(s = state) {
   $("stand-btn").disabled = off;
 
   const ready = $("ready-btn");
-  show(ready, waiting && seated);
+  // the result panel's "ready for the next game" is the one ready control while it shows
+  show(ready, waiting && seated && !resultOffersReady());
   if (seated) {
     const isReady = table.seats[mySeat].ready;
     ready.textContent = isReady ? T.unready : T.ready;
@@ -54,6 +56,8 @@ export function renderControls(s = state) {
   show($("play-controls"), player);
   show($("escape-btn"), player);
   if (!player) return;
+  // leaving a practice game is no escape (RULES.md §7): 离开, not 逃跑
+  $("escape-btn").textContent = view.practice ? T.leave_practice : T.leave_rated;
   const turn = myTurn(s);
   const check = checkSelection(s);
   $("play-btn").disabled = off || pending || !turn || !check.ok;
@@ -92,6 +96,8 @@ export function wireControls(commands) {
     if (!playing()) return;
     $("escape-text").textContent = view.practice ? T.escape_practice
       : fmt(T.escape_rated, {points: view.escape_penalty});
+    $("escape-title").textContent = view.practice ? T.leave_title_practice : T.leave_title_rated;
+    $("escape-confirm").textContent = view.practice ? T.leave_practice : T.leave_rated;
     dialog.hidden = false;
     $("escape-cancel").focus();
   });

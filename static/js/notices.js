@@ -74,13 +74,19 @@ function notice(id, on, text) {
 // so (e.g. a wager table: not enough coins); else the stand-up notice's own words
 let standReason = {text: null, game: null};
 
+/* Why I am no longer seated after a game: leaving a practice game is no
+   escape (RULES.md §7), so its words say leaving, not 逃跑. */
+export function stoodUpText(s = state) {
+  return s.view && s.view.practice ? T.stood_up_practice : T.stood_up;
+}
+
 export function renderNotices(s = state) {
   const stood = stoodUp(s);
   $("table-app").classList.toggle("stood-up", stood);
   const auto = playing(s) && s.autoByServer === s.view.game_id && autoIn(s.view);
   const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
   const shown = [
-    notice("stood-notice", stood, why || T.stood_up),
+    notice("stood-notice", stood, why || stoodUpText(s)),
     notice("auto-notice", auto, T.auto_by_timeout),
     notice("closed-notice", closed(s)),
     notice("nowatch-notice", watchBarred(s) && s.table.status !== "waiting", T.no_watching),

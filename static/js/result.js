@@ -7,6 +7,7 @@ import {cardsRow, rankText} from "./cards.js";
 import {$, clear, el, show} from "./dom.js";
 import {T, fmt, signed} from "./i18n.js";
 import {playerName, teamLabel, titleOf} from "./names.js";
+import {stoodUpText} from "./notices.js";
 import {whyBlock} from "./result_why.js";
 import {myGameSeat, mySnapshotSeat, state, stoodUp, tableWaiting, teamOf} from "./state.js";
 
@@ -39,9 +40,15 @@ function resultIsMine(s, view) {
   return myGameSeat(s) !== null || watchedRunning.has(view.game_id);
 }
 
+/* Does the panel, as last drawn, offer its own ready button? Then the
+   controls' ready button is not shown beside it (one ready control). */
+let offersReady = false;
+export function resultOffersReady() { return offersReady; }
+
 export function renderResult(s = state) {
   const panel = $("result-panel");
   const view = s.view;
+  offersReady = false;
   if (view && view.status === "playing") watchedRunning.add(view.game_id);
   if (!(view && view.status === "over" && view.result) || s.dismissedResult === view.game_id ||
       !resultIsMine(s, view) || (shownHere !== view.game_id && seenBefore(view.game_id))) {
@@ -64,7 +71,7 @@ export function renderResult(s = state) {
   body.appendChild(rating(res, s));
   const left = leftHands(s);
   if (left) body.appendChild(left);
-  if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", T.stood_up));
+  if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", stoodUpText(s)));
 
   $("result-link").href = "/games/" + view.game_id + "/";
   // 复盘: a player of the finished game may ask for a review of their own decisions
@@ -75,7 +82,8 @@ export function renderResult(s = state) {
   }
   const rr = $("result-ready");
   const mine = mySnapshotSeat(s);
-  show(rr, tableWaiting(s) && mine !== null);
+  offersReady = tableWaiting(s) && mine !== null;
+  show(rr, offersReady);
   if (mine !== null) rr.textContent = s.table.seats[mine].ready ? T.unready : T.next_game;
 }
 

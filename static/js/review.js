@@ -119,7 +119,7 @@ function stepper(root) {
       box.dataset.label = j.label;
       const head = el("p", "review-judgement-head");
       head.appendChild(el("span", "badge review-label label-" + j.label, labelText(j.label)));
-      if (j.loss > 0) head.appendChild(el("span", "review-loss", " " + fmt(T.review_loss, {loss: j.loss})));
+      if (j.loss > 0) head.appendChild(el("span", "review-loss", " " + fmt(T.review_loss, {gap: j.gap, loss: j.loss})));
       box.appendChild(head);
       box.appendChild(choiceRow(T.review_made, j.made, s.dao));
       box.lastChild.appendChild(el("span", "review-points", fmt(T.review_points, {points: j.made_points})));

@@ -68,8 +68,8 @@ function render() {
   renderTrick();
   renderPrevTrick();
   renderHand();
+  renderResult(); // before the controls: its ready button stands for theirs
   renderControls();
-  renderResult();
   renderFairness(state.view);
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
@@ -225,7 +225,7 @@ wireInvite({
 }, {waitingAlone: boot.waiting_alone});
 wireResult({
   ready: toggleReady,
-  close: () => { store.dismissResult(); renderResult(); },
+  close: () => { store.dismissResult(); renderResult(); renderControls(); },
 });
 setChatMe(state.me.username);
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});

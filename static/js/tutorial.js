@@ -3,7 +3,10 @@
  * and posts it (POST /api/tutorial/<n>/play). No rules here: the server
  * judges every play with the engine and words every explanation. A finished
  * lesson is posted to /complete (stored for an account) and kept in
- * localStorage for a visitor. */
+ * localStorage for a visitor; once logged in, the lessons this browser holds
+ * and the account lacks are posted to /api/tutorial/sync (then the browser's
+ * record is the account's and is cleared). The step shown is kept in
+ * sessionStorage per lesson, so a reload or a language switch stays on it. */
 
 import {$, clear, el} from "./dom.js";
 import {cardEl, cardsRow, playName} from "./cards.js";
@@ -12,6 +15,8 @@ import {T, fmt, useStrings} from "./i18n.js";
 const STORE = "yuanzi.tutorial.done";
 const root = $("tutorial");
 const n = Number(root.dataset.lesson || 0);
+const signedIn = root.dataset.saved === "1";
+const STEP_KEY = `yuanzi.tutorial.step.${n}`;  // sessionStorage: the step shown
 let step = null;
 let selected = [];  // indexes into step.hand
 let busy = false;
@@ -26,9 +31,30 @@ function markStored(code) {
   try { localStorage.setItem(STORE, JSON.stringify(done)); } catch (e) { /* private mode */ }
 }
 
-/* Ticks the lesson list from this browser's own record (a visitor's progress). */
-function tickStored() {
-  const done = storedDone();
+function forgetStored() {
+  try { localStorage.removeItem(STORE); } catch (e) { /* private mode */ }
+}
+
+/* The step to show on opening the page: the one shown last in this tab (a
+   reload, a language switch), if it is a step of this lesson; else the first. */
+function savedStep() {
+  let k = NaN;
+  try { k = Number(sessionStorage.getItem(STEP_KEY)); } catch (e) { /* private mode */ }
+  const steps = Number(root.dataset.steps || 0);
+  return Number.isInteger(k) && k >= 0 && k < steps ? k : 0;
+}
+
+function keepStep(index) {
+  try {
+    if (index === null) sessionStorage.removeItem(STEP_KEY);
+    else sessionStorage.setItem(STEP_KEY, String(index));
+  } catch (e) { /* private mode */ }
+}
+
+/* Ticks the lesson list from this browser's own record (a visitor's progress)
+   and the lessons of `extra`. */
+function tickStored(extra = []) {
+  const done = [...storedDone(), ...extra];
   document.querySelectorAll("#tut-lessons li[data-code]").forEach((li) => {
     if (done.includes(li.dataset.code)) {
       li.classList.add("done");
@@ -40,6 +66,29 @@ function tickStored() {
 function csrf() {
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");
   return input ? input.value : "";
+}
+
+/* Signed in: the lessons this browser finished logged out, which the account
+   lacks, go to the account (validated there), then the browser forgets them. */
+async function syncStored() {
+  const stored = storedDone();
+  if (!stored.length) return;
+  const lessons = [];
+  document.querySelectorAll("#tut-lessons li[data-code]").forEach((li) => {
+    if (stored.includes(li.dataset.code) && li.dataset.saved !== "1") {
+      lessons.push(Number(li.dataset.n));
+    }
+  });
+  if (lessons.length) {
+    const response = await fetch("/api/tutorial/sync", {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()},
+      body: JSON.stringify({lessons}),
+    });
+    if (!response.ok) return;  // kept in the browser: tried again on the next page
+  }
+  tickStored();
+  forgetStored();
 }
 
 async function api(path, body) {
@@ -100,6 +149,7 @@ function renderHand() {
 function render(s, total) {
   step = s;
   selected = [];
+  keepStep(s.index);
   $("tut-step-of").textContent = fmt(T.step_of, {n: s.index + 1, total});
   $("tut-prompt").textContent = s.prompt;
   $("tut-feedback").hidden = true;
@@ -166,8 +216,14 @@ async function answer(extra, button) {
 
 async function complete(token) {
   const r = await api("/complete", {token});
-  markStored(r.lesson);
-  tickStored();
+  keepStep(null);  // opened again, the lesson starts at its first step
+  if (r.saved) {
+    const li = document.querySelector(`#tut-lessons li[data-code="${r.lesson}"]`);
+    if (li) li.dataset.saved = "1";
+  } else {
+    markStored(r.lesson);  // a visitor's: kept in this browser
+  }
+  tickStored([r.lesson]);
   $("tut-saved").textContent = r.saved ? T.saved_account : T.saved_browser;
   $("tut-complete").hidden = false;
   root.dataset.complete = "1";
@@ -176,6 +232,10 @@ async function complete(token) {
 async function start() {
   useStrings("tutorial-strings");
   tickStored();
+  if (signedIn) {
+    try { await syncStored(); } catch (e) { /* offline: the browser keeps its record */ }
+    root.dataset.synced = "1";
+  }
   if (!n) return;
   $("tut-play").addEventListener("click", () => {
     const cards = selected.map((i) => step.hand[i]);
@@ -187,7 +247,13 @@ async function start() {
     if (pendingNext) render(pendingNext, total);
     pendingNext = null;
   });
-  const first = await api("");
+  const at = savedStep();
+  let first;
+  try {
+    first = await api(at ? `?step=${at}` : "");
+  } catch (e) {
+    first = await api("");  // the step is no longer one of the lesson's: start over
+  }
   total = first.lesson.steps;
   render(first.step, total);
   root.dataset.ready = "1";
