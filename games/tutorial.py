@@ -152,10 +152,10 @@ LESSONS: tuple[Lesson, ...] = (
                  done=("Right: a pair beats only a pair, of a higher rank.",
                        "对：对子只能被更大的对子压。")),
             Step("play", ("West played three 5s. Beat it with a triple.",
-                          "西家出了三张 5。用三张压过它。"),
+                          "西家出了三连张 5。用三连张压过它。"),
                  hand=_h("4S 6H 6D 6C"), before=(_bp(3, "5C 5C 5D"),),
                  want={"kind": "triple"}, after=_pass_round(1, 0, 3),
-                 done=("Right: three 6s beat three 5s.", "对：三张 6 压三张 5。")),
+                 done=("Right: three 6s beat three 5s.", "对：三连张 6 压三连张 5。")),
             Step("choice", ("Check: West plays a pair of Ks. Which of these beats it?",
                             "小测：西家出一对 K。下面哪一手能压？"),
                  options=(
@@ -163,7 +163,7 @@ LESSONS: tuple[Lesson, ...] = (
                             ("Rules §3: a single never beats a pair, however high.",
                              "规则 §3：单张再大也压不了对子。")),
                      Option(("A pair of As", "一对 A")),
-                     Option(("Three 3s", "三张 3"),
+                     Option(("Three 3s", "三连张 3"),
                             ("Rules §3: a triple never beats a pair: kinds do not cross.",
                              "规则 §3：三连张压不了对子，不同牌型不能互压。")),
                  )),
@@ -562,7 +562,7 @@ def _play_text(play: engine.Play, lang: str) -> str:
         return f"a single {rank}" if en else f"单张 {rank}"
     if play.kind == "pair":
         return f"a pair of {rank}s" if en else f"一对 {rank}"
-    return f"three {rank}s" if en else f"三张 {rank}"
+    return f"three {rank}s" if en else f"三连张 {rank}"
 
 
 def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:

@@ -105,6 +105,19 @@ def lobby_strings() -> dict[str, Any]:
     }
 
 
+def bot_level_names() -> dict[str, str]:
+    """Each bot level's name in the visitor's language: 新手 / 普通 / 高手 / 大师
+    (``heuristic`` is the normal bot's older code, found in old records)."""
+    return {"beginner": _("Beginner"), "normal": _("Normal"), "heuristic": _("Normal"),
+            "expert": _("Expert"), "master": _("Master")}
+
+
+def bot_name(level: str) -> str:
+    """A bot's name where a username would stand: 机器人（大师）; an unknown
+    policy by its code."""
+    return _("Bot (%(level)s)") % {"level": bot_level_names().get(level, level)}
+
+
 def table_strings() -> dict[str, Any]:
     """Words the table page's modules need (the ``T.*`` names in static/js)."""
     return {
@@ -135,8 +148,7 @@ def table_strings() -> dict[str, Any]:
         "add_bot": _("Add bot"),
         "remove_bot": _("Remove bot"),
         "bot_level": _("Bot level"),
-        "bot_levels": {"beginner": _("Beginner"), "normal": _("Normal"),
-                       "expert": _("Expert"), "master": _("Master")},
+        "bot_levels": bot_level_names(),
         "ready": _("Ready"),
         "unready": _("Cancel ready"),
         "next_game": _("Ready for the next game"),
@@ -351,7 +363,7 @@ def review_strings() -> dict[str, Any]:
         "review_best": _("Better"),
         "review_pass": _("Pass"),
         "review_points": _("%(points)s expected points"),
-        "review_loss": _("%(gap)s fewer expected points (%(loss)s of them clearly)"),
+        "review_loss": _("%(loss)s points lost for sure (estimate: %(gap)s fewer)"),
         "review_no_better": _("No play was clearly better."),
         "review_queued": _("Queued: number %(n)s in line."),
         "review_running": _("Judging your decisions: %(done)s of %(total)s."),

@@ -77,11 +77,8 @@ def bottom_seat(game: Game, user: User) -> int:
 def names(game: Game) -> list[str]:
     """The four seats' player names; a bot's is 机器人 and its level, translated
     (the table page's words: 新手, 普通, 高手; another policy by its code)."""
-    levels = {"beginner": _("Beginner"), "normal": _("Normal"), "heuristic": _("Normal"),
-              "expert": _("Expert")}
     rows = GameSeat.objects.filter(game=game).order_by("index")
-    return [r.username or _("Bot (%(level)s)") % {"level": levels.get(r.bot, r.bot)}
-            for r in rows]
+    return [r.username or ui.bot_name(r.bot) for r in rows]
 
 
 def strings() -> dict[str, Any]:

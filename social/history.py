@@ -178,7 +178,8 @@ class HistoryRow:
     """One finished game from one player's seat.
 
     ``ended_at`` is Beijing time; ``partner`` the username across the table
-    (``None`` for a bot or a deleted account); ``points`` ``[ours, theirs]``,
+    (``None`` for a bot or a deleted account); ``partner_bot`` the bot's level
+    across the table (``""`` for a person); ``points`` ``[ours, theirs]``,
     the teams' totals over the finished halves; ``rating_change`` ``None`` for a
     practice game; ``coin_change`` ``None`` unless asked for (the owner's own
     history) and the game moved coins (a settled wager); ``escaped`` whether
@@ -191,6 +192,7 @@ class HistoryRow:
     table_name: str
     seat: int
     partner: str | None
+    partner_bot: str
     result: Outcome
     reason: str
     double_clamp: bool
@@ -249,6 +251,7 @@ def games(user_id: int, filters: Filters = Filters(), number: int = 1, *,
         GameSeat.objects.filter(pk__in=picked)
         .annotate(
             partner_name=Subquery(_partner_seat().values("user__username")[:1]),
+            partner_bot=Subquery(_partner_seat().values("bot")[:1]),
             winner=_one_of("result__winner", range(2)),
             abandoned_by=_one_of("result__abandoned_by", range(4)),
             ours=_team("result__totals"), theirs=_other("result__totals"),
@@ -259,7 +262,7 @@ def games(user_id: int, filters: Filters = Filters(), number: int = 1, *,
         .order_by(*order)
         .values("game_id", "index", "game__ended_at", "game__table_id", "game__table_name",
                 "game__table__name", "game__practice", "game__end_reason", "partner_name",
-                "winner", "abandoned_by", "ours", "theirs", "change", "clamp")
+                "partner_bot", "winner", "abandoned_by", "ours", "theirs", "change", "clamp")
     )
     has_next = len(rows) > PAGE_SIZE
     rows = rows[:PAGE_SIZE]
@@ -277,6 +280,7 @@ def games(user_id: int, filters: Filters = Filters(), number: int = 1, *,
             table_name=r["game__table_name"] or r["game__table__name"],
             seat=seat,
             partner=r["partner_name"],
+            partner_bot=r["partner_bot"] or "",
             result=_outcome(r["winner"], seat),
             reason=reason,
             double_clamp=bool(r["clamp"]) and r["winner"] is not None,

@@ -89,7 +89,9 @@ def _page(request: HttpRequest, user: User, *, own: bool) -> HttpResponse:
     stats = history.stats(user.pk, filters)
     context: dict[str, Any] = {
         "player_user": user, "own": own, "filters": filters, "stats": stats,
-        "rows": [{"row": r, "seat": seat_names[r.seat]} for r in page.rows],
+        "rows": [{"row": r, "seat": seat_names[r.seat],
+                  "partner_bot": ui.bot_name(r.partner_bot) if r.partner_bot else ""}
+                 for r in page.rows],
         "seat_stats": [{"index": i, "name": seat_names[i], "tally": t}
                        for i, t in enumerate(stats.seats)],
         "partner_min": history.PARTNER_MIN_GAMES,

@@ -136,9 +136,10 @@ def test_a_review_reads_on_a_phone_with_a_long_name(site, browser):
                                      f"print(finished_practice({me.name!r}))")
     game_id = int(out.strip().splitlines()[-1])
     page = me.page
-    page.goto(f"{site.base_url}/games/{game_id}/review/")
-    page.locator("#review-ask").click()
+    # the table's "Review my game" link: the page asks at once, no second click
+    page.goto(f"{site.base_url}/games/{game_id}/review/?ask=1")
     page.locator("#review-summary").wait_for(timeout=60_000)
+    assert "ask" not in page.url
     site.manage("shell", "-c", MARK_COSTLY.format(game_id=game_id))
     page.reload()
     page.locator("#review-hand .pcard").first.wait_for()
@@ -147,7 +148,7 @@ def test_a_review_reads_on_a_phone_with_a_long_name(site, browser):
     assert clipped == []
     assert me.name in page.locator(".review-seat.is-me .review-seat-name").inner_text()
     moment = page.locator("#review-costliest li").first
-    assert "期望少 75.6 分（可确定的至少 31.7 分）" in moment.inner_text()
+    assert "确定少 31.7 分（估计少 75.6 分）" in moment.inner_text()
     overlaps = page.evaluate("""() => [...document.querySelectorAll(
             '#review-costliest .cards')].flatMap((row) => {
         const cards = [...row.querySelectorAll('.pcard')].map((c) => c.getBoundingClientRect());

@@ -389,3 +389,16 @@ def test_dates_are_beijing_time_whatever_the_sites_zone(players, table, client, 
     page = client.get("/history/").content.decode()
     assert 'datetime="2026-03-02T00:30:00+08:00"' in page
     assert ">2026-03-02 00:30</time>" in page
+
+
+def test_a_bot_partner_is_named_by_its_level(owner, table, client):
+    """A practice game's partner is a bot: the row says which (机器人（大师）),
+    not "—" (a tester read "Partner: —" beside a bot who went out first)."""
+    g = _game(table, [owner, None, None, None], at=datetime.now(UTC), practice=True,
+              winner=0, seat_points=[(300, 0)], firsts=[2], clamp=True)
+    GameSeat.objects.filter(game=g, index=2).update(bot="master")
+    client.force_login(owner)
+    zh = client.get("/history/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "机器人（大师）" in zh
+    en = client.get("/history/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Bot (Master)" in en

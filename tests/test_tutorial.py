@@ -516,3 +516,16 @@ def test_the_last_lesson_leads_to_a_game_with_bots(client, owner):
     html = client.get(reverse("tutorial_lesson", args=[8])).content.decode()
     assert f'<form method="post" action="{reverse("practice")}">' in html
     assert "和机器人练习" in html
+
+
+def test_a_triple_is_called_三连张_in_every_chinese_text():
+    """RULES.md §1's term, as the table labels it: never 三张 5 in a prompt and
+    三连张 5 on the cards (a tester saw both in lesson 1). 三张 8♦ (three copies
+    of one card: an atom) stays a count."""
+    import re
+
+    loose = re.compile(r"三张 ?(10|[2-9JQKA])(?![0-9♠♥♣♦])")
+    assert not loose.findall(repr(tutorial.LESSONS))
+    triple = engine.classify(["5C", "5C", "5D"], "2")
+    assert triple is not None
+    assert "三连张" in tutorial._play_text(triple, "zh-hans")

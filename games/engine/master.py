@@ -15,7 +15,8 @@ How it decides:
    passed over an opponent's single, pair or triple probably holds no group of
    that size that beats it (the higher ranks weigh less in its hand); a seat
    that played a group of a rank probably played all it had of it (players
-   shed whole groups). A pass over a partner's play says nothing.
+   shed whole groups; :data:`READING`: how often the expert keeps some, by
+   lead, bomb and size). A pass over a partner's play says nothing.
 2. **Card reading** (:class:`InferredSituation`). The expert's rules
    (:func:`games.engine.expert.rules`: hand plan, partner play, racing) judge
    each play's chance of holding the trick with each opponent holding each
@@ -37,7 +38,10 @@ How it decides:
    likely are; the normal bot misjudged more than it was noisy, docs/bench.md
    "Fourth round") and scored by what the half's end means for the game
    (:func:`games.engine.endgame.half_value`). All candidates meet the same
-   deals; the best mean, plus a small prior for the rules' order, is played.
+   deals; the rules' first choice is played unless another candidate beats
+   it by more than :data:`SURE` standard errors of their paired differences
+   (early in a half the play-outs are noisy: a change the deals do not show
+   clearly is not made).
 
 Budgets are counts (samples, candidates, play-out actions), never time, so a
 decision is the same on any machine and reproducible from ``rng``'s seed.
@@ -72,18 +76,21 @@ PLAYOUT = "expert"
 """Who plays the search's play-outs: ``"expert"`` (its rules, no search) or
 ``"normal"`` (faster; 4.5 win-rate points weaker against the expert with
 width 3 and margin 1.5 before, docs/bench.md "Fourth round")."""
-SURE = 0.0
+SURE = 1.0
 """How many standard errors a searched candidate must win by to replace the
-rules' first choice (0: the best mean with :data:`PRIOR`; see :func:`pick`)."""
+rules' first choice (0: the best mean with :data:`PRIOR`; see :func:`pick`).
+With :data:`READING` and :data:`SEARCH_CARDS` 50: +5.0 win-rate points over
+1,000 deals (docs/bench.md "Eighth round")."""
 PRIOR = 0.02
 """A candidate's bonus per place above the last in the rules' order (ties and
 noise of few samples go the rules' way)."""
 MAX_ROLLOUT = 600
 """A play-out longer than this many actions is cut (real halves take ~150)."""
-SEARCH_CARDS = 40
+SEARCH_CARDS = 50
 """The search runs once the four hands hold at most this many cards (the expert's
 endgame search: 30). Searching from the start of the half with play-outs by a
-fast policy lost to the expert (docs/bench.md): early play-outs judge badly."""
+fast policy lost to the expert (docs/bench.md): early play-outs judge badly;
+from 50 cards they pay only with :data:`READING`'s deals and :data:`SURE`'s gate."""
 PASS: PassAction = {"type": "pass"}
 MASTER_WEIGHTS: Weights = WEIGHTS
 """The rules' worths the master plays with."""
@@ -111,9 +118,14 @@ CALIBRATED_SHED: Mapping[str | int, float | None] = {
 """:data:`SHED` fitted to how the expert plays (``infer(view, shed_by=CALIBRATED_SHED,
 floor=0.01)``): it keeps cards of a rank it led 0–6 % of the time, of a bomb's
 0–3 %, of a single or pair it followed with 18–20 %, of a triple 6 %. Its deals
-place 79 % of the opponents' cards in the right hand instead of 63 %, yet the
-match against the expert did not move (+2.8 and −2.8 points on two 200-deal
-screens; docs/bench.md "Seventh round"), so the master keeps :data:`SHED`."""
+place 79 % of the opponents' cards in the right hand instead of 63 %. Alone it
+did not move the match (+2.8 and −2.8 points on two 200-deal screens;
+docs/bench.md "Seventh round"); with :data:`SURE`'s gate and the search from
+50 cards it does (:data:`READING`)."""
+READING: Mapping[str, Any] = {"shed_by": CALIBRATED_SHED, "floor": 0.01}
+"""The master's card reading: :func:`infer`'s factors (:data:`CALIBRATED_SHED`,
+floor 0.01). :func:`infer`'s own defaults (:data:`SHED`, :data:`FLOOR`) stay
+what the review (:mod:`games.engine.review`) weighs its deals by."""
 
 
 def _key(card: str) -> str:
@@ -451,7 +463,7 @@ def _candidates(
         return None, [PASS], uniform
     history: Any = cast(dict[str, Any], view).get("history")
     if history is not None and inference:
-        weights = infer(cast(BotView, view), **(factors or {}))
+        weights = infer(cast(BotView, view), **(READING if factors is None else factors))
         sit: Situation = InferredSituation(view, weights, w, willing)
     else:
         weights = uniform
@@ -505,7 +517,8 @@ def master_policy(
     :param margin: candidates are the actions the rules score within this of the
         best (:data:`MARGIN`).
     :param inference: weigh the threats and the sampled deals by :func:`infer`
-        (else the expert's uniform card counting and uniform deals).
+        with :data:`READING` (else the expert's uniform card counting and
+        uniform deals).
     :param search_cards: search only once the four hands hold at most this many.
     :param playout: the play-outs' policy: ``"expert"`` (:data:`PLAYOUT`) or
         ``"normal"`` (fast).
@@ -516,7 +529,8 @@ def master_policy(
     :param tune: overrides of the rules' worths, for tuning: fields of
         :class:`~games.engine.expert.Weights`, ``willing`` (see
         :data:`~games.engine.expert.WILLING`), and the inference's ``shed``,
-        ``pass_factor``, ``shed_by`` and ``floor`` (:func:`infer`).
+        ``pass_factor``, ``shed_by`` and ``floor`` (:func:`infer`; any of
+        these replaces :data:`READING` as a whole).
     :returns: a legal ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
     :raises ArgumentError: ``bad_seat`` for a spectator's view (no hand).
     """

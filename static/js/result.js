@@ -77,7 +77,8 @@ export function renderResult(s = state) {
   // 复盘: a player of the finished game may ask for a review of their own decisions
   const review = $("review-link");
   if (review) {
-    review.href = "/games/" + view.game_id + "/review/";
+    // ?ask: the review page asks at once (its own POST form), no second click
+    review.href = "/games/" + view.game_id + "/review/?ask=1";
     review.hidden = typeof view.seat !== "number";
   }
   const rr = $("result-ready");

@@ -167,6 +167,10 @@ function stepper(root) {
 const root = $("review");
 if (root) {
   useStrings("review-strings");
+  // come from a "Review my game" link (?ask=1): ask now, through the page's
+  // own form (a POST with its CSRF token; the answer redirects without ?ask)
+  const ask = $("review-ask");
+  if (ask && new URLSearchParams(location.search).has("ask")) ask.form.requestSubmit(ask);
   if ($("review-progress")) poll(root);
   if ($("review-data")) stepper(root);
 }
