@@ -41,13 +41,19 @@ def site():
 _names = iter(range(10_000))
 
 
-@DEVICES
-def test_a_finished_practice_game_is_reviewed(site, browser, device):
-    me = Player.open(browser, f"rv{next(_names)}", **device)
+def _player_with_a_finished_game(site, browser, name: str, device: dict) -> tuple[Player, int]:
+    """``name`` signed up in the browser, and the id of a practice game of theirs
+    played to its end in the site's own process (``finished_practice``)."""
+    me = Player.open(browser, name, **device)
     me.sign_up(site.base_url)
     out = site.manage("shell", "-c", "from tests.page_states import finished_practice; "
                                      f"print(finished_practice({me.name!r}))")
-    game_id = int(out.strip().splitlines()[-1])
+    return me, int(out.strip().splitlines()[-1])
+
+
+@DEVICES
+def test_a_finished_practice_game_is_reviewed(site, browser, device):
+    me, game_id = _player_with_a_finished_game(site, browser, f"rv{next(_names)}", device)
     page = me.page
     page.goto(f"{site.base_url}/games/{game_id}/")
     button = page.locator("#review-btn")
@@ -130,11 +136,8 @@ def test_a_review_reads_on_a_phone_with_a_long_name(site, browser):
     """At 360 px: a long name wraps inside its seat's chip (never cut to "北
     rvlongername_…"), the costliest moment's cards sit side by side, each
     readable, and its loss reads as the gap of the two expected values shown."""
-    me = Player.open(browser, f"rvlongername_{next(_names):05d}", **PHONE)
-    me.sign_up(site.base_url)
-    out = site.manage("shell", "-c", "from tests.page_states import finished_practice; "
-                                     f"print(finished_practice({me.name!r}))")
-    game_id = int(out.strip().splitlines()[-1])
+    me, game_id = _player_with_a_finished_game(
+        site, browser, f"rvlongername_{next(_names):05d}", PHONE)
     page = me.page
     # the table's "Review my game" link: the page asks at once, no second click
     page.goto(f"{site.base_url}/games/{game_id}/review/?ask=1")
