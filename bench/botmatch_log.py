@@ -20,6 +20,10 @@ per-deal score differences and of the per-deal point differences, with their
 95 % intervals (the "what each ingredient bought" figures)::
 
     python bench/botmatch_log.py --out /tmp/variant.jsonl --summary --paired /tmp/base.jsonl
+
+``--first N`` starts a new log at deal ``N``, so one run can be split over the
+cores (``--first 0 --deals 500`` and ``--first 500 --deals 1000`` into two
+files, then ``cat`` them into one: every line names its deal ``i``).
 """
 
 from __future__ import annotations
@@ -73,7 +77,9 @@ def main() -> None:
     ap.add_argument("--a", default="master", choices=sorted(POLICIES))
     ap.add_argument("--b", default="expert", choices=sorted(POLICIES))
     ap.add_argument("--seed", default="1")
-    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--deals", type=int, default=1000, help="play deals up to this index")
+    ap.add_argument("--first", type=int, default=0,
+                    help="a new log's first deal (a run split over cores)")
     ap.add_argument("--a-kw", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--out", required=True, help="the JSONL file of deal results")
     ap.add_argument("--summary", action="store_true", help="print the figures so far")
@@ -103,7 +109,8 @@ def main() -> None:
 
     a_policy.__name__ = head["a"]
     with out.open("a") as f:
-        for i in range(len(done), args.deals):
+        start = done[-1]["i"] + 1 if done else args.first
+        for i in range(start, args.deals):
             d = play_deal(i, head["seed"], a_policy, head["b"], (head["a"], head["b"]))
             f.write(json.dumps({**head, "i": i, **asdict(d)}) + "\n")
             f.flush()

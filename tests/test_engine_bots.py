@@ -651,6 +651,29 @@ def test_master_pick_keeps_the_rules_choice_unless_the_deals_show_better():
     assert pick([[0.5, 0.5], [0.5, 0.5]]) == 0  # a tie goes the rules' way
 
 
+def test_master_second_look_keeps_the_rules_choice_or_confirms_the_challenger():
+    """A challenger the search prefers meets the rules' first choice again on
+    fresh deals (``verify``): the first deals are the same with or without the
+    second look, so the action is the rules' choice or that same challenger, and
+    the rules' choice stays whenever no challenger came up."""
+    from games.engine.master import candidates_for
+
+    challenged = 0
+    for k, s in enumerate(_searched_positions("master-verify", want=6)):
+        bv = bot_view(s, s["turn"])
+        first = candidates_for(bv)[0]
+        plain = master_policy(copy.deepcopy(bv), random.Random(k), samples=3, sure=0.0,
+                              verify=0)
+        looked = master_policy(copy.deepcopy(bv), random.Random(k), samples=3, sure=0.0,
+                               verify=4)
+        assert looked in (plain, first)
+        if plain == first:
+            assert looked == first
+        else:
+            challenged += 1
+    assert challenged, "no position brought a challenger: the second look went untested"
+
+
 def test_master_play_outs_play_the_experts_rules():
     """RULES.md §12: in a play-out every hand is a sampled one, so the cards a
     seat has not seen are the other three hands; counted from them, the
