@@ -172,6 +172,7 @@ def table_strings() -> dict[str, Any]:
         "pass_mark": _("Pass"),
         "leads": _("%(name)s leads"),
         "your_turn": _("Your turn"),
+        "auto_turn": _("Your turn: auto-play is playing for you"),
         "waiting_turn": _("Waiting for %(name)s"),
         "seconds_left": _("%(s)s s left"),
         "select_cards": _("Select cards to play."),
@@ -268,8 +269,8 @@ def why_strings() -> dict[str, Any]:
                              "under 60, so %(winner)s win after one half."),
         "why_two_halves": _(
             "After two halves the totals are %(us)s %(a)s, %(them)s %(b)s. "
-            "%(us)s (with %(name)s, first out in the first half) need 300, "
-            "%(them)s need 305: %(winner)s win."
+            "%(name)s went out first in the first half, so %(us)s needed 300 "
+            "and %(them)s 305: %(winner)s win."
         ),
         "why_stake": _("The stake is %(stake)s rating points: each winner gains it, "
                        "each loser loses it."),

@@ -72,7 +72,10 @@ RECORD_TURN_LINE_JS = """() => {
     window.__turnLine.push({turn: v.turn, mine: v.turn === v.seat,
       machine: !!(p.bot || p.auto_play),
       note: document.getElementById('turn-note').textContent,
-      timer: document.getElementById('my-timer').textContent});
+      timer: document.getElementById('my-timer').textContent,
+      info: document.getElementById('selection-info').textContent,
+      buttons: ['play-btn', 'pass-btn', 'hint-btn'].map(
+        (id) => document.getElementById(id).disabled)});
   };
   new MutationObserver(record).observe(document.getElementById('play-controls'),
     {childList: true, characterData: true, subtree: true});
@@ -118,6 +121,11 @@ def test_the_turn_line_counts_only_a_persons_clock(site, browser):
     machine = [x for x in lines if x["machine"]]
     assert any(x["mine"] for x in machine), lines  # my own turn under 托管 was drawn
     assert all("秒" not in x["timer"] for x in machine), machine
+    # and it says the bot plays it, not "轮到你了 … 请选牌"
+    mine = [x for x in machine if x["mine"]]
+    assert all(x["note"] == "轮到你了：托管正在替你出牌" for x in mine), mine
+    assert all("选牌" not in x["info"] for x in mine), mine
+    assert all(x["buttons"] == [True, True, True] for x in mine), mine  # nothing to press
     me.assert_clean()
 
 

@@ -60,22 +60,25 @@ export function renderControls(s = state) {
   $("escape-btn").textContent = view.practice ? T.leave_practice : T.leave_rated;
   const turn = myTurn(s);
   const check = checkSelection(s);
-  $("play-btn").disabled = off || pending || !turn || !check.ok;
-  $("pass-btn").disabled = off || pending || !turn || !view.can_pass;
-  $("hint-btn").disabled = off || pending || !turn || !(view.hints && view.hints.length);
+  const auto = !!(view.players[myGameSeat(s)] && view.players[myGameSeat(s)].auto_play);
+  const idle = off || pending || !turn || auto;  // under 托管 the bot plays the turn
+  $("play-btn").disabled = idle || !check.ok;
+  $("pass-btn").disabled = idle || !view.can_pass;
+  $("hint-btn").disabled = idle || !(view.hints && view.hints.length);
   $("auto-btn").disabled = off;
   $("escape-btn").disabled = off;
   const info = $("selection-info");
-  info.textContent = check.text;
-  info.classList.toggle("bad", !!selectedCards(s).length && !check.ok && turn);
-  const auto = !!(view.players[myGameSeat(s)] && view.players[myGameSeat(s)].auto_play);
+  // under 托管 the bot plays this turn: asking to select cards would mislead
+  info.textContent = auto && turn ? "" : check.text;
+  info.classList.toggle("bad", !auto && !!selectedCards(s).length && !check.ok && turn);
   const autoBtn = $("auto-btn");
   autoBtn.textContent = auto ? T.auto_off : T.auto_on;
   autoBtn.dataset.on = auto ? "1" : "0";
   autoBtn.classList.toggle("on", auto);
   autoBtn.setAttribute("aria-pressed", auto ? "true" : "false");
   const turnNote = $("turn-note");
-  turnNote.textContent = turn ? T.your_turn : fmt(T.waiting_turn, {name: playerName(view.turn, s)});
+  turnNote.textContent = turn ? (auto ? T.auto_turn : T.your_turn)
+    : fmt(T.waiting_turn, {name: playerName(view.turn, s)});
   turnNote.classList.toggle("mine", turn);
 }
 

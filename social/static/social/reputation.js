@@ -103,6 +103,7 @@ export function render(s = state) {
   warn.textContent = low ? fmt(T.too_low, {mine: pct(boot.finish_rate)}) : "";
   const form = $("finish-form");
   form.hidden = !(isOwner(s) && tableWaiting(s));
+  $("finish-min").hidden = !form.hidden;  // the owner's select already says it
   const select = $("finish-select");
   if (document.activeElement !== select) select.value = String(min);
   // nothing to say (no minimum, not the owner's to set): no room taken (a phone sideways)
