@@ -11,8 +11,8 @@
 import {$, clear, el} from "./dom.js";
 import {cardEl, cardsRow, playName} from "./cards.js";
 import {T, fmt, useStrings} from "./i18n.js";
+import {forgetStored, markStored, storedDone} from "./tutorial_store.js";
 
-const STORE = "yuanzi.tutorial.done";
 const root = $("tutorial");
 const n = Number(root.dataset.lesson || 0);
 const signedIn = root.dataset.saved === "1";
@@ -20,20 +20,6 @@ const STEP_KEY = `yuanzi.tutorial.step.${n}`;  // sessionStorage: the step shown
 let step = null;
 let selected = [];  // indexes into step.hand
 let busy = false;
-
-function storedDone() {
-  try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
-}
-
-function markStored(code) {
-  const done = storedDone();
-  if (!done.includes(code)) done.push(code);
-  try { localStorage.setItem(STORE, JSON.stringify(done)); } catch (e) { /* private mode */ }
-}
-
-function forgetStored() {
-  try { localStorage.removeItem(STORE); } catch (e) { /* private mode */ }
-}
 
 /* The step to show on opening the page: the one shown last in this tab (a
    reload, a language switch), if it is a step of this lesson; else the first. */

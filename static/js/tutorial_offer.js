@@ -5,12 +5,9 @@
  * and answers with every lesson the account holds; the browser then forgets
  * its own record. On a failure the record stays, for the next page. */
 
-const STORE = "yuanzi.tutorial.done";
-const offer = document.getElementById("tutorial-offer");
+import {forgetStored, storedDone} from "./tutorial_store.js";
 
-function stored() {
-  try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
-}
+const offer = document.getElementById("tutorial-offer");
 
 function csrf() {
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -19,7 +16,7 @@ function csrf() {
 
 async function sync() {
   const codes = offer.dataset.codes.split(" ");
-  const done = stored();
+  const done = storedDone();
   const lessons = codes.map((c, i) => (done.includes(c) ? i + 1 : 0)).filter(Boolean);
   if (!lessons.length) return;
   const response = await fetch("/api/tutorial/sync", {
@@ -29,7 +26,7 @@ async function sync() {
   });
   if (!response.ok) return;
   const data = await response.json();
-  try { localStorage.removeItem(STORE); } catch (e) { /* private mode */ }
+  forgetStored();
   const count = Number(offer.dataset.count);
   if (data.done.length >= count) {
     offer.hidden = true;  // every lesson done: nothing left to offer
