@@ -555,26 +555,25 @@ def master_policy(
     bv = cast(BotView, view)
     seat = sit.seat
     team = team_of(seat)
-    values: list[list[float]] = [[] for _ in cands]
-    for _ in range(samples):
-        hands = sample_hands(bv, sit.unseen, weights, rng)
-        start = state_from_view(bv, hands)
-        start["actions"] = []  # the play-outs read no history; copying it costs
-        for i, action in enumerate(cands):
-            values[i].append(rollout(start, seat, action, team, bv, rng, playout))
-    chosen = pick(values, sure)
+
+    def play_outs(actions: Sequence[Action], deals: int) -> list[list[float]]:
+        # every action meets the same sampled deals
+        values: list[list[float]] = [[] for _ in actions]
+        for _ in range(deals):
+            hands = sample_hands(bv, sit.unseen, weights, rng)
+            start = state_from_view(bv, hands)
+            start["actions"] = []  # the play-outs read no history; copying it costs
+            for i, action in enumerate(actions):
+                values[i].append(rollout(start, seat, action, team, bv, rng, playout))
+        return values
+
+    chosen = pick(play_outs(cands, samples), sure)
     verify = VERIFY if verify < 0 else verify
     if chosen and verify > 0:
         # the best of several candidates on the same deals is flattered by them:
         # the challenger meets the rules' choice again on fresh deals
-        again: list[list[float]] = [[], []]
-        for _ in range(verify):
-            hands = sample_hands(bv, sit.unseen, weights, rng)
-            start = state_from_view(bv, hands)
-            start["actions"] = []
-            for i, action in enumerate((cands[0], cands[chosen])):
-                again[i].append(rollout(start, seat, action, team, bv, rng, playout))
-        if statistics.fmean(again[1]) <= statistics.fmean(again[0]):
+        first, challenger = play_outs((cands[0], cands[chosen]), verify)
+        if statistics.fmean(challenger) <= statistics.fmean(first):
             return cands[0]
     return cands[chosen]
 
