@@ -1,4 +1,5 @@
-"""The account settings' forms: the avatar chooser and deleting an account."""
+"""The account forms: sign-up (allauth's, its username box as long as a new
+name may be), the avatar chooser and deleting an account."""
 
 from __future__ import annotations
 
@@ -8,7 +9,22 @@ from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
+from allauth.account.forms import SignupForm as AllauthSignupForm
+
+from accounts import usernames
 from accounts.models import AVATARS
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form (``ACCOUNT_FORMS``) whose username box stops at
+    :data:`accounts.usernames.MAX_LENGTH` characters: the column allows 150,
+    a new name 20 (a tester typed 150 and was told 20 only after sending)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.max_length = usernames.MAX_LENGTH
+        field.widget.attrs["maxlength"] = str(usernames.MAX_LENGTH)
 
 
 class AvatarForm(forms.Form):

@@ -17,6 +17,7 @@ translated message.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from django import forms
@@ -38,6 +39,11 @@ _INVISIBLE = frozenset([
     0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0,
     *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0),
     *range(0x1D173, 0x1D17B)])
+
+
+#: what Django's UnicodeUsernameValidator allows: letters and digits of any
+#: script, and @ . + - _
+_ALLOWED = re.compile(r"[\w.@+-]+")
 
 
 def invisible(ch: str) -> bool:
@@ -62,8 +68,9 @@ def clean(username: str) -> str:
     """The username to store: :func:`normalise` d, then checked.
 
     :raises forms.ValidationError: an invisible, control or format character
-        (:func:`invisible`); more than :data:`MAX_LENGTH` characters; the
-        reserved prefix of deleted accounts.
+        (:func:`invisible`); more than :data:`MAX_LENGTH` characters; a
+        character other than a letter, a digit or ``@.+-_``; the reserved
+        prefix of deleted accounts.
     """
     name = normalise(username)
     if len(name) > MAX_LENGTH:
@@ -72,6 +79,10 @@ def clean(username: str) -> str:
     if any(invisible(ch) for ch in name):
         raise forms.ValidationError(
             _("A username cannot contain spaces or invisible characters."))
+    if not _ALLOWED.fullmatch(name):
+        # Django's validator says "letters", which read as Latin letters only
+        raise forms.ValidationError(_(
+            "A username may contain only letters (Chinese too), digits and @ . + - _."))
     if name.startswith(RESERVED_PREFIX):
         raise forms.ValidationError(_("That username is reserved."))
     return name

@@ -82,7 +82,8 @@ def create_table(user: User, name: str = "", private: bool = False, *,
         since sitting here empties it.
     :raises Refused: ``bad_name`` for a name over 40 characters or with control
         characters; ``too_many_tables`` when the user already owns
-        ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits.
+        ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits (their left
+        practice tables, bots and nobody else, are closed first).
     """
     name = clean_name(name) if (name or "").strip() else ""
     with transaction.atomic():
@@ -95,6 +96,7 @@ def create_table(user: User, name: str = "", private: bool = False, *,
         idle = Table.objects.filter(owner=user, closed=False, status=Table.WAITING).exclude(
             pk__in=people.values("table_id")
         )
+        _close_left_practice(idle, people)
         if idle.count() >= settings.GAMES_MAX_IDLE_TABLES:
             raise Refused(
                 "too_many_tables",
@@ -111,6 +113,19 @@ def create_table(user: User, name: str = "", private: bool = False, *,
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(4))
         events.publish(events.TableChanged(table.pk))
     return table
+
+
+def _close_left_practice(idle: QuerySet[Table], people: QuerySet[Seat]) -> None:
+    """Close the owner's ``idle`` tables that hold bots and no one else (a
+    practice table they left): nobody else uses them, and they counted against
+    ``GAMES_MAX_IDLE_TABLES`` (a tester was refused 和机器人练习 by two left
+    practice tables). ``people``: the seats that make a table not idle,
+    checked again under the table's lock."""
+    left = list(idle.filter(seats__is_bot=True).values_list("pk", flat=True).distinct())
+    for table in _locked_tables(*left).values():
+        if (table.status == Table.WAITING and not table.closed
+                and not people.filter(table=table).exists()):
+            close(table)
 
 
 def open_table(user: User, name: str = "", private: bool = False) -> tuple[Table, Refused | None]:

@@ -21,6 +21,7 @@ from django.utils.translation import get_language, ngettext, ngettext_lazy, pget
 from django.utils.translation import gettext as _
 
 from accounts.models import avatar_urls
+from games.engine import BOT_POLICIES
 
 # Django 5.2.x's MinimumLengthValidator (the sign-up and password-change forms)
 # asks for "…at least %d characters.", but Django's own zh_Hans catalog still
@@ -149,6 +150,7 @@ def table_strings() -> dict[str, Any]:
         "remove_bot": _("Remove bot"),
         "bot_level": _("Bot level"),
         "bot_levels": bot_level_names(),
+        "bot_choices": list(BOT_POLICIES),
         "ready": _("Ready"),
         "unready": _("Cancel ready"),
         "next_game": _("Ready for the next game"),

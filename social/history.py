@@ -159,8 +159,10 @@ WON = (Q(index__in=(0, 2), game__state__result__winner=0)
 PLAYED_OUT = Q(game__state__result__winner__in=(0, 1))
 LOST = PLAYED_OUT & ~WON
 DOUBLE_CLAMP = Q(game__state__result__double_clamp=True)
-#: the row's player escaped (an escape ending, left by this seat)
-ESCAPED = Q(game__end_reason__in=(Game.ESCAPE, "")) & (
+#: the row's player escaped from a rated game (an escape ending, left by this
+#: seat); leaving a practice game is free and not counted, as in the finish
+#: rate (RULES.md §7, §12)
+ESCAPED = Q(game__practice=False, game__end_reason__in=(Game.ESCAPE, "")) & (
     reduce(operator.or_, (Q(index=i, game__state__result__abandoned_by=i) for i in range(4))))
 
 
@@ -319,8 +321,8 @@ class Stats:
     ``total`` (:class:`Tally`); ``seats`` (four tallies by seat index);
     ``partners`` (``[(username, Tally)]``, people partnered
     :data:`PARTNER_MIN_GAMES`+ times, most games first); ``clamps_won`` and
-    ``clamps_suffered`` (double clamps, RULES.md §6); ``escapes`` (games this
-    player ended by escaping); ``halves`` (finished halves played); ``firsts``
+    ``clamps_suffered`` (double clamps, RULES.md §6); ``escapes`` (rated games
+    this player ended by escaping; a practice game left is not one); ``halves`` (finished halves played); ``firsts``
     (halves they went out first in, 上游); ``half_points`` (their team's points
     over those halves, RULES.md §5).
     """

@@ -51,6 +51,22 @@ def test_signup_rejects_mismatched_passwords(client):
     assert not get_user_model().objects.filter(username="typo").exists()
 
 
+@pytest.mark.django_db
+def test_signup_username_box_and_its_error_say_what_a_name_may_be(client):
+    """A tester typed 150 characters into a box the server then said allows
+    20, and read "只能包含…字母" as Latin letters only after a refused
+    ``<script>`` while ``用户名中文`` was accepted."""
+    page = client.get(reverse("account_signup"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    box = _field_block(page.content.decode(), "username")
+    assert 'maxlength="20"' in box
+    response = _signup(client, "<script>x</script>", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 200
+    assert "用户名只能由文字（中文也可以）、数字和 @ . + - _ 组成。" in _field_block(
+        response.content.decode(), "username")
+    assert _signup(client, "用户名中文").status_code == 302
+    assert get_user_model().objects.filter(username="用户名中文").exists()
+
+
 def _field_block(html: str, name: str) -> str:
     """The markup of one form field (templates/allauth/elements/fields.html)."""
     start = html.index(f'data-field="{name}"')

@@ -311,7 +311,7 @@ WATCH_MY_PLAYS_JS = """() => {
 
 def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     """1366 × 800. A waiting table's empty seat: 坐下 is the largest control,
-    the bot level and 加机器人 smaller. In the game, each of my plays —
+    the bot level (each level once) and 加机器人 smaller. In the game, each of my plays —
     caught at the first frame of its arrival — stays off my name plate."""
     me = _person(browser, site.base_url, DESKTOP)
     page = me.page
@@ -321,6 +321,11 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     rects = page.evaluate(RECTS_JS, [f'.seat[data-seat="1"] {s}'
                                      for s in ("button.sit", "select.bot-level", "button.add-bot")])
     sit, level, add = rects.values()
+    # each level offered once, weakest first (an old record's code is not offered)
+    offered = page.locator('.seat[data-seat="1"] select.bot-level option')
+    assert offered.evaluate_all("os => os.map(o => o.value)") == [
+        "beginner", "normal", "expert", "master"]
+    assert len(set(offered.all_inner_texts())) == 4
     assert sit["w"] * sit["h"] > 2 * level["w"] * level["h"], (sit, level)
     assert sit["h"] >= level["h"], (sit, level)
     assert sit["w"] > level["w"], (sit, level)

@@ -205,3 +205,39 @@ def test_a_reload_or_a_language_switch_keeps_the_step(site, browser):
     page.wait_for_selector("#tutorial[data-ready='1']")
     assert _step_of(page) == "Step 1 of 4"
     visitor.assert_clean()
+
+
+TENS_JS = """async () => {
+  // a hand's group of three 10s, drawn by the site's own cards.js and CSS
+  const {cardEl} = await import("/static/js/cards.js");
+  const hand = document.createElement("div");
+  hand.className = "hand";
+  const group = document.createElement("div");
+  group.className = "rank-group";
+  const row = document.createElement("div");
+  row.className = "group-cards";
+  for (const c of ["TS", "TH", "TD"]) row.appendChild(cardEl(c, {tag: "button"}));
+  group.appendChild(row);
+  hand.appendChild(group);
+  document.body.prepend(hand);
+  const cards = [...row.querySelectorAll(".pcard")];
+  return cards.slice(0, -1).map((card, i) => ({
+    rank: card.querySelector(".card-rank.ten").getBoundingClientRect().right,
+    next: cards[i + 1].getBoundingClientRect().left,
+  }));
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800},
+                                      {"width": 360, "height": 740}])
+def test_an_overlapped_ten_shows_both_digits(site, browser, viewport):
+    """A tester read "1(" on the 10s of a desktop hand: the next card covered
+    the "0". Each 10's rank ends before the card laid over it begins."""
+    visitor = Player.open(browser, "shiwan", viewport=viewport)
+    visitor.page.goto(f"{site.base_url}/tutorial/1/")
+    visitor.page.wait_for_selector("#tutorial[data-ready='1']")
+    strips = visitor.page.evaluate(TENS_JS)
+    assert len(strips) == 2
+    for s in strips:
+        assert s["rank"] <= s["next"] + 0.5, strips
+    visitor.assert_clean()

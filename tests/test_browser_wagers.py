@@ -34,6 +34,7 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
     me.create_table("押宝桌")
     assert page.locator("#wager-form").is_visible()  # the owner's control
     assert page.locator("#my-coins").inner_text() == "你的金币：2000"
+    assert page.locator('.seat[data-seat="1"] button.add-bot').is_visible()  # no wager yet
     set_wager(page, 10)
     assert page.locator("#wager-amount").inner_text() == "押宝：10 金币"
     me.sit(0)
@@ -41,8 +42,9 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
     # four 科员: stake 1 → 10 coins, 20 on a double clamp (sent by the server)
     page.wait_for_function("() => document.getElementById('wager-stakes')"
                            ".textContent.includes('20')")
-    page.locator('.seat[data-seat="1"] button.add-bot').click()
-    page.wait_for_function("() => (window.__toasts || []).some(t => t.includes('机器人'))")
+    # a wager table takes no bots: no 加机器人 to press (the server refuses it anyway)
+    assert page.locator('.seat[data-seat="1"] button.add-bot').is_hidden()
+    assert page.locator('.seat[data-seat="1"] select.bot-level').is_hidden()
     assert page.locator(".seat.is-bot").count() == 0
 
     # the owner (2,000) cannot set 40 (needs 4,000): greyed out, and why

@@ -377,7 +377,8 @@ def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, 
     assert [(r["game_id"], r["rating_change"], r["partner"]) for r in rows] == [
         (practice.pk, None, None), (rated.pk, 0, {"username": "partner"})]
     s = history.stats(owner.pk)
-    assert (s.total.games, s.total.played_out, s.escapes) == (2, 0, 1)
+    # leaving the practice game cost nothing and is no escape (the dialog says so)
+    assert (s.total.games, s.total.played_out, s.escapes) == (2, 0, 0)
 
 
 def test_dates_are_beijing_time_whatever_the_sites_zone(players, table, client, settings):

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games import presence, tables
-from games.models import Table
+from games.models import Game, Seat, Table
 from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +57,30 @@ def test_idle_tables_close_and_busy_ones_stay(owner, partner, settings):
     assert tables.close_idle_tables() == 1
     assert set(Table.objects.filter(closed=True).values_list("pk", flat=True)) == {idle.pk}
     assert tables.close_idle_tables() == 0
+
+
+def test_practice_tables_left_behind_close_when_their_owner_opens_another(
+        owner, partner, settings):
+    """A tester was refused 和机器人练习 ("you already have 3 empty tables")
+    by their own earlier practice tables, left with only bots at them: those
+    close when the owner opens another; an empty table without bots stays."""
+    settings.GAMES_MAX_IDLE_TABLES = 2
+    empty = tables.create_table(owner)
+    first = tables.practice(owner, "beginner")
+    Game.objects.filter(table=first).update(status=Game.OVER)
+    Table.objects.filter(pk=first.pk).update(status=Table.WAITING)
+    second = tables.practice(owner, "beginner")  # moves the owner: 1 is left with bots only
+    Game.objects.filter(table=second).update(status=Game.OVER)
+    Table.objects.filter(pk=second.pk).update(status=Table.WAITING)
+    tables.stand(second.pk, owner)
+    third = tables.practice(owner, "expert")
+    assert set(Table.objects.filter(owner=owner, closed=False).values_list("pk", flat=True)) == {
+        empty.pk, third.pk}
+    assert not Seat.objects.filter(table__in=(first, second)).exclude(bot_policy="").exists()
+    # a left practice table someone else sits at is theirs to use: it stays
+    Table.objects.filter(pk=third.pk).update(status=Table.WAITING)
+    Game.objects.filter(table=third).update(status=Game.OVER)
+    tables.stand(third.pk, owner)
+    tables.sit(third.pk, partner, 0)
+    tables.create_table(owner)
+    assert not Table.objects.get(pk=third.pk).closed

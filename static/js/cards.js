@@ -36,7 +36,8 @@ export function cardEl(card, {tag = "span", dao = null} = {}) {
   if (card[0] === dao) e.classList.add("dao");
   e.setAttribute("aria-label", rank + suit);
   const corner = el("span", "card-corner");
-  corner.appendChild(el("span", "card-rank", rank));
+  // "10" is narrowed (.ten): an overlapped card shows only a strip of its corner
+  corner.appendChild(el("span", rank === "10" ? "card-rank ten" : "card-rank", rank));
   corner.appendChild(el("span", "card-suit", suit));
   e.appendChild(corner);
   e.appendChild(el("span", "card-center", suit));

@@ -167,7 +167,7 @@ function seatActions(seat, i, s) {
     if (isOwner(s)) {
       const level = el("select", "bot-level small");
       level.setAttribute("aria-label", T.bot_level);
-      for (const code of Object.keys(T.bot_levels)) {  /* weakest first (games/ui.py) */
+      for (const code of T.bot_choices) {  /* the levels a seat takes, weakest first */
         const option = el("option", "", T.bot_levels[code]);
         option.value = code;
         if (code === botLevel) option.selected = true;

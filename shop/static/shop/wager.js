@@ -13,7 +13,8 @@
  * wager_stands_up naming how many; the owner confirms in #wager-confirm.
  * Hooks: #wager-box[data-wager], #wager-select (option:disabled), #wager-set,
  * #wager-why, #wager-confirm, #my-held (N 冻结, RULES.md §12 "Held stake"),
- * .seat .wager-afford[data-afford=1|0],
+ * .seat .wager-afford[data-afford=1|0], .seat .add-bot and .seat select.bot-level
+ * (hidden at a wager table),
  * #result-body .coin-changes li[data-seat][data-coins].
  */
 
@@ -106,6 +107,9 @@ export function renderWager(s = state) {
   greyOut(select, wager);
   if (!isOwner(s) || !tableWaiting(s)) $("wager-confirm").hidden = true;
   renderAfford(t, tableWaiting(s) ? wager : 0);
+  // a wager table takes no bots (RULES.md §12): no 加机器人 that could only be refused
+  document.querySelectorAll(".seat .add-bot, .seat select.bot-level")
+    .forEach((control) => show(control, !wager));
   renderCoinChanges(s);
 }
 
