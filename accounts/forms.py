@@ -5,17 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
-
-from allauth.account.forms import SignupForm as AllauthSignupForm
 
 from accounts import usernames
 from accounts.models import AVATARS
 
 
-class SignupForm(AllauthSignupForm):
+class SignupForm(AllauthSignupForm):  # type: ignore[misc]  # allauth ships no types
     """allauth's sign-up form (``ACCOUNT_FORMS``) whose username box stops at
     :data:`accounts.usernames.MAX_LENGTH` characters: the column allows 150,
     a new name 20 (a tester typed 150 and was told 20 only after sending)."""

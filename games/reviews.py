@@ -379,7 +379,10 @@ def page_data(row: GameReview) -> dict[str, Any]:
     half: ``[the seat's team, the other]``), ``hand`` (``seat``'s own cards,
     weakest first; only on a step where it changed, the page keeps the last) —
     then the action: ``seat`` (who), ``cards`` (``[]`` a pass), ``escape``,
-    ``by`` (player/bot/auto/clock) and, for a judged decision of ``seat``,
+    ``by`` (player/bot/auto/clock); on the action that ended a half,
+    ``half_end``: ``points`` (the half's ``[the seat's team, the other]``
+    after the last player's cards and the transfers, RULES.md §5) and, if it
+    ended the game played out, ``won``; for a judged decision of ``seat``,
     ``judgement`` (:func:`result_of`'s, with ``made_kind`` / ``best_kind`` and
     ``gap``: ``best_points − made_points``, of which ``loss`` is the part the
     sampled deals show clearly). ``costliest``: the judged decisions labelled
@@ -416,6 +419,15 @@ def page_data(row: GameReview) -> dict[str, Any]:
         }
         if hand != last_hand:
             step["hand"] = last_hand = hand
+        after = states[i + 1] if i + 1 < len(states) else None
+        if after is not None and len(after["halves"]) > len(states[i]["halves"]):
+            # this action ended a half: its points after the transfers (RULES.md §5)
+            pts = after["halves"][-1]["points"]
+            step["half_end"] = {"points": [pts[ours], pts[1 - ours]]}
+            ended = after.get("result")
+            winner = ended["winner"] if ended else None
+            if after["status"] == engine.OVER and winner is not None:
+                step["half_end"]["won"] = winner == ours
         j = judged.get(i)
         if j is not None:
             step["judgement"] = {**j, "made_kind": _kind(j["made"], v["dao"]),

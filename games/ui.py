@@ -362,6 +362,10 @@ def review_strings() -> dict[str, Any]:
         "review_empty_table": _("Nothing on the table: a lead."),
         "review_cards_left": _("%(n)s cards"),
         "review_team_points": _("Points this half: your team %(us)s · theirs %(them)s"),
+        "review_half_end": _("The half is over: your team %(us)s · theirs %(them)s "
+                             "(with the last player's cards and the transfers)"),
+        "review_won": _("Your team won the game."),
+        "review_lost": _("Your team lost the game."),
         "review_made": _("You played"),
         "review_best": _("Better"),
         "review_pass": _("Pass"),

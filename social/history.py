@@ -322,9 +322,9 @@ class Stats:
     ``partners`` (``[(username, Tally)]``, people partnered
     :data:`PARTNER_MIN_GAMES`+ times, most games first); ``clamps_won`` and
     ``clamps_suffered`` (double clamps, RULES.md §6); ``escapes`` (rated games
-    this player ended by escaping; a practice game left is not one); ``halves`` (finished halves played); ``firsts``
-    (halves they went out first in, 上游); ``half_points`` (their team's points
-    over those halves, RULES.md §5).
+    this player ended by escaping; a practice game left is not one); ``halves``
+    (finished halves played); ``firsts`` (halves they went out first in, 上游);
+    ``half_points`` (their team's points over those halves, RULES.md §5).
     """
 
     total: Tally

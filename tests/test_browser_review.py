@@ -104,6 +104,19 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
         goto.first.click()
         step = int(goto.first.get_attribute("data-step"))
         assert page.locator("#review").get_attribute("data-step") == str(step)
+    # Home and End jump to the game's first and last moment (a tester pressed Home)
+    page.keyboard.press("End")
+    last = page.locator("#review").get_attribute("data-step")
+    assert int(last) > 1
+    page.keyboard.press("Home")
+    assert page.locator("#review").get_attribute("data-step") == "0"
+    page.keyboard.press("End")
+    assert page.locator("#review").get_attribute("data-step") == last
+    # the last move ends the game: the half's points as scored, and who won
+    end = page.locator("#review-half-end")
+    assert end.is_visible()
+    assert "本半局结束" in end.inner_text()
+    assert "赢得本局" in end.inner_text()
     assert page.evaluate(NO_SIDEWAYS_JS)
     assert not me.errors, me.errors
 

@@ -339,7 +339,15 @@ def test_the_page_shows_the_summary_and_only_the_players_own_hand(finished, play
     judged = {j["index"] for j in row.result["judged"]}
     for i, step in enumerate(steps):
         assert set(step) <= {"i", "half", "dao", "counts", "trick", "points", "seat", "cards",
-                             "escape", "by", "hand", "judgement"}
+                             "escape", "by", "hand", "judgement", "half_end"}
+        # a half's last action shows that half's points as scored (a tester saw
+        # the last step's points before the transfers, and no result)
+        ended = i + 1 < len(states) and len(states[i + 1]["halves"]) > len(states[i]["halves"])
+        assert ("half_end" in step) == ended
+        if ended:
+            pts = states[i + 1]["halves"][-1]["points"]
+            team = engine.team_of(seat)
+            assert step["half_end"]["points"] == [pts[team], pts[1 - team]]
         hand = step.get("hand", hand)
         assert hand == states[i]["hands"][seat]  # the player's own hand, as it was
         assert step["counts"] == [len(h) for h in states[i]["hands"]]
@@ -354,6 +362,10 @@ def test_the_page_shows_the_summary_and_only_the_players_own_hand(finished, play
     for half, cards in seen_per_half.items():
         assert not cards - Counter(record["halves"][half - 1]["hands"][seat])
     assert not (Counter(c for s in steps for c in s["cards"]) - public)
+    # the game's last action closes its last half, with the result from this seat's side
+    assert steps[-1]["half_end"]["won"] == (
+        finished.state["result"]["winner"] == engine.team_of(seat))
+    assert sum("half_end" in s for s in steps) == len(record["halves"])
     assert '"hands"' not in html
     assert "seed" not in html.split('id="review-data"')[1]
 

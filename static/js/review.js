@@ -110,6 +110,12 @@ function stepper(root) {
     if (s.seat === me && (s.by === "clock" || s.by === "auto")) {
       action.appendChild(el("span", "review-by", " " + (s.by === "clock" ? T.review_by_clock : T.review_by_auto)));
     }
+    const end = $("review-half-end");
+    end.hidden = !s.half_end;
+    if (s.half_end) {  // the server's figures after this action ended the half
+      end.textContent = fmt(T.review_half_end, {us: s.half_end.points[0], them: s.half_end.points[1]})
+        + ("won" in s.half_end ? " " + (s.half_end.won ? T.review_won : T.review_lost) : "");
+    }
     const box = $("review-judgement");
     clear(box);
     box.hidden = !s.judgement;
@@ -160,6 +166,10 @@ function stepper(root) {
     if (e.target.closest && e.target.closest("input, textarea, select")) return;
     if (e.key === "ArrowRight") go(at + 1);
     else if (e.key === "ArrowLeft") go(at - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(steps.length - 1);
+    else return;
+    e.preventDefault();  // the keys step the game, not scroll the page
   });
   draw();
 }
