@@ -82,8 +82,9 @@ def create_table(user: User, name: str = "", private: bool = False, *,
         since sitting here empties it.
     :raises Refused: ``bad_name`` for a name over 40 characters or with control
         characters; ``too_many_tables`` when the user already owns
-        ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits (their left
-        practice tables, bots and nobody else, are closed first).
+        ``GAMES_MAX_IDLE_TABLES`` open tables where nobody sits and others
+        watch (:func:`_make_room` first closes their left practice tables and
+        their oldest empty tables nobody else watches).
     """
     name = clean_name(name) if (name or "").strip() else ""
     with transaction.atomic():
@@ -96,7 +97,7 @@ def create_table(user: User, name: str = "", private: bool = False, *,
         idle = Table.objects.filter(owner=user, closed=False, status=Table.WAITING).exclude(
             pk__in=people.values("table_id")
         )
-        _close_left_practice(idle, people)
+        _make_room(user, idle, people)
         if idle.count() >= settings.GAMES_MAX_IDLE_TABLES:
             raise Refused(
                 "too_many_tables",
@@ -115,14 +116,22 @@ def create_table(user: User, name: str = "", private: bool = False, *,
     return table
 
 
-def _close_left_practice(idle: QuerySet[Table], people: QuerySet[Seat]) -> None:
-    """Close the owner's ``idle`` tables that hold bots and no one else (a
-    practice table they left): nobody else uses them, and they counted against
-    ``GAMES_MAX_IDLE_TABLES`` (a tester was refused 和机器人练习 by two left
-    practice tables). ``people``: the seats that make a table not idle,
-    checked again under the table's lock."""
-    left = list(idle.filter(seats__is_bot=True).values_list("pk", flat=True).distinct())
-    for table in _locked_tables(*left).values():
+def _make_room(user: User, idle: QuerySet[Table], people: QuerySet[Seat]) -> None:
+    """Before ``user`` opens a table: close their ``idle`` tables that hold
+    bots and no one else (a practice table they left), then, to stay under
+    ``GAMES_MAX_IDLE_TABLES``, their oldest idle ones nobody else watches, as
+    a new seek replaces the old on Lichess. Opening a table then never dead-ends
+    (testers were refused 和机器人练习 by their own left tables) and the cap
+    still holds. ``people``: the seats that make a table not idle, checked
+    again under each table's lock."""
+    ids = list(idle.order_by("created_at", "pk").values_list("pk", flat=True).distinct())
+    with_bots = set(idle.filter(seats__is_bot=True).values_list("pk", flat=True))
+    watched = {t for t, entries in presence.live_many(ids).items()
+               if any(u != user.pk for _c, u in entries)}
+    doomed = [t for t in ids if t in with_bots]
+    over = len(ids) - len(doomed) - settings.GAMES_MAX_IDLE_TABLES + 1
+    doomed += [t for t in ids if t not in with_bots and t not in watched][:max(0, over)]
+    for table in _locked_tables(*doomed).values():
         if (table.status == Table.WAITING and not table.closed
                 and not people.filter(table=table).exists()):
             close(table)

@@ -110,8 +110,9 @@ def test_a_finished_practice_game_is_reviewed(site, browser, device):
     assert int(last) > 1
     page.keyboard.press("Home")
     assert page.locator("#review").get_attribute("data-step") == "0"
-    page.keyboard.press("End")
+    page.locator("#review-last").click()  # ▶| too
     assert page.locator("#review").get_attribute("data-step") == last
+    assert page.locator("#review-last").is_disabled()
     # the last move ends the game: the half's points as scored, and who won
     end = page.locator("#review-half-end")
     assert end.is_visible()

@@ -379,6 +379,16 @@ def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, 
     s = history.stats(owner.pk)
     # leaving the practice game cost nothing and is no escape (the dialog says so)
     assert (s.total.games, s.total.played_out, s.escapes) == (2, 0, 0)
+    # nor is it called one: the history and the profile say the owner left it
+    page = client.get("/history/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "你离开了（练习局，不罚）" in page
+    assert "你逃跑了" not in page
+    profile = client.get("/accounts/profile/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "离开（练习局）" in profile
+    assert ">逃跑<" not in profile
+    client.force_login(opponent)  # the rated escape is still one
+    assert "你逃跑了" in client.get("/history/",
+                                  HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
 
 
 def test_dates_are_beijing_time_whatever_the_sites_zone(players, table, client, settings):

@@ -242,13 +242,19 @@ def test_a_creator_playing_elsewhere_gets_the_table_without_a_seat():
 def test_the_empty_table_limit_counts_the_table_the_creator_leaves(settings):
     settings.GAMES_MAX_IDLE_TABLES = 1
     me, = make_players(1, "lim")
-    tables.open_table(me, "一号")
-    # sitting at 二号 would leave 一号 empty: that is the one empty table allowed
+    first, _ = tables.open_table(me, "一号")
+    # sitting at 二号 would leave 一号 empty: that is the one empty table allowed,
+    # so 一号 closes unless someone else is looking at it
+    presence.touch_presence("c1", first.pk, None)
     with pytest.raises(Refused) as e:
         tables.open_table(me, "二号")
     assert e.value.reason == "too_many_tables"
     assert Table.objects.filter(owner=me).count() == 1
     assert Seat.objects.get(user=me).table.name == "一号"
+    presence.clear()
+    tables.open_table(me, "二号")
+    assert Table.objects.get(pk=first.pk).closed
+    assert Seat.objects.get(user=me).table.name == "二号"
 
 
 @pytest.mark.parametrize("level", ["beginner", "expert"])

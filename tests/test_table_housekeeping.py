@@ -15,23 +15,48 @@ from yuanzi_site.refusals import Refused
 pytestmark = pytest.mark.django_db
 
 
+def _open(user) -> set[int]:
+    return set(Table.objects.filter(owner=user, closed=False).values_list("pk", flat=True))
+
+
 def test_a_user_may_own_only_a_few_empty_tables(owner, settings):
+    """A new table closes its owner's oldest empty one beyond the cap (as a
+    new seek replaces the old on Lichess: a tester's 开桌 × 3 left them no way
+    to practise); one that someone else watches stays, and then the cap refuses."""
     settings.GAMES_MAX_IDLE_TABLES = 2
     first = tables.create_table(owner)
-    tables.create_table(owner)
+    second = tables.create_table(owner)
+    third = tables.create_table(owner)
+    assert _open(owner) == {second.pk, third.pk}
+    presence.touch_presence("c1", second.pk, None)  # someone else is looking at both
+    presence.touch_presence("c2", third.pk, None)
     with pytest.raises(Refused) as refused:
         tables.create_table(owner)
     assert refused.value.reason == "too_many_tables"
-    assert Table.objects.filter(owner=owner).count() == 2
-    tables.sit(first.pk, owner, 0)  # a table someone sits at is not empty
-    tables.create_table(owner)
-    assert Table.objects.filter(owner=owner).count() == 3
+    assert _open(owner) == {second.pk, third.pk}
+    assert Table.objects.get(pk=first.pk).closed
+    tables.sit(second.pk, owner, 0)  # a table someone sits at is not empty
+    fourth = tables.create_table(owner)
+    assert _open(owner) == {second.pk, third.pk, fourth.pk}
+
+
+def test_opening_tables_then_practice_never_dead_ends(owner, settings):
+    """A tester opened three tables (开桌 moves its owner each time), sat at
+    the last, and was refused 和机器人练习: the owner's own presence at a
+    table does not keep it; the oldest empty ones close."""
+    settings.GAMES_MAX_IDLE_TABLES = 3
+    opened = [tables.open_table(owner)[0] for _ in range(3)]
+    presence.touch_presence("mine", opened[-1].pk, owner)  # the owner's own tab
+    game_table = tables.practice(owner, "beginner")
+    assert game_table.current_game is not None
+    assert _open(owner) == {opened[1].pk, opened[2].pk, game_table.pk}
 
 
 def test_the_lobby_says_why_a_table_was_not_opened(client, owner, settings):
     settings.GAMES_MAX_IDLE_TABLES = 1
     client.force_login(owner)
     client.post("/tables/new/", {"name": "一号"})
+    presence.touch_presence("c1", Table.objects.get(owner=owner).pk, None)  # watched: it stays
     response = client.post("/tables/new/", {"name": "二号"}, follow=True)
     assert Table.objects.filter(owner=owner).count() == 1
     (message,) = list(response.context["messages"])

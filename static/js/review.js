@@ -139,8 +139,10 @@ function stepper(root) {
     const handEl = $("review-hand");
     clear(handEl);
     handEl.appendChild(cardsRow(hands[at], {cls: "review-cards", dao: s.dao}));
+    $("review-first").disabled = at === 0;
     $("review-back").disabled = at === 0;
     $("review-forward").disabled = at === steps.length - 1;
+    $("review-last").disabled = at === steps.length - 1;
     $("review-prev-mine").disabled = !mine.some((i) => i < at);
     $("review-next-mine").disabled = !mine.some((i) => i > at);
     root.dataset.step = String(at);
@@ -150,6 +152,7 @@ function stepper(root) {
   $("review-first").addEventListener("click", () => go(0));
   $("review-back").addEventListener("click", () => go(at - 1));
   $("review-forward").addEventListener("click", () => go(at + 1));
+  $("review-last").addEventListener("click", () => go(steps.length - 1));
   $("review-prev-mine").addEventListener("click", () => {
     const prev = mine.filter((i) => i < at);
     if (prev.length) go(prev[prev.length - 1]);
