@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import RatingEntry
-from games import play, queries, tables
+from games import play, presence, queries, tables
 from games.models import Game, Table
 from tests.conftest import PASSWORD
 
@@ -153,6 +153,8 @@ def test_too_many_empty_tables_message_in_chinese_on_the_lobby(
     settings.GAMES_MAX_IDLE_TABLES = 1
     client.force_login(owner)
     client.post(reverse("table_new"), {"name": "一号"})
+    # someone else is looking at 一号, so it is not closed to make room
+    presence.touch_presence("c1", Table.objects.get(owner=owner).pk, None)
     html = client.post(reverse("table_new"), {"name": "二号"}, follow=True).content.decode()
     m = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
     assert m
