@@ -241,7 +241,7 @@ def sit(table_id: int, user: User, index: Any) -> None:
             raise Refused(
                 "seated_elsewhere",
                 _("You are playing at table “%(name)s”: finish that game first.")
-                % {"name": other.name},
+                % {"name": other.name}, {"table_id": other.pk},
             )
         plugins.check_seat(table, user, "sit")
         Seat.objects.filter(user=user).update(user=None, ready=False)
@@ -353,6 +353,24 @@ def leave_all(user: User) -> None:
             close(table, {"type": "notice", "code": "owner_left",
                           "message": _("This table was closed: its owner left the site."),
                           "params": {"table_id": table.pk, "table": table.name}})
+
+
+def leave_game(game_id: int, user: User) -> None:
+    """Leave the running game ``game_id`` (:func:`games.play.escape`, RULES.md
+    §7). A practice table that leaves holds bots and no one else closes at once
+    (a tester's left practice tables stayed in the lobby with their bots, waiting
+    for nobody, until they went idle); a rated table stays for the others.
+
+    :raises Refused: ``no_game``, ``not_seated``, ``game_over``; nothing has
+        changed when it is raised.
+    """
+    with transaction.atomic():
+        game = play.escape(game_id, user)
+        people = Seat.objects.filter(table_id=game.table_id, is_bot=False, user__isnull=False)
+        if game.practice and not people.exists():
+            table = _locked_tables(game.table_id).get(game.table_id)
+            if table is not None and not table.closed and table.status == Table.WAITING:
+                close(table)
 
 
 def stand(table_id: int, user: User) -> None:

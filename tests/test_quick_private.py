@@ -287,6 +287,20 @@ def test_practice_is_refused_while_you_play_and_changes_nothing():
     assert Table.objects.count() == before
 
 
+def test_a_refused_practice_links_back_to_the_running_game():
+    """A tester refused 和机器人练习 while playing had to find their game: the
+    lobby's message links to it (``params.table_id`` of ``seated_elsewhere``)."""
+    players = make_players(4, "prl")
+    game = start_game(players)
+    client = Client()
+    client.force_login(players[1])
+    page = client.post("/tables/practice/", {"bot": "normal"}, follow=True).content.decode()
+    assert f'<a href="/tables/{game.table_id}/">' in page
+    with pytest.raises(Refused) as e:
+        tables.practice(players[1], "normal")
+    assert e.value.params == {"table_id": game.table_id}
+
+
 def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
     me, = make_players(1, "web")
     client = Client()

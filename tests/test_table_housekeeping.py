@@ -109,3 +109,40 @@ def test_practice_tables_left_behind_close_when_their_owner_opens_another(
     tables.sit(third.pk, partner, 0)
     tables.create_table(owner)
     assert not Table.objects.get(pk=third.pk).closed
+
+
+def test_leaving_a_practice_game_closes_its_table_at_once(owner):
+    """A tester's left practice tables stayed in the lobby with their bots:
+    now the table closes as its last person leaves (no penalty, RULES.md §7)."""
+    table = tables.practice(owner, "beginner")
+    game = table.current_game
+    tables.leave_game(game.pk, owner)
+    game.refresh_from_db()
+    assert (game.status, game.end_reason) == (Game.OVER, Game.ESCAPE)
+    table.refresh_from_db()
+    assert table.closed
+    assert not Seat.objects.filter(table=table).exclude(user=None).exists()
+    assert not Seat.objects.filter(table=table, is_bot=True).exists()
+    with pytest.raises(Refused) as refused:  # a stale second leave changes nothing
+        tables.leave_game(game.pk, owner)
+    assert refused.value.reason in {"not_seated", "game_over"}
+
+
+def test_a_practice_table_with_someone_still_seated_stays(owner, partner):
+    """Two people and two bots: one leaves, the other stays at the table."""
+    table = tables.create_table(owner)
+    tables.sit(table.pk, owner, 0)
+    tables.sit(table.pk, partner, 2)
+    for index in (1, 3):
+        tables.add_bot(table.pk, owner, index, "beginner")
+    presence.touch_presence("p", table.pk, partner)  # the partner's tab is open
+    tables.set_ready(table.pk, owner, True)
+    tables.set_ready(table.pk, partner, True)
+    table.refresh_from_db()
+    game = table.current_game
+    assert game.practice
+    tables.leave_game(game.pk, owner)
+    table.refresh_from_db()
+    assert not table.closed
+    assert table.status == Table.WAITING
+    assert Seat.objects.get(table=table, index=2).user_id == partner.pk

@@ -40,7 +40,11 @@ export function init(boot) {
 
 export function playing(s = state) { return !!(s.view && s.view.status === "playing"); }
 
-export function tableWaiting(s = state) { return !s.table || s.table.status === "waiting"; }
+/* The table waits for a game (a closed one waits for nothing: no ready, no
+   seat, no "click an empty seat" after a practice table closed as I left it). */
+export function tableWaiting(s = state) {
+  return !closed(s) && (!s.table || s.table.status === "waiting");
+}
 
 export function closed(s = state) { return s.conn === "gone"; }
 
