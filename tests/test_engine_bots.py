@@ -689,3 +689,43 @@ def test_master_play_outs_play_the_experts_rules():
         start["actions"] = []  # the play-out reads no history
         assert expert_rules_action(start, seat) == expert_policy(bv, random.Random(0), 0.0)
 
+
+
+def test_master_deals_are_judged_by_the_opponents_own_decisions():
+    """The opponents' recorded decisions replayed through the expert's rules
+    from their real hands are all made again (0 mismatches: the replay of what
+    each saw is exact); drawn deals miss some, and the deals kept keep every
+    count and exactly the unseen cards (RULES.md §12: only the public history
+    and the sample are read)."""
+    from games.engine.expert import WEIGHTS, Situation
+    from games.engine.master import (
+        READING,
+        checkpoints,
+        consistent_deals,
+        infer,
+        mismatches,
+        sample_hands,
+    )
+
+    states = _game_states("master-check", lambda v, r: expert_policy(v, r, budget_ms=0.0))
+    judged = missed = 0
+    for s in states[:-1:5]:
+        seat = s["turn"]
+        bv = bot_view(s, seat)
+        marks = checkpoints(bv, 8)
+        assert all(m[0] % 2 != seat % 2 for m in marks)  # opponents only
+        if not marks:
+            continue
+        judged += len(marks)
+        assert mismatches(s["hands"], marks, most=99) == 0
+        sit = Situation(bv, WEIGHTS)
+        weights = infer(bv, **READING)
+        rng = random.Random(judged)
+        missed += sum(mismatches(sample_hands(bv, sit.unseen, weights, rng), marks, most=99)
+                      for _ in range(4))
+        for hands in consistent_deals(bv, sit.unseen, weights, rng, 3, pool=6):
+            assert [len(h) for h in hands] == bv["counts"]
+            assert hands[seat] == bv["hand"]
+            assert Counter(c for x in range(4) if x != seat for c in hands[x]) == sit.unseen
+    assert judged > 50
+    assert missed > 0  # the drawn deals are not all consistent: the check has work
