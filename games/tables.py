@@ -297,7 +297,7 @@ def quick_start(user: User) -> tuple[Table, bool]:
         raise Refused(
             "seated_elsewhere",
             _("You are playing at table “%(name)s”: finish that game first.")
-            % {"name": current.table.name},
+            % {"name": current.table.name}, {"table_id": current.table_id},
         )
     for table in plugins.quick_start_tables(user, _with_someone_online(
             queries.quick_start_tables(), user)):

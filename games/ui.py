@@ -187,6 +187,7 @@ def table_strings() -> dict[str, Any]:
             "Two turns in a row ran out of time, so auto-play is on for you. "
             "Click “Cancel auto-play” to play yourself again."
         ),
+        "back_to_game": _("Back to your game"),
         "stood_up": _(
             "You have left your seat: a player whose connection is lost, or who "
             "leaves a game, is stood up. Click an empty seat to sit down again."

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import levels
@@ -177,10 +178,12 @@ def _me(request: HttpRequest) -> dict[str, Any]:
     return {"id": user.pk, "username": user.username, "coins": coins, "coins_held": held}
 
 
+@never_cache
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/``: the table and its game. The first picture is embedded
-    (the table snapshot and this user's own ``view_for``); the rest comes over
-    ``/ws/table/<id>/``. A private table opens only with its invite
+    (the table snapshot and this user's own ``view_for``; never cached, so Back
+    to a table shows it as it is now, not a stale board a tester found); the
+    rest comes over ``/ws/table/<id>/``. A private table opens only with its invite
     (``?invite=<token>``, then remembered in the session) or for insiders
     (``games.access``); otherwise it is a 404 like a table that does not exist.
     With spectators off a standing invite holder gets no game view

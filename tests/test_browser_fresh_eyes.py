@@ -160,7 +160,18 @@ def test_leaving_a_practice_game_is_no_escape(site, browser, locale, words):
     assert page.locator("#result-ready").is_hidden()
     assert page.locator("#ready-btn").is_hidden()
     assert page.locator("#stood-notice").is_hidden()
-    me.assert_clean()
+    # no quick phrase (再来一局…) or watcher count at a closed table: a tester's
+    # click on one only earned "这张桌子已关闭"
+    assert page.locator("#phrases").is_hidden()
+    assert page.locator("#spectators").is_hidden()
+    # back from the lobby: the closed table, not a stale board from the cache
+    page.locator("#closed-lobby-link").click()
+    page.wait_for_url(site.base_url + "/")
+    page.go_back()
+    page.locator("#table-app").wait_for(state="detached")
+    assert page.locator("h1").first.inner_text() in ("页面不存在", "Not found")
+    assert not me.errors
+    assert all("404" in e for e in me.console_errors()), me.console_errors()
 
 
 # The ready controls a person can see (the result panel's and the controls').
@@ -271,4 +282,32 @@ def test_the_history_graph_labels_are_small_and_off_the_line(site, browser):
     for label in labels:
         assert label["height"] <= 18, label
         assert not label["hit"], label
+    me.assert_clean()
+
+
+def test_a_refusal_over_the_socket_links_back_to_my_running_game(site, browser):
+    """A tester in a practice game opened a table (开桌: it opens without them)
+    and pressed 坐下 there: the refusal now links back to the running game; the
+    lobby shows no 准备 badges on a table whose game runs."""
+    me = _person(browser, site.base_url, PHONE)
+    page = me.page
+    _practice(me)
+    game_table = _table_id(me)
+    page.goto(site.base_url + "/")
+    assert page.locator(f'.lobby-table[data-table-id="{game_table}"]').count() == 1
+    assert page.locator(f'.lobby-table[data-table-id="{game_table}"] .badge.ready').count() == 0
+    page.locator("#table-name-input").fill("等我")
+    page.locator("#create-table-btn").click()
+    page.wait_for_url("**/tables/*/")
+    message = page.locator(".messages .message").first
+    assert message.locator(f'a[href="/tables/{game_table}/"]').count() == 1
+    me.wait_connected()
+    page.locator('.seat[data-seat="0"] button.sit').click()
+    toast = page.locator(".toast.error").last
+    toast.wait_for()
+    back = toast.locator("a.toast-link")
+    assert back.inner_text() == "回到你的对局"
+    back.click()
+    page.wait_for_url(f"**/tables/{game_table}/")
+    page.locator("#table-app[data-status=playing]").wait_for()
     me.assert_clean()

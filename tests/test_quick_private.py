@@ -297,8 +297,9 @@ def test_a_refused_practice_links_back_to_the_running_game():
     game = start_game(players)
     client = Client()
     client.force_login(players[1])
-    page = client.post("/tables/practice/", {"bot": "normal"}, follow=True).content.decode()
-    assert f'<a href="/tables/{game.table_id}/">' in page
+    for url in ("/tables/practice/", "/tables/quick/"):
+        page = client.post(url, {"bot": "normal"}, follow=True).content.decode()
+        assert f'<a href="/tables/{game.table_id}/">' in page, url
     with pytest.raises(Refused) as e:
         tables.practice(players[1], "normal")
     assert e.value.params == {"table_id": game.table_id}

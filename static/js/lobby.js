@@ -20,7 +20,9 @@ let order = [];  // ids, newest first
 
 function title(player) { return T.lang === "en" ? player.title_en : player.title; }
 
-function seatEl(s) {
+/* One seat of a lobby row; `playing`: its game runs (no ready badges then:
+   they say who is ready for the next game, which reads oddly mid-game). */
+function seatEl(s, playing) {
   const li = el("li", "lt-seat");
   li.dataset.seat = s.index;
   li.appendChild(el("span", "lt-compass", T.seat_names[s.index]));
@@ -28,7 +30,7 @@ function seatEl(s) {
     li.appendChild(el("span", "lt-player", s.player.username));
     li.appendChild(document.createTextNode(" "));
     li.appendChild(el("span", "lt-title", title(s.player)));
-    if (s.ready) {
+    if (s.ready && !playing) {
       li.appendChild(document.createTextNode(" "));
       li.appendChild(el("span", "badge ready", T.ready));
     }
@@ -77,7 +79,7 @@ function rowEl(t) {
   }
   li.appendChild(owner);
   const seats = el("ol", "lt-seats");
-  t.seats.forEach((s) => seats.appendChild(seatEl(s)));
+  t.seats.forEach((s) => seats.appendChild(seatEl(s, t.status === "playing")));
   li.appendChild(seats);
   const foot = el("div", "lt-foot");
   if (t.spectators) foot.appendChild(el("span", "lt-spectators", fmt(T.spectators, {n: t.spectators})));

@@ -27,7 +27,7 @@ import {addLine, setChatMe, showHistory, wireChat} from "./chat.js";
 import {startClock, tick} from "./clock.js";
 import {connectionBanner} from "./connection.js";
 import {checkSelection, renderControls, wireControls} from "./controls.js";
-import {$} from "./dom.js";
+import {$, el} from "./dom.js";
 import {newSeed, renderFairness} from "./fairness.js";
 import {afterView, wireFeel} from "./feel.js";
 import {renderHand, renderSelection, wireHand} from "./hand.js";
@@ -137,11 +137,20 @@ function onMessage(msg) {
     case "chat":
       addLine(msg.line);
       break;
-    case "error":
-      toast(msg.message || T.error);
+    case "error": {
+      // a refusal naming the table where my game runs (seated_elsewhere): a way back to it
+      const other = (msg.params || {}).table_id;
+      const elsewhere = Number.isInteger(other) && !(state.table && state.table.id === other);
+      const t = toast(msg.message || T.error, "error", elsewhere ? 8000 : 3500);
+      if (elsewhere) {
+        const back = el("a", "toast-link", T.back_to_game);
+        back.href = "/tables/" + other + "/";
+        t.append(" ", back);
+      }
       if (RESYNC.has(msg.reason)) send({type: "sync"}, true);
       render();
       break;
+    }
     case "notice":
       showNotice(msg);
       break;
@@ -245,6 +254,10 @@ Object.entries(drawers).forEach(([name, button]) => {
     });
   });
 });
+
+// back (or forward) to a page kept in the browser's cache: what it shows is old
+// (a game since over, a table since closed), so load it afresh
+window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
 
 // tab back after sleeping: ask for the current view at once
 document.addEventListener("visibilitychange", () => {
