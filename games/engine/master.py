@@ -61,12 +61,10 @@ from functools import lru_cache
 from typing import Any, cast
 
 from .bots import heuristic_policy, options
-from .cards import cards_points
 from .combos import ATOM, BOMB, HYDROGEN, classify
 from .deal import team_of
 from .endgame import half_value, state_from_view
 from .expert import DAO, WEIGHTS, WILLING, Situation, Threats, Weights, rules
-from .expert import SEARCH_CARDS as EXPERT_SEARCH_CARDS
 from .match import OVER, apply
 from .shapes import Action, BotView, PassAction, State, View
 
@@ -93,19 +91,6 @@ no second look). The best of several candidates on the same deals is flattered
 by those deals; judged again on others, the flattery is gone. With
 :data:`SURE` 0.5: +2.3 win-rate points over 1,000 deals (docs/bench.md "Ninth
 round")."""
-CHECK = 0
-"""How many of the opponents' last decisions judge a sampled deal: the
-expert's rules (the opponents' modelled policy, as in the play-outs), holding
-that deal's hand then, must make the play the opponent made (see
-:func:`consistent_deals`; 0, the default: deals are not judged; 8 screened in
-docs/bench.md "Eleventh round": +1.75 on seed ``tune``, −0.6 on seed 1)."""
-POOL = 32
-"""Deals drawn per search (and per second look) when :data:`CHECK` judges
-them; the :data:`SAMPLES` most consistent are kept."""
-MISMATCH = 0.1
-"""A judged deal's weight per decision the rules would have made otherwise
-(after :data:`MAX_MISMATCHES` the rest are not judged)."""
-MAX_MISMATCHES = 2
 PRIOR = 0.02
 """A candidate's bonus per place above the last in the rules' order (ties and
 noise of few samples go the rules' way)."""
@@ -410,107 +395,6 @@ def sample_hands(
     return hands
 
 
-Checkpoint = tuple[int, View, list[str], Counter[str], Counter[str]]
-"""A past decision of an opponent: ``(seat, its view then without its hand,
-the cards it played (empty: a pass), every card played from then on, the cards
-that seat played from then on)``."""
-
-
-def checkpoints(view: BotView, last: int = CHECK) -> list[Checkpoint]:
-    """The opponents' last ``last`` decisions of this half, latest first, taken
-    while the four hands held more than the expert's search threshold (so its
-    rules alone decided them, :data:`games.engine.expert.SEARCH_CARDS`), each
-    with what that seat saw then: the trick and the card counts (RULES.md §4:
-    tricks replayed as :func:`infer` does; §12: public plays only)."""
-    seat = view["seat"]
-    assert seat is not None
-    history = view["history"]
-    counts = list(view["counts"])
-    for s, cards in history:
-        counts[s] += len(cards)
-    found: list[tuple[int, int, View, list[str]]] = []
-    plays: list[list[Any]] = []
-    last_play: list[Any] | None = None
-    passes = points = 0
-    for t, (s, cards) in enumerate(history):
-        if team_of(s) != team_of(seat) and sum(counts) > EXPERT_SEARCH_CARDS:
-            trick = {"leader": plays[0][0] if plays else s,
-                     "plays": [[x, list(c)] for x, c in plays],
-                     "last": last_play, "points": points}
-            found.append((t, s, cast(View, {"seat": s, "dao": view["dao"], "trick": trick,
-                                            "counts": list(counts)}), list(cards)))
-        plays.append([s, list(cards)])
-        if cards:
-            counts[s] -= len(cards)
-            last_play, passes = [s, list(cards)], 0
-            points += cards_points(cards)
-            continue
-        passes += 1
-        if last_play is not None and passes >= sum(
-                1 for x in range(4) if x != last_play[0] and counts[x] > 0):
-            plays, last_play, points, passes = [], None, 0, 0
-    out: list[Checkpoint] = []
-    after_all: Counter[str] = Counter()
-    after: list[Counter[str]] = [Counter() for _ in range(4)]
-    t_next = len(history)
-    for t, s, v, cards in reversed(found[-last:] if last > 0 else []):
-        for u in range(t, t_next):
-            x, c = history[u]
-            after_all.update(c)
-            after[x].update(c)
-        t_next = t
-        out.append((s, v, cards, Counter(after_all), Counter(after[s])))
-    return out
-
-
-def mismatches(hands: Sequence[Sequence[str]], marks: Sequence[Checkpoint],
-               most: int = MAX_MISMATCHES) -> int:
-    """How many of the decisions ``marks`` the expert's rules would have made
-    otherwise had the seats held ``hands`` (a sampled deal; the opponents' real
-    hands give 0, a test checks), counted up to ``most``. Reads the sample and
-    the public history only (RULES.md §12)."""
-    now: Counter[str] = Counter()
-    for h in hands:
-        now.update(h)
-    bad = 0
-    for s, v, cards, after_all, after in marks:
-        hand = Counter(hands[s]) + after
-        unseen = now + after_all
-        unseen.subtract(hand)
-        view = cast(View, {**v, "hand": sorted(hand.elements())})
-        _, _table, plays, out = options(view)
-        if out is not None:
-            got: Action = out
-        elif not plays:
-            got = PASS
-        else:
-            got = rules(Situation(view, WEIGHTS, +unseen), plays)[0][1]
-        if sorted(cast(dict[str, list[str]], got).get("cards", [])) != sorted(cards):
-            bad += 1
-            if bad >= most:
-                break
-    return bad
-
-
-def consistent_deals(view: BotView, unseen: Counter[str], weights: Sequence[dict[str, float]],
-                     rng: random.Random, samples: int, pool: int = POOL,
-                     check: int = CHECK) -> list[list[list[str]]]:
-    """``samples`` deals of ``unseen`` (:func:`sample_hands`), chosen among
-    ``pool`` drawn by how well each explains the opponents' last ``check``
-    decisions (:func:`mismatches`): weighted sampling without replacement,
-    each deal weighing :data:`MISMATCH` per decision it does not explain. The
-    fitted reading places ~70 % of the opponents' cards right from 40–50
-    cards; the deals kept ~74 % (docs/bench.md "Eleventh round")."""
-    marks = checkpoints(view, check)
-    drawn = [sample_hands(view, unseen, weights, rng) for _ in range(max(pool, samples))]
-    keys = []
-    for hands in drawn:
-        like = MISMATCH ** mismatches(hands, marks) if marks else 1.0
-        keys.append(rng.random() ** (1.0 / like))
-    best = sorted(range(len(drawn)), key=lambda i: (-keys[i], i))
-    return [drawn[i] for i in best[:samples]]
-
-
 def _fast_view(state: State, seat: int) -> View:
     """The part of a view the normal bot reads, sharing the state's lists
     (play-outs only: the normal bot never changes its view)."""
@@ -630,7 +514,7 @@ def master_policy(
     view: View, rng: random.Random, samples: int = SAMPLES, width: int = WIDTH,
     inference: bool = True, search_cards: int = SEARCH_CARDS, playout: str = PLAYOUT,
     tune: Mapping[str, Any] | None = None, lead_cards: int | None = None, sure: float = SURE,
-    margin: float = MARGIN, verify: int = -1, check: int = CHECK, pool: int = POOL,
+    margin: float = MARGIN, verify: int = -1,
 ) -> Action:
     """The master's action for the seat of ``view`` (see the module docstring).
 
@@ -652,9 +536,6 @@ def master_policy(
         better by this many standard errors (0: the best mean; see :func:`pick`).
     :param verify: fresh deals for a second look at a challenger the search
         prefers (:data:`VERIFY`, when negative; 0: none).
-    :param check: the opponents' last decisions that judge the sampled deals
-        (:func:`consistent_deals`; 0: deals as drawn).
-    :param pool: deals drawn per search when ``check`` judges them.
     :param lead_cards: if given, leads are searched from this many cards in the
         four hands (follows from ``search_cards``).
     :param tune: overrides of the rules' worths, for tuning: fields of
@@ -678,11 +559,8 @@ def master_policy(
     def play_outs(actions: Sequence[Action], deals: int) -> list[list[float]]:
         # every action meets the same sampled deals
         values: list[list[float]] = [[] for _ in actions]
-        if check > 0:
-            dealt = consistent_deals(bv, sit.unseen, weights, rng, deals, pool, check)
-        else:
-            dealt = [sample_hands(bv, sit.unseen, weights, rng) for _ in range(deals)]
-        for hands in dealt:
+        for _ in range(deals):
+            hands = sample_hands(bv, sit.unseen, weights, rng)
             start = state_from_view(bv, hands)
             start["actions"] = []  # the play-outs read no history; copying it costs
             for i, action in enumerate(actions):
