@@ -355,24 +355,6 @@ def leave_all(user: User) -> None:
                           "params": {"table_id": table.pk, "table": table.name}})
 
 
-def leave_game(game_id: int, user: User) -> None:
-    """Leave the running game ``game_id`` (:func:`games.play.escape`, RULES.md
-    §7). A practice table that leaves holds bots and no one else closes at once
-    (a tester's left practice tables stayed in the lobby with their bots, waiting
-    for nobody, until they went idle); a rated table stays for the others.
-
-    :raises Refused: ``no_game``, ``not_seated``, ``game_over``; nothing has
-        changed when it is raised.
-    """
-    with transaction.atomic():
-        game = play.escape(game_id, user)
-        people = Seat.objects.filter(table_id=game.table_id, is_bot=False, user__isnull=False)
-        if game.practice and not people.exists():
-            table = _locked_tables(game.table_id).get(game.table_id)
-            if table is not None and not table.closed and table.status == Table.WAITING:
-                close(table)
-
-
 def stand(table_id: int, user: User) -> None:
     """Leave one's seat while no game runs (during a game, see ``play.escape``).
 
@@ -553,7 +535,10 @@ def stand_up_expired(event: events.PresenceExpired) -> int:
 def close_idle_tables() -> int:
     """Close waiting tables nobody sits at or watches, once they have been idle
     for ``GAMES_IDLE_TABLE_MINUTES`` (since they opened or their last game
-    ended), and take them off the lobby.
+    ended), and take them off the lobby. A table left with only bots (a
+    practice game its player left) closes as soon as nobody watches it: its
+    player may still save the replay from its result (a socket action), but
+    testers found such tables waiting in the lobby for nobody.
 
     One conditional ``UPDATE … WHERE`` per table (healthchecks' claim
     pattern): someone who sits down between the scan and the close keeps
@@ -563,11 +548,14 @@ def close_idle_tables() -> int:
     """
     cutoff = timezone.now() - timedelta(minutes=settings.GAMES_IDLE_TABLE_MINUTES)
 
+    watched = list(presence.watched_tables())
+
     def idle(qs: QuerySet[Table]) -> QuerySet[Table]:
-        return (qs.filter(closed=False, status=Table.WAITING, created_at__lt=cutoff)
+        old = qs.filter(created_at__lt=cutoff).exclude(games__ended_at__gte=cutoff)
+        left = qs.filter(seats__is_bot=True)
+        return ((old | left).filter(closed=False, status=Table.WAITING)
                 .exclude(seats__user__isnull=False)
-                .exclude(pk__in=list(presence.watched_tables()))
-                .exclude(games__ended_at__gte=cutoff))
+                .exclude(pk__in=watched))
 
     closed = 0
     for table_id in list(idle(Table.objects.all()).values_list("pk", flat=True).distinct()):

@@ -255,6 +255,8 @@ def test_a_closed_table_says_so_and_stops_reconnecting(site, browser):
         assert page.locator(".seat-actions button").count() == 0
         assert not page.locator("#ready-btn").is_visible()
         assert not page.locator("#chat-form").is_visible()
+        assert not page.locator("#phrases").is_visible()  # 再来一局 … would only be refused
+        assert not page.locator("#spectators").is_visible()
 
         time.sleep(6)  # a reconnect would come after 1–1.5 s, then 2–2.5 s more
         table_sockets = [u for u in sockets if "/ws/table/" in u]

@@ -179,6 +179,8 @@ def test_table_page_renders_waiting_table(client, owner):
     assert boot["view"] is None
     assert boot["ws_path"] == f"/ws/table/{table.pk}/"
     assert boot["me"] == {"id": None, "username": None}
+    # never from a cache: Back to a table must not show a board since gone (a tester's)
+    assert "no-store" in response["Cache-Control"]
     strings = _json_script(html, "table-strings")
     assert strings["sit"] == "坐下"
     assert strings["pass_mark"] == "不要"

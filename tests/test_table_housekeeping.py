@@ -3,12 +3,13 @@ tables close and leave the lobby (QA: one user filled the lobby with tables)."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from games import presence, tables
+from games import play, presence, tables
 from games.models import Game, Seat, Table
 from yuanzi_site.refusals import Refused
 
@@ -111,38 +112,29 @@ def test_practice_tables_left_behind_close_when_their_owner_opens_another(
     assert not Table.objects.get(pk=third.pk).closed
 
 
-def test_leaving_a_practice_game_closes_its_table_at_once(owner):
-    """A tester's left practice tables stayed in the lobby with their bots:
-    now the table closes as its last person leaves (no penalty, RULES.md §7)."""
+def test_a_left_practice_table_closes_once_nobody_watches_it(owner, partner, settings):
+    """A tester's left practice tables stayed in the lobby with their bots for
+    15 minutes: now one closes at the next housekeeping once nobody watches it.
+    While its player still looks at the result (to save the replay) it stays."""
     table = tables.practice(owner, "beginner")
     game = table.current_game
-    tables.leave_game(game.pk, owner)
+    presence.touch_presence("mine", table.pk, owner)
+    play.escape(game.pk, owner)
     game.refresh_from_db()
     assert (game.status, game.end_reason) == (Game.OVER, Game.ESCAPE)
-    table.refresh_from_db()
-    assert table.closed
-    assert not Seat.objects.filter(table=table).exclude(user=None).exists()
-    assert not Seat.objects.filter(table=table, is_bot=True).exists()
-    with pytest.raises(Refused) as refused:  # a stale second leave changes nothing
-        tables.leave_game(game.pk, owner)
-    assert refused.value.reason in {"not_seated", "game_over"}
-
-
-def test_a_practice_table_with_someone_still_seated_stays(owner, partner):
-    """Two people and two bots: one leaves, the other stays at the table."""
-    table = tables.create_table(owner)
-    tables.sit(table.pk, owner, 0)
-    tables.sit(table.pk, partner, 2)
-    for index in (1, 3):
-        tables.add_bot(table.pk, owner, index, "beginner")
-    presence.touch_presence("p", table.pk, partner)  # the partner's tab is open
-    tables.set_ready(table.pk, owner, True)
-    tables.set_ready(table.pk, partner, True)
-    table.refresh_from_db()
-    game = table.current_game
-    assert game.practice
-    tables.leave_game(game.pk, owner)
-    table.refresh_from_db()
-    assert not table.closed
-    assert table.status == Table.WAITING
-    assert Seat.objects.get(table=table, index=2).user_id == partner.pk
+    assert tables.close_idle_tables() == 0  # its player is still on the page
+    assert not Table.objects.get(pk=table.pk).closed
+    presence.drop_presence("mine", table.pk, owner)  # the page is closed
+    # (Redis forgets a table's last heartbeat a presence TTL later: shortened here)
+    settings.GAMES_PRESENCE_TTL_SECONDS = 1
+    time.sleep(1.1)
+    assert tables.close_idle_tables() == 1
+    assert Table.objects.get(pk=table.pk).closed
+    # a young table with bots and a person seated stays; so does an empty one without bots
+    busy = tables.practice(partner, "beginner")
+    Game.objects.filter(table=busy).update(status=Game.OVER)
+    Table.objects.filter(pk=busy.pk).update(status=Table.WAITING)
+    empty = tables.create_table(owner)
+    assert tables.close_idle_tables() == 0
+    assert not Table.objects.get(pk=busy.pk).closed
+    assert not Table.objects.get(pk=empty.pk).closed

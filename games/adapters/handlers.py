@@ -90,7 +90,7 @@ def _move(ctx: SocketContext, msg: dict[str, Any]) -> None:
 
 
 def _escape(ctx: SocketContext, msg: dict[str, Any]) -> None:
-    tables.leave_game(running_game(ctx.table_id), ctx.user)
+    play.escape(running_game(ctx.table_id), ctx.user)
 
 
 def _auto_play(ctx: SocketContext, msg: dict[str, Any]) -> None:
