@@ -41,7 +41,7 @@ export function init(boot) {
 export function playing(s = state) { return !!(s.view && s.view.status === "playing"); }
 
 /* The table waits for a game (a closed one waits for nothing: no ready, no
-   seat, no "click an empty seat" after a practice table closed as I left it). */
+   seat, no "click an empty seat" once a moderator or housekeeping closed it). */
 export function tableWaiting(s = state) {
   return !closed(s) && (!s.table || s.table.status === "waiting");
 }
