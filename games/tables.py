@@ -126,11 +126,12 @@ def _make_room(user: User, idle: QuerySet[Table], people: QuerySet[Seat]) -> Non
     again under each table's lock."""
     ids = list(idle.order_by("created_at", "pk").values_list("pk", flat=True).distinct())
     with_bots = set(idle.filter(seats__is_bot=True).values_list("pk", flat=True))
-    watched = {t for t, entries in presence.live_many(ids).items()
-               if any(u != user.pk for _c, u in entries)}
     doomed = [t for t in ids if t in with_bots]
     over = len(ids) - len(doomed) - settings.GAMES_MAX_IDLE_TABLES + 1
-    doomed += [t for t in ids if t not in with_bots and t not in watched][:max(0, over)]
+    if over > 0:  # only then ask presence who watches (one round trip)
+        watched = {t for t, entries in presence.live_many(ids).items()
+                   if any(u != user.pk for _c, u in entries)}
+        doomed += [t for t in ids if t not in with_bots and t not in watched][:over]
     for table in _locked_tables(*doomed).values():
         if (table.status == Table.WAITING and not table.closed
                 and not people.filter(table=table).exists()):
