@@ -103,6 +103,16 @@ def test_lobby_shows_playing_tables(client, owner, partner, opponent, fourth):
     html = client.get(reverse("lobby")).content.decode()
     assert 'data-status="playing"' in html
     assert "游戏中" in html
+    # all four are ready, but mid-game the badge would read as "ready for the next"
+    assert 'class="badge ready"' not in html
+
+
+def test_lobby_shows_who_is_ready_at_a_waiting_table(client, owner, partner):
+    table = tables.create_table(owner, "老街二号")
+    tables.sit(table.pk, partner, 2)
+    tables.set_ready(table.pk, partner)
+    html = client.get(reverse("lobby")).content.decode()
+    assert html.count('class="badge ready"') == 1
 
 
 def test_create_table_requires_login(client):
