@@ -267,7 +267,7 @@ def test_practice_gives_a_started_game_with_three_bots_of_the_level(level):
     tables.sit(waiting.pk, me, 0)
     table = tables.practice(me, level)
     assert table.status == Table.PLAYING
-    assert table.name == f"练习桌 {table.pk}"
+    assert table.name == f"练习桌 {table.pk} · Practice {table.pk}"  # bilingual: read by all
     seats = list(Seat.objects.filter(table=table).order_by("index"))
     assert seats[0].user_id == me.pk
     assert [(s.is_bot, s.bot_policy) for s in seats[1:]] == [(True, level)] * 3
