@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import play, presence, tables
+from games import deserted, play, presence, tables
 
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
@@ -23,9 +23,11 @@ def sweep_due() -> int:
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]  # celery ships no types
 def housekeeping() -> None:
-    """Beat, every 10 s: drop connections whose heartbeats stopped, close idle tables."""
+    """Beat, every 10 s: drop connections whose heartbeats stopped, leave practice
+    games their players have all left (``games.deserted``), close idle tables."""
 
     presence.expire_presence()
+    deserted.leave_deserted_practice()
     tables.close_idle_tables()
 
 

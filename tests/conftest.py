@@ -62,7 +62,8 @@ def _no_rate_limits(request):
 #: wagers, the moderators), keyed by ids: a test database reuses ids (SQLite
 #: after a flush), so no copy may outlive its test
 SHARED_COPIES = ("shop:itemstate:*", "shop:decor:*", "shop:wager:*", "games:moderators",
-                 "social:online:*", "social:minimum:*", "social:blocked:*")
+                 "social:online:*", "social:minimum:*", "social:blocked:*",
+                 "games:deserted:*")
 
 
 def _forget_shared_copies() -> None:

@@ -7,9 +7,10 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
-from games import play, presence, tables
+from games import deserted, play, presence, tables
 from games.models import Game, Seat, Table
 from yuanzi_site.refusals import Refused
 
@@ -138,3 +139,64 @@ def test_a_left_practice_table_closes_once_nobody_watches_it(owner, partner, set
     assert tables.close_idle_tables() == 0
     assert not Table.objects.get(pk=busy.pk).closed
     assert not Table.objects.get(pk=empty.pk).closed
+
+
+def test_a_practice_game_its_player_closed_is_left_for_them(owner):
+    """A tester closed a practice game's tab and stayed seated under 托管 for
+    ten minutes, refused everywhere else: a presence TTL after the housekeeping
+    first finds nobody of its players at the table, the game is left for them
+    (RULES.md §7: not an escape in practice) and its table closes."""
+    table = tables.practice(owner, "beginner")
+    game = table.current_game
+    ttl = settings.GAMES_PRESENCE_TTL_SECONDS
+    t0 = time.time()
+    assert deserted.leave_deserted_practice(now=t0) == 0  # first sighting: noted only
+    assert deserted.leave_deserted_practice(now=t0 + ttl - 1) == 0
+    assert Game.objects.get(pk=game.pk).status == Game.PLAYING
+    assert deserted.leave_deserted_practice(now=t0 + ttl) == 1
+    game.refresh_from_db()
+    assert (game.status, game.end_reason) == (Game.OVER, Game.ESCAPE)
+    assert not Seat.objects.filter(table=table, user=owner).exists()  # free to play elsewhere
+    assert tables.close_idle_tables() == 1
+    assert Table.objects.get(pk=table.pk).closed
+    assert tables.practice(owner, "beginner").current_game.status == Game.PLAYING
+
+
+def test_a_practice_game_someone_has_open_or_reloads_is_never_left(owner, partner):
+    """Its player's page open: never left. A reload (gone at one sweep, back at
+    the next) starts the count afresh. Another person seated keeps it too."""
+    table = tables.practice(owner, "beginner")
+    game = table.current_game
+    ttl = settings.GAMES_PRESENCE_TTL_SECONDS
+    t0 = time.time()
+    presence.touch_presence("mine", table.pk, owner)
+    assert deserted.leave_deserted_practice(now=t0) == 0
+    assert deserted.leave_deserted_practice(now=t0 + 5 * ttl) == 0
+    presence.drop_presence("mine", table.pk, owner)  # a reload: gone …
+    assert deserted.leave_deserted_practice(now=t0 + 6 * ttl) == 0
+    presence.touch_presence("mine2", table.pk, owner)  # … and back
+    assert deserted.leave_deserted_practice(now=t0 + 6 * ttl + 10) == 0
+    presence.drop_presence("mine2", table.pk, owner)  # closed for good, much later
+    assert deserted.leave_deserted_practice(now=t0 + 7 * ttl) == 0  # counted afresh
+    assert Game.objects.get(pk=game.pk).status == Game.PLAYING
+    assert deserted.leave_deserted_practice(now=t0 + 8 * ttl) == 1
+    # three people and a bot: one of them still there keeps the game going
+    other = tables.practice(partner, "beginner")
+    Seat.objects.filter(table=other, index=2).update(is_bot=False, bot_policy="", user=owner)
+    presence.touch_presence("theirs", other.pk, owner)
+    assert deserted.leave_deserted_practice(now=t0) == 0
+    assert deserted.leave_deserted_practice(now=t0 + 2 * ttl) == 0
+    assert other.current_game.status == Game.PLAYING
+
+
+def test_a_rated_game_is_never_left_for_its_players(owner, partner, opponent, rival):
+    """Only practice games: a rated game's absent players are 托管's (RULES.md §7)."""
+    table = tables.create_table(owner)
+    for user, seat in ((owner, 0), (opponent, 1), (partner, 2), (rival, 3)):
+        tables.sit(table.pk, user, seat)
+    for user in (owner, opponent, partner, rival):
+        tables.set_ready(table.pk, user)
+    t0 = time.time()
+    assert deserted.leave_deserted_practice(now=t0) == 0
+    assert deserted.leave_deserted_practice(now=t0 + 10 * settings.GAMES_PRESENCE_TTL_SECONDS) == 0
+    assert Table.objects.get(pk=table.pk).current_game.status == Game.PLAYING
