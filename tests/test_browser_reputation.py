@@ -83,8 +83,12 @@ def test_rates_on_seats_a_minimum_told_before_sitting_and_a_block_from_the_seat(
     _say(li, "第一句")
     boss.page.locator("#chat-log .chat-text", has_text="第一句").wait_for()
     block = boss.page.locator('.seat[data-seat="2"] button.seat-block', has_text="Block")
-    # it reads as something to press, not as plain text beside the name (a tester)
-    assert "underline" in block.evaluate("b => getComputedStyle(b).textDecorationLine")
+    # it reads as something to press, not as plain text beside the name (a tester);
+    # asked until true: each render replaces the button (a detached one has no style)
+    boss.page.wait_for_function("""() => {
+      const b = document.querySelector('.seat[data-seat="2"] button.seat-block');
+      return b && getComputedStyle(b).textDecorationLine.includes("underline");
+    }""", timeout=5000)
     block.click()
     # a block stands them up from the blocker's waiting table (RULES.md §12)
     boss.page.locator('.seat.empty[data-seat="2"]').wait_for()
