@@ -391,6 +391,23 @@ def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, 
                                   HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
 
 
+def test_someone_elses_leaving_a_practice_game_is_not_called_an_escape(players, client):
+    """A tester's partner in a practice game (two people, two bots) read
+    "有人逃跑" in their history when the other left: RULES.md §7, leaving a
+    practice game is not an escape, whoever reads about it."""
+    from tests.helpers import start_game
+
+    owner, other = players[0], players[1]
+    from games import play
+
+    practice = start_game([owner, other], bots=(2, 3))
+    play.escape(practice.pk, owner)
+    client.force_login(other)
+    page = client.get("/history/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "有人离开（练习局）" in page
+    assert "逃跑" not in page.split('class="history-reason"', 1)[1].split("</span>", 1)[0]
+
+
 def test_dates_are_beijing_time_whatever_the_sites_zone(players, table, client, settings):
     settings.TIME_ZONE = "UTC"
     _game(table, players, at=T0, winner=0, seat_points=[(200, 100)], firsts=[0])
