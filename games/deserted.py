@@ -35,9 +35,10 @@ def _key(table_id: int) -> str:
 
 def leave_deserted_practice(now: float | None = None) -> int:
     """Leave the running practice games whose players have all been gone for a
-    presence TTL (module docstring). One query, one presence round trip and one
-    cache read per sweep; a game is left under its row lock and seq, as a
-    player's own 离开 (a move meanwhile only changes what the escape sees).
+    presence TTL (module docstring). Per sweep: two queries (the running
+    practice tables, their seated people), one presence round trip and one
+    cache read; a game is left through :func:`games.play.escape`, under its
+    row lock, as a player's own 离开.
 
     :param now: epoch seconds (default: the clock); tests pass it.
     :returns: how many games were left.

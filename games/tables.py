@@ -62,9 +62,9 @@ def default_name(table_id: int) -> str:
 
 
 def practice_name(table_id: int) -> str:
-    """A practice table's name, bilingual like :func:`default_name` (a tester
-    saw an English reader's practice tables in the lobby as "Practice 12"
-    to everyone else).
+    """A practice table's name, bilingual like :func:`default_name`: it is
+    stored once and read by everyone (an English reader's practice table was
+    "Practice 12" to Chinese readers too).
 
     >>> practice_name(12)
     '练习桌 12 · Practice 12'
