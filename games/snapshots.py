@@ -197,14 +197,30 @@ def _watchers(live: list[Entry],
 
 
 def lobby_row(snap: Mapping[str, Any]) -> dict[str, Any]:
-    """The lobby's row for a table snapshot (the same data, no online flags;
-    contributed keys only from contributions registered with ``lobby=True``)."""
-    row = {k: snap[k] for k in ("id", "name", "owner", "owner_avatar", "status", "spectators",
-                                "seats")}
+    """The lobby's row for a table snapshot (the same data, seats by
+    :func:`_lobby_seat`: no online flags or bot policies, no ready flag while
+    it plays; contributed keys only from contributions registered with
+    ``lobby=True``)."""
+    row = {k: snap[k] for k in ("id", "name", "owner", "owner_avatar", "status", "spectators")}
+    row["seats"] = [_lobby_seat(s["index"], s["player"], s["bot"], s["ready"], snap["status"])
+                    for s in snap["seats"]]
     for key in plugins.lobby_row_keys():
         if key in snap:
             row[key] = snap[key]
     return row
+
+
+def _lobby_seat(index: int, player: SnapshotPlayer | None, bot: bool, ready: bool,
+                status: str) -> dict[str, Any]:
+    """One seat of a lobby row: ``{"index", "player", "bot", "ready"}``.
+
+    ``ready`` is false while the table plays: a ready flag says who is ready
+    for the next game (docs/protocol.md, "Lobby"), which mid-game reads as
+    if the game were waiting. Decided here, once, for both renderers of a row
+    (the lobby page's template and ``static/js/lobby.js``).
+    """
+    return {"index": index, "player": player, "bot": bot,
+            "ready": ready and status != Table.PLAYING}
 
 
 def lobby_rows(limit: int = 200, filters: Sequence[ChosenFilter] = (), *,
@@ -241,11 +257,8 @@ def lobby_rows(limit: int = 200, filters: Sequence[ChosenFilter] = (), *,
                 "owner_avatar": _owner_avatar(t.owner),
                 "status": t.status,
                 "spectators": presence.spectator_count(live[t.pk], _not_watching(t, seated)),
-                "seats": [
-                    {"index": s.index, "player": _player(s.user),
-                     "bot": s.is_bot, "ready": s.ready}
-                    for s in seats
-                ],
+                "seats": [_lobby_seat(s.index, _player(s.user), s.is_bot, s.ready, t.status)
+                          for s in seats],
             }
         )
         if private:

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import RatingEntry
-from games import play, presence, queries, tables
+from games import play, presence, queries, snapshots, tables
 from games.models import Game, Table
 from tests.conftest import PASSWORD
 
@@ -107,12 +107,30 @@ def test_lobby_shows_playing_tables(client, owner, partner, opponent, fourth):
     assert 'class="badge ready"' not in html
 
 
+def test_lobby_rows_send_no_ready_flag_while_a_table_plays(owner, partner, opponent, fourth):
+    """Both row paths (the page's list, the socket's per-change row) decide it
+    on the server, so neither renderer has to; the table's own snapshot keeps
+    the flags its players see."""
+    table, _game = _start_game(owner, partner, opponent, fourth)
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap is not None
+    assert all(s["ready"] for s in snap["seats"])
+    listed = next(r for r in snapshots.lobby_rows() if r["id"] == table.pk)
+    for row in (listed, snapshots.lobby_row(snap)):
+        assert row["status"] == "playing"
+        assert [s["ready"] for s in row["seats"]] == [False] * 4
+        assert all(set(s) == {"index", "player", "bot", "ready"} for s in row["seats"])
+
+
 def test_lobby_shows_who_is_ready_at_a_waiting_table(client, owner, partner):
     table = tables.create_table(owner, "老街二号")
     tables.sit(table.pk, partner, 2)
     tables.set_ready(table.pk, partner)
     html = client.get(reverse("lobby")).content.decode()
     assert html.count('class="badge ready"') == 1
+    snap = snapshots.table_snapshot(table.pk)
+    assert snap is not None
+    assert [s["ready"] for s in snapshots.lobby_row(snap)["seats"]] == [False, False, True, False]
 
 
 def test_create_table_requires_login(client):

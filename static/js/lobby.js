@@ -20,9 +20,8 @@ let order = [];  // ids, newest first
 
 function title(player) { return T.lang === "en" ? player.title_en : player.title; }
 
-/* One seat of a lobby row; `playing`: its game runs (no ready badges then:
-   they say who is ready for the next game, which reads oddly mid-game). */
-function seatEl(s, playing) {
+/* One seat of a lobby row (the server sends ready false while it plays). */
+function seatEl(s) {
   const li = el("li", "lt-seat");
   li.dataset.seat = s.index;
   li.appendChild(el("span", "lt-compass", T.seat_names[s.index]));
@@ -30,7 +29,7 @@ function seatEl(s, playing) {
     li.appendChild(el("span", "lt-player", s.player.username));
     li.appendChild(document.createTextNode(" "));
     li.appendChild(el("span", "lt-title", title(s.player)));
-    if (s.ready && !playing) {
+    if (s.ready) {
       li.appendChild(document.createTextNode(" "));
       li.appendChild(el("span", "badge ready", T.ready));
     }
@@ -79,7 +78,7 @@ function rowEl(t) {
   }
   li.appendChild(owner);
   const seats = el("ol", "lt-seats");
-  t.seats.forEach((s) => seats.appendChild(seatEl(s, t.status === "playing")));
+  t.seats.forEach((s) => seats.appendChild(seatEl(s)));
   li.appendChild(seats);
   const foot = el("div", "lt-foot");
   if (t.spectators) foot.appendChild(el("span", "lt-spectators", fmt(T.spectators, {n: t.spectators})));
