@@ -131,9 +131,7 @@ def _leave_waiting_seat(user: User) -> None:
     if seat is None:
         return
     if seat.table.status != Table.WAITING:
-        raise Refused("seated_elsewhere",
-                      _("You are playing at table “%(name)s”: finish that game first.")
-                      % {"name": seat.table.name})
+        raise tables.playing_elsewhere(seat.table)
     tables.stand(seat.table_id, user)
 
 

@@ -48,7 +48,7 @@ from games.engine.policies import POLICIES
 from games.engine.shapes import Action, State
 from games.engine.view import bot_view
 from games.models import Seat, Table
-from games.tables import stand
+from games.tables import playing_elsewhere, stand
 from moderation.fairplay import address_hash
 from yuanzi_site.refusals import Refused
 
@@ -96,9 +96,7 @@ def _refuse_if_seated(user: User) -> Seat | None:
     their waiting seat, if any, which the caller leaves once the board is theirs."""
     seat = Seat.objects.filter(user=user).select_related("table").first()
     if seat is not None and seat.table.status != Table.WAITING:
-        raise Refused("seated_elsewhere",
-                      _("You are playing at table “%(name)s”: finish that game first.")
-                      % {"name": seat.table.name})
+        raise playing_elsewhere(seat.table)
     return seat
 
 

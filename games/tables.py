@@ -196,6 +196,23 @@ def practice(user: User, policy: Any = "normal") -> Table:
     return table
 
 
+def playing_elsewhere(table: Table) -> Refused:
+    """The refusal (``seated_elsewhere``, ``params`` ``{"table_id"}``: pages
+    link back to it) for someone who plays the running game at ``table`` and
+    asks for another seat, table, arena or board (RULES.md §12 "One seat per
+    person"). For a practice game it says how to be free of it: leaving costs
+    nothing (RULES.md §7), and one whose page is closed is left for them
+    (``games.deserted``) within about two minutes.
+    """
+    game_id = table.current_game_id
+    if game_id is not None and Game.objects.filter(pk=game_id, practice=True).exists():
+        message = _("You are playing a practice game at table “%(name)s”: leave it there "
+                    "(no penalty). With its page closed, it is left for you within two minutes.")
+    else:
+        message = _("You are playing at table “%(name)s”: finish that game first.")
+    return Refused("seated_elsewhere", message % {"name": table.name}, {"table_id": table.pk})
+
+
 def _locked_tables(*table_ids: int) -> dict[int, Table]:
     # the table row serialises every seat change at that table; ascending ids
     # so that two tables are always locked in the same order
@@ -250,11 +267,7 @@ def sit(table_id: int, user: User, index: Any) -> None:
             raise Refused("seat_taken", _("That seat is taken."))
         other = locked.get(elsewhere) if elsewhere else None
         if other is not None and other.status != Table.WAITING:
-            raise Refused(
-                "seated_elsewhere",
-                _("You are playing at table “%(name)s”: finish that game first.")
-                % {"name": other.name}, {"table_id": other.pk},
-            )
+            raise playing_elsewhere(other)
         plugins.check_seat(table, user, "sit")
         Seat.objects.filter(user=user).update(user=None, ready=False)
         seat.user, seat.ready = user, False
@@ -306,11 +319,7 @@ def quick_start(user: User) -> tuple[Table, bool]:
 
     current = Seat.objects.filter(user=user).select_related("table").first()
     if current is not None and current.table.status != Table.WAITING:
-        raise Refused(
-            "seated_elsewhere",
-            _("You are playing at table “%(name)s”: finish that game first.")
-            % {"name": current.table.name}, {"table_id": current.table_id},
-        )
+        raise playing_elsewhere(current.table)
     for table in plugins.quick_start_tables(user, _with_someone_online(
             queries.quick_start_tables(), user)):
         if current is not None and current.table_id == table.pk:

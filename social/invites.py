@@ -160,9 +160,7 @@ def accept(user: User, invite_id: int) -> tuple[TableInvite, bool]:
     current = Seat.objects.filter(user=user).exclude(table_id=found.table_id).select_related(
         "table").first()
     if current is not None and current.table.status != Table.WAITING:
-        raise Refused("seated_elsewhere",
-                      _("You are playing at table “%(name)s”: finish that game first.")
-                      % {"name": current.table.name})
+        raise tables.playing_elsewhere(current.table)
     seated = False
     with transaction.atomic():
         # the table's lock first (sit takes it; a game start holds it while it

@@ -126,8 +126,9 @@ def test_join_refusals_level_coins_and_a_running_game_elsewhere(mod):
     b = new_arena(mod, entry_fee=5000)
     refused("not_enough_coins", arena.join, b.pk, users[0])
     c = new_arena(mod)
-    start_game(users[:4])
-    refused("seated_elsewhere", arena.join, c.pk, users[0])
+    game = start_game(users[:4])
+    why = refused("seated_elsewhere", arena.join, c.pk, users[0])
+    assert why.params == {"table_id": game.table_id}  # the page links back to it
     # a waiting seat is given up on joining
     table = tables.create_table(users[4])
     tables.sit(table.pk, users[4], 0)

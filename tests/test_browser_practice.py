@@ -72,7 +72,7 @@ def test_practice_with_bots_is_one_click_to_a_started_game(site, browser, device
     page.locator("#practice-btn").click()
     page.wait_for_url(site.base_url + "/")
     error = page.locator(".messages .message.error")
-    assert "请先打完这局" in error.inner_text()
+    assert "打练习局：回到那里点离开即可（不罚）" in error.inner_text()
     assert "练习桌" in error.inner_text()
     assert me.toasts() == []
     me.assert_clean()

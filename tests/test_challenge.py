@@ -186,7 +186,8 @@ def test_two_timeouts_in_a_row_pause_the_board_until_resumed():
 def test_one_seat_per_person():
     users = make_players(4, "seat")
     game = start_game(users)
-    refused("seated_elsewhere", challenge_play.start, users[0], NOON)
+    why = refused("seated_elsewhere", challenge_play.start, users[0], NOON)
+    assert why.params == {"table_id": game.table_id}
     assert not ChallengeBoard.objects.exists()
     (player,) = make_players(1, "boarder")
     challenge_play.start(player)  # now: its sign of life is fresh

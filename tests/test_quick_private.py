@@ -300,6 +300,7 @@ def test_a_refused_practice_links_back_to_the_running_game():
     for url in ("/tables/practice/", "/tables/quick/"):
         page = client.post(url, {"bot": "normal"}, follow=True).content.decode()
         assert f'<a href="/tables/{game.table_id}/">' in page, url
+        assert "请先打完这局" in page, url  # a rated game is finished, not left
     with pytest.raises(Refused) as e:
         tables.practice(players[1], "normal")
     assert e.value.params == {"table_id": game.table_id}
@@ -324,7 +325,11 @@ def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
     assert not Seat.objects.filter(table__name="下一桌", user__isnull=False).exists()
     page = client.post("/tables/practice/", {"bot": "normal"}, follow=True)
     assert page.redirect_chain[-1][0] == "/"
-    assert "请先打完这局" in page.content.decode()
+    # a practice game is not "finished first": it is left at no cost, or left
+    # for you once its page has been closed a while (games.deserted)
+    assert "打练习局：回到那里点离开即可（不罚）" in page.content.decode()
+    assert "两分钟内会自动为你离开" in page.content.decode()
+    assert "请先打完这局" not in page.content.decode()
     assert client.get("/tables/practice/").status_code == 405
 
 
