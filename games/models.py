@@ -30,6 +30,7 @@ class Player(TypedDict):
     bot: bool
     bot_policy: str | None
     auto_play: bool
+    auto_by_clock: bool
 
 
 class Table(models.Model):
@@ -202,10 +203,15 @@ class GameSeat(models.Model):
 
     def as_player(self) -> Player:
         """The seat as views show it: ``{"user_id", "username", "level", "bot",
-        "auto_play"}`` (``user_id``/``username`` ``None`` for a bot)."""
+        "bot_policy", "auto_play", "auto_by_clock"}`` (``user_id``/``username``
+        ``None`` for a bot). ``auto_by_clock``: 托管 is on because two turns in
+        a row ran out (RULES.md §8), not by the player's own choice, so a page
+        opened later can still say why."""
         return {"user_id": self.user_id, "username": self.username or None,
                 "level": self.level, "bot": self.is_bot, "bot_policy": self.bot or None,
-                "auto_play": self.auto_play}
+                "auto_play": self.auto_play,
+                # play.run_due sets timeouts to 2 with 托管; set_auto_play resets them
+                "auto_by_clock": self.auto_play and self.timeouts >= 2}
 
 
 class GameEvent(models.Model):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.browser import Player, chromium_path
+from tests.browser import MY_TURN_JS, Player, chromium_path
 from tests.proxy import TcpProxy
 from tests.servers import Site
 
@@ -147,6 +147,31 @@ def test_a_single_timeout_is_told_at_once(site, browser, device):
     assert "替你出了" in text or "替你过了" in text, text
     assert "托管" in text
     assert me.page.locator("#auto-btn").get_attribute("data-on") == "0"
+    me.assert_clean()
+
+
+def test_auto_play_by_the_clock_is_still_explained_after_a_reload(site, browser):
+    """Two turns in a row run out: 托管 is on and the notice says why; a
+    reload keeps saying it (a tester's reloaded page read only 取消托管), and
+    取消托管 takes it away."""
+    me = _person(browser, site.base_url, DESKTOP)
+    table_id = _practice_game(me, "托管桌")
+    notice = me.page.locator("#auto-notice")
+    for _ in range(2):  # my turn, run out by the clock, twice in a row
+        assert me.wait_turn_or_over() == "turn"
+        _server(site, "from django.utils import timezone; from games.models import Table; "
+                      f"g = Table.objects.get(pk={table_id}).current_game; "
+                      "g.due_at = timezone.now(); g.save(update_fields=['due_at'])")
+        me.page.wait_for_function(f"() => !({MY_TURN_JS})()")
+    notice.wait_for(state="visible", timeout=5_000)
+    assert "连续两次超时" in notice.inner_text()
+    me.page.reload()
+    me.page.locator("#table-app[data-status=playing]").wait_for()
+    notice.wait_for(state="visible", timeout=5_000)
+    assert "取消托管" in notice.inner_text()
+    assert me.page.locator("#auto-btn").get_attribute("data-on") == "1"
+    me.page.locator("#auto-btn").click()  # 取消托管
+    notice.wait_for(state="hidden", timeout=5_000)
     me.assert_clean()
 
 

@@ -77,6 +77,14 @@ def test_two_timeouts_in_a_row_put_the_seat_on_auto_play():
     assert sum(r.auto_play for r in GameSeat.objects.filter(game=game)) == 1
     assert seatview.view_for(game, seat)["players"][seat]["auto_play"] is True
     assert seatview.view_for(game, None)["players"][seat]["auto_play"] is True
+    # why it is on, so a page opened later says so too
+    assert seatview.view_for(game, seat)["players"][seat]["auto_by_clock"] is True
+    user = seat_row(game, seat).user
+    game = play.set_auto_play(game.pk, user, False)
+    assert seatview.view_for(game, seat)["players"][seat]["auto_by_clock"] is False
+    game = play.set_auto_play(game.pk, user, True)  # by their own choice now
+    assert seatview.view_for(game, seat)["players"][seat]["auto_play"] is True
+    assert seatview.view_for(game, seat)["players"][seat]["auto_by_clock"] is False
 
 
 @pytest.mark.django_db

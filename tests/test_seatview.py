@@ -14,7 +14,7 @@ from games.seatview import build_view
 pytestmark = pytest.mark.django_db
 
 PLAYERS = [{"user_id": i + 1, "username": f"p{i}", "level": 0, "bot": False, "bot_policy": None,
-            "auto_play": False} for i in range(4)]
+            "auto_play": False, "auto_by_clock": False} for i in range(4)]
 
 
 def _view(state, seat):

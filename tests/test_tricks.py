@@ -44,7 +44,7 @@ def test_the_view_carries_the_previous_trick_with_its_kinds():
     state = engine.new_game("prev-view")
     rng = random.Random(1)
     players = [{"user_id": None, "username": None, "level": 0, "bot": True, "bot_policy": "normal",
-                "auto_play": False}] * 4
+                "auto_play": False, "auto_by_clock": False}] * 4
     assert build_view(1, state, players, None, 0)["previous_trick"] is None
     while previous_trick(state) is None:
         seat = state["turn"]

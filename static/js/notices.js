@@ -83,7 +83,10 @@ export function stoodUpText(s = state) {
 export function renderNotices(s = state) {
   const stood = stoodUp(s);
   $("table-app").classList.toggle("stood-up", stood);
-  const auto = playing(s) && s.autoByServer === s.view.game_id && autoIn(s.view);
+  // 托管 the clock switched on: seen happen on this page, or told by the view
+  // (a page opened or reloaded afterwards)
+  const auto = playing(s) && autoIn(s.view) &&
+    (s.autoByServer === s.view.game_id || !!s.view.players[s.view.seat].auto_by_clock);
   const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
   const shown = [
     notice("stood-notice", stood, why || stoodUpText(s)),
