@@ -170,6 +170,16 @@ def mark_read(user_id: int, ids: object = None, *, everything: bool = False) -> 
     return left
 
 
+def mark_read_link(user_id: int, link: str) -> None:
+    """The page ``link`` (a site path) has been opened by ``user_id``: their
+    unread notifications pointing at it are read now, as Lichess marks a
+    notification read once you follow it; their pages get the new unread
+    count (``{"type": "unread"}``) when it changed."""
+    if Notification.objects.filter(user_id=user_id, read_at__isnull=True, link=link).update(
+            read_at=timezone.now()):
+        events.send_user(user_id, {"type": "unread", "unread": unread_count(user_id)})
+
+
 def purge(now: Any = None) -> int:
     """Delete notifications older than :data:`KEEP_DAYS` (read or not) before
     ``now`` (a datetime, default now); returns how many. One indexed delete

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import inbox
 from yuanzi_site.http import AuthenticatedHttpRequest
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def _unauthorized() -> JsonResponse:
@@ -111,7 +111,7 @@ def api_read(request: HttpRequest) -> HttpResponse:
         left = inbox.mark_read(request.user.pk, ids, everything=everything)
     except Refused as e:
         if _wants_json(request):
-            return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+            return refused_json(e)
         return redirect("notifications")
     if _wants_json(request):
         return JsonResponse({"ok": True, "unread": left})

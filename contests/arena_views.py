@@ -24,8 +24,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from contests import arena, arena_read
 from contests.models import Arena
 from games import wire
+from games.said import say_refused
 from yuanzi_site.http import AuthenticatedHttpRequest
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -127,9 +128,8 @@ def api_arena_action(request: HttpRequest, arena_id: str, action: str) -> HttpRe
         _act(action, number, user)
     except Refused as e:
         if _wants_json(request):
-            return JsonResponse({"ok": False, "reason": e.reason, "message": str(e),
-                                 "params": e.params}, status=400)
-        messages.error(request, str(e))
+            return refused_json(e)
+        say_refused(request, e)
         return redirect("arena", number)
     message = str(SAID[action])
     if _wants_json(request):

@@ -20,7 +20,6 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
@@ -38,14 +37,12 @@ from contests.challenge_show import board_frame
 from contests.models import ChallengeBoard, ChallengeDay, ChallengeEntry
 from games import reviews
 from games.access import is_moderator
+from games.said import say_refused
 from yuanzi_site.http import AuthenticatedHttpRequest
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 PAGE_ROWS = 50
 
-
-def _refused(e: Refused) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
 
 
 def _unauthorized() -> JsonResponse:
@@ -218,9 +215,9 @@ def api_start(request: HttpRequest) -> HttpResponse:
         board = challenge_play.start(request.user, address=request.META.get("REMOTE_ADDR"))
     except Refused as e:
         if "application/json" not in request.headers.get("Accept", ""):
-            messages.error(request, str(e))
+            say_refused(request, e)
             return redirect("challenge")  # the page's form without JavaScript
-        return _refused(e)
+        return refused_json(e)
     if "application/json" not in request.headers.get("Accept", ""):
         return redirect(board_path(board))
     return JsonResponse({"ok": True, "path": board_path(board), "board": board.pk})
@@ -284,5 +281,5 @@ def api_board_write(request: HttpRequest, board_id: str, what: str) -> JsonRespo
             board = challenge_play.act(pk, user, data.get("seq"), data.get("action"),
                                        address=request.META.get("REMOTE_ADDR"))
     except Refused as e:
-        return _refused(e)
+        return refused_json(e)
     return JsonResponse({"ok": True, "board": board_frame(board)})

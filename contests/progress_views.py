@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from contests import achievements, quests, weekly
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def _unauthorized() -> JsonResponse:
@@ -61,8 +61,7 @@ def api_claim(request: HttpRequest, code: str) -> JsonResponse:
     try:
         task = quests.claim(request.user.pk, code)
     except Refused as e:
-        return JsonResponse({"ok": False, "reason": e.reason, "message": str(e),
-                             **({"params": e.params} if e.params else {})}, status=400)
+        return refused_json(e)
     return JsonResponse({"ok": True, "task": task})
 
 

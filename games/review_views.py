@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import results, reviews, ui
 from games.models import GameReview
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def label_names() -> dict[str, str]:
@@ -99,7 +99,7 @@ def _api(request: HttpRequest, kind: str, ref: int) -> JsonResponse:
     try:
         _target, row = reviews.review_of(kind, ref, request.user)
     except Refused as e:
-        return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=404)
+        return refused_json(e, status=404)
     if request.method == "POST":
         try:
             row = reviews.request(kind, ref, request.user)

@@ -206,8 +206,9 @@ def playing_elsewhere(table: Table) -> Refused:
     """
     game_id = table.current_game_id
     if game_id is not None and Game.objects.filter(pk=game_id, practice=True).exists():
-        message = _("You are playing a practice game at table “%(name)s”: leave it there "
-                    "(no penalty). With its page closed, it is left for you within two minutes.")
+        message = _("You are playing a practice game at table “%(name)s”: go back there and "
+                    "press Leave (no penalty). If its page stays closed, you are taken out of "
+                    "it within two minutes.")
     else:
         message = _("You are playing at table “%(name)s”: finish that game first.")
     return Refused("seated_elsewhere", message % {"name": table.name}, {"table_id": table.pk})

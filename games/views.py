@@ -19,7 +19,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -29,6 +28,7 @@ from accounts.models import Profile
 from games import access, fairness, phrases, plugins, results, reviews, snapshots, tables, ui
 from games.adapters import ratelimit
 from games.models import Game, Table
+from games.said import say_refused
 from games.seatview import seat_of, view_for
 from yuanzi_site import markdown
 from yuanzi_site.http import AuthenticatedHttpRequest
@@ -66,19 +66,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _say(request: HttpRequest, refusal: Refused, text: str = "",
-         level: int = messages.ERROR) -> None:
-    """Put ``text`` (default: the refusal's message) on the next page; when the
-    refusal names a table the user plays at (``seated_elsewhere``), a link back
-    to that game follows it (a tester refused 和机器人练习 had to find it)."""
-    text = text or str(refusal)
-    table_id = refusal.params.get("table_id")
-    if table_id is not None:
-        text = format_html('{} <a href="{}">{}</a>', text,
-                           reverse("table", args=[table_id]), _("Back to your game"))
-    messages.add_message(request, level, text)
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -101,12 +88,12 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
         table, unseated = tables.open_table(request.user, request.POST.get("name", ""),
                                             private=request.POST.get("private") == "1")
     except Refused as e:
-        _say(request, e)
+        say_refused(request, e)
         return redirect("lobby")
     plugins.table_opened(table, request.user, request.POST)  # the form's other fields
     if unseated is not None:  # e.g. they play a running game elsewhere
-        _say(request, unseated, _("Your table is open. %(why)s Then sit down here.")
-             % {"why": str(unseated)}, messages.INFO)
+        say_refused(request, unseated, _("Your table is open. %(why)s Then sit down here.")
+                    % {"why": str(unseated)}, messages.INFO)
     return redirect("table", table_id=table.pk)
 
 
@@ -125,7 +112,7 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         table = tables.practice(request.user, request.POST.get("bot", "normal"))
     except Refused as e:
-        _say(request, e)
+        say_refused(request, e)
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
 
@@ -138,7 +125,7 @@ def quick_start(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         table, alone = tables.quick_start(request.user)
     except Refused as e:
-        _say(request, e)
+        say_refused(request, e)
         return redirect("lobby")
     url = reverse("table", args=[table.pk])
     return redirect(url + ("?waiting=1" if alone else ""))

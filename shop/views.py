@@ -27,7 +27,7 @@ from games.ui import seat_names
 from shop import coins, inventory, items, purchase, replays
 from shop.models import CoinEntry, Item, Replay
 from yuanzi_site.http import AuthenticatedHttpRequest
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -39,10 +39,6 @@ def _unauthorized() -> JsonResponse:
                          "message": _("Log in first.")}, status=401)
 
 
-def _refused(e: Refused) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e), "params": e.params},
-                        status=400)
-
 
 def _done(request: HttpRequest, text: str, **data: Any) -> HttpResponse:
     if _wants_json(request):
@@ -53,7 +49,7 @@ def _done(request: HttpRequest, text: str, **data: Any) -> HttpResponse:
 
 def _failed(request: HttpRequest, e: Refused) -> HttpResponse:
     if _wants_json(request):
-        return _refused(e)
+        return refused_json(e)
     messages.error(request, str(e))
     return redirect("shop")
 
@@ -150,7 +146,7 @@ def use(request: HttpRequest) -> JsonResponse:
                            game_id=data.get("game"), name=data.get("name"),
                            theme=data.get("theme"))
     except Refused as e:
-        return _refused(e)
+        return refused_json(e)
     return JsonResponse({"ok": True, "result": result, **_me_json(request.user)})
 
 
@@ -163,7 +159,7 @@ def swap(request: HttpRequest) -> JsonResponse:
         data = _body(request)
         inventory.swap(request.user, data.get("a"), data.get("b"))
     except Refused as e:
-        return _refused(e)
+        return refused_json(e)
     return JsonResponse({"ok": True, **_me_json(request.user)})
 
 

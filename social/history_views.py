@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET
 from games import plugins, ui
 from social import history, lists, rating_graph
 from yuanzi_site.http import AuthenticatedHttpRequest
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def _user(username: str) -> User | None:
@@ -44,7 +44,7 @@ def _games_json(request: HttpRequest, user: User, *, coins: bool) -> JsonRespons
     try:
         filters = history.parse_filters(request.GET)
     except Refused as e:
-        return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+        return refused_json(e)
     page = history.games(user.pk, filters, lists.page_number(request.GET.get("page")),
                          coins=coins)
     return JsonResponse({"games": [r.as_json(coins=coins) for r in page.rows],

@@ -27,9 +27,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import inbox
+from games.said import say_refused
 from social import blocks, friends, invites, lists, ui
 from yuanzi_site.http import AuthenticatedHttpRequest
-from yuanzi_site.refusals import Refused
+from yuanzi_site.refusals import Refused, refused_json
 
 #: what a friend or block action returns (a state, or whether blocked)
 R = TypeVar("R")
@@ -82,7 +84,7 @@ def _write(request: HttpRequest, username: str, act: Callable[[User, User], R],
         result = act(request.user, other)
     except Refused as e:
         if _wants_json(request):
-            return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
+            return refused_json(e)
         messages.error(request, str(e))
         return _back(request)
     if _wants_json(request):
@@ -204,9 +206,6 @@ def friends_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     })
 
 
-def _refusal(e: Refused) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": e.reason, "message": str(e)}, status=400)
-
 
 def _field(request: HttpRequest, name: str) -> Any:
     """A POST field, from a form or a JSON object body."""
@@ -232,7 +231,7 @@ def invite_to_table(request: HttpRequest, table_id: int) -> JsonResponse:
     try:
         invites.invite(request.user, table_id, other)
     except Refused as e:
-        return _refusal(e)
+        return refused_json(e)
     return JsonResponse({"ok": True, "message": _("Invite sent to %(name)s.")
                          % {"name": other.username}})
 
@@ -253,8 +252,8 @@ def _answer(request: HttpRequest, invite_id: int, action: str) -> HttpResponse:
         invites.decline(request.user, invite_id)
     except Refused as e:
         if _wants_json(request):
-            return _refusal(e)
-        messages.error(request, str(e))
+            return refused_json(e)
+        say_refused(request, e)
         return redirect("invite", invite_id=invite_id)
     if not _wants_json(request):
         messages.info(request, _("Invite declined."))
@@ -276,6 +275,7 @@ def invite_page(request: AuthenticatedHttpRequest, invite_id: int) -> HttpRespon
     found = invites.shown(request.user, invite_id)
     if found is None:
         raise Http404(_("There is no such invite."))
+    inbox.mark_read_link(request.user.pk, request.path)  # the badge counts it no more
     return render(request, "social/invite.html", found)
 
 

@@ -54,3 +54,29 @@ def test_a_whole_board_on_a_phone(site, browser):
     page.goto(site.base_url + "/challenge/")
     assert "1" in page.locator("#ch-progress").inner_text()
     me.assert_clean()
+
+
+def test_a_refusal_while_playing_links_back_to_the_game(site, browser):
+    """Starting the challenge during a practice game is refused (one seat per
+    person, RULES.md §12); the page says how to be free of it and links back
+    to the game (a tester found no way back)."""
+    me = Player.open(browser, "tiaozhan2", **PHONE)
+    me.sign_up(site.base_url)
+    page = me.page
+    page.locator("#practice-btn").click()
+    page.wait_for_url("**/tables/*/")
+    page.locator("#table-app[data-status=playing]").wait_for()
+    table_path = page.url.split(site.base_url, 1)[1].split("?")[0]
+    page.goto(site.base_url + "/challenge/")
+    page.locator("#ch-start").click()
+    back = page.locator("#ch-progress a.ch-back")
+    back.wait_for()
+    assert "打练习局" in page.locator("#ch-progress").inner_text()
+    assert back.inner_text() == "回到你的对局"
+    assert back.get_attribute("href") == table_path
+    back.click()
+    page.wait_for_url("**" + table_path)
+    # the refused request's 400 is the one console line, expected
+    me.console[:] = [(k, t) for k, t in me.console
+                     if not (k == "error" and "status of 400" in t)]
+    me.assert_clean()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from datetime import UTC, date, datetime, timedelta
 from io import StringIO
 
@@ -188,6 +189,15 @@ def test_one_seat_per_person():
     game = start_game(users)
     why = refused("seated_elsewhere", challenge_play.start, users[0], NOON)
     assert why.params == {"table_id": game.table_id}
+    # over HTTP: the page's script gets the table to link back to, the form
+    # without JavaScript a message with the link
+    client = Client()
+    client.force_login(users[0])
+    r = client.post("/api/challenge/today/start", HTTP_ACCEPT="application/json")
+    assert r.status_code == 400
+    assert r.json()["params"] == {"table_id": game.table_id}
+    page = client.post("/api/challenge/today/start", follow=True).content.decode()
+    assert f'<a href="/tables/{game.table_id}/">' in page
     assert not ChallengeBoard.objects.exists()
     (player,) = make_players(1, "boarder")
     challenge_play.start(player)  # now: its sign of life is fresh
@@ -427,6 +437,7 @@ def test_the_api_today_and_the_pages(client):
     assert client.get("/challenge/").status_code == 200
     with_zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert day.commitment in with_zh
+    assert re.search(r"结算时间 \d{4}-\d\d-\d\d \d\d:\d\d。", with_zh)  # a Chinese full stop
     r = client.post("/api/challenge/today/start")  # the page's form without JavaScript
     assert r.status_code == 302
     assert r["Location"] == f"/challenge/{day.date.isoformat()}/1/"

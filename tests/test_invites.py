@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import inbox
 from accounts.models import Notification, Profile
 from games import events, presence, tables
 from games.models import Seat, Table
@@ -144,9 +145,36 @@ def test_accepting_moves_from_a_waiting_seat_but_not_from_a_running_game(owner, 
     pending = TableInvite.objects.get(to_user=busy[1])
     status, body = _answer(_client(busy[1]), pending.pk, "accept")
     assert (status, body["reason"]) == (400, "seated_elsewhere")
+    assert body["params"] == {"table_id": running.pk}
+    # the invite page's form (no JavaScript): the refusal links back to the game
+    page = _client(busy[1]).post(reverse("api_invite_accept", args=[pending.pk]), follow=True)
+    assert page.redirect_chain[-1][0] == f"/invites/{pending.pk}/"
+    assert f'<a href="/tables/{running.pk}/">' in page.content.decode()
     pending.refresh_from_db()
     assert pending.status == TableInvite.PENDING
     assert Seat.objects.get(user=busy[1]).table_id == running.pk
+
+
+def test_opening_the_invite_page_reads_its_notification(owner, partner,
+                                                       django_capture_on_commit_callbacks):
+    """The inbox badge counts an invite no more once its page is opened (a
+    tester's badge stayed at 1); the other unread ones stay unread."""
+    table = _private(owner)
+    invites.invite(owner, table.pk, partner)
+    made = TableInvite.objects.get()
+    inbox.post(partner.pk, "table_invite", {"from": "x", "table": "y", "table_id": 1,
+                                            "invite_id": 0, "wager": 0}, "/elsewhere/")
+    assert inbox.unread_count(partner.pk) == 2
+    with listening(events.UserFrame) as frames, \
+            django_capture_on_commit_callbacks(execute=True):
+        assert _client(partner).get(f"/invites/{made.pk}/").status_code == 200
+    assert inbox.unread_count(partner.pk) == 1
+    assert Notification.objects.get(user=partner, link=f"/invites/{made.pk}/").read_at is not None
+    assert [f.frame for f in frames if f.user_id == partner.pk] == [{"type": "unread", "unread": 1}]
+    with listening(events.UserFrame) as frames, \
+            django_capture_on_commit_callbacks(execute=True):  # again: nothing left, nothing sent
+        _client(partner).get(f"/invites/{made.pk}/")
+    assert frames == []
 
 
 # --- cannot_invite, for each cause ----------------------------------------------------------

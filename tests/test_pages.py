@@ -250,7 +250,7 @@ def test_table_page_embeds_only_the_viewers_own_hand(
         assert json.dumps(state["hands"][seat]) not in blob
     # the player objects carry names and levels only
     assert set(view["players"][0]) <= {"user_id", "username", "level", "bot", "bot_policy",
-                                       "auto_play"}
+                                       "auto_play", "auto_by_clock"}
 
     client.force_login(outsider)  # a spectator: no hand at all
     spectator = _json_script(

@@ -330,6 +330,9 @@ def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
     assert "打练习局：回到那里点离开即可（不罚）" in page.content.decode()
     assert "两分钟内会自动为你离开" in page.content.decode()
     assert "请先打完这局" not in page.content.decode()
+    english = client.post("/tables/practice/", {"bot": "normal"}, follow=True,
+                          HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "go back there and press Leave (no penalty)" in english
     assert client.get("/tables/practice/").status_code == 405
 
 

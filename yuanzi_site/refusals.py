@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import JsonResponse
+
 #: every reason code → what it means (for docs and tests; users get the message)
 REASONS: dict[str, str] = {}
 
@@ -42,3 +44,12 @@ class Refused(ValueError):
         super().__init__(message)
         self.reason = reason
         self.params = dict(params or {})
+
+
+def refused_json(refusal: Refused, status: int = 400) -> JsonResponse:
+    """The JSON answer of a refused API request (docs/api.md):
+    ``{"ok": false, "reason", "message", "params"}`` with ``status`` (400 by
+    default); ``params`` as in :class:`Refused` (``{}`` when none), e.g. the
+    ``table_id`` of ``seated_elsewhere``, which pages link back to."""
+    return JsonResponse({"ok": False, "reason": refusal.reason, "message": str(refusal),
+                         "params": refusal.params}, status=status)

@@ -13,7 +13,17 @@ if (form) {
       window.location.assign(data.path);
     } else {
       const p = document.getElementById("ch-progress");
-      if (p) p.textContent = data.message;
+      if (!p) return;
+      p.textContent = data.message;
+      // a refusal naming the table where my game runs (seated_elsewhere): a way back
+      const other = (data.params || {}).table_id;
+      if (Number.isInteger(other)) {
+        const back = document.createElement("a");
+        back.href = "/tables/" + other + "/";
+        back.textContent = form.dataset.back;
+        back.className = "ch-back";
+        p.append(" ", back);
+      }
     }
   });
 }
