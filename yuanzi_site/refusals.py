@@ -5,7 +5,8 @@ every app registers its codes here in its ``ready()`` and raises ``Refused``
 without reaching into another app for it.
 
 Errors: :class:`Refused` (a ``ValueError``) with a stable ``reason`` code and a
-translated message; nothing has changed when it is raised.
+translated message; nothing has changed when it is raised. :func:`refused_json`
+is its answer to an API request, the same shape from every app (docs/api.md).
 """
 
 from __future__ import annotations
