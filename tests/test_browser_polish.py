@@ -11,6 +11,7 @@ driven directly (NOTES.md).
 
 from __future__ import annotations
 
+from tests.browser import DESKTOP as DEVICES_DESKTOP
 from tests.browser import DEVICES, NEEDS_CHROMIUM, Player
 from tests.servers import Site
 
@@ -279,3 +280,43 @@ def test_wording_welcome_watchers_items_box_and_english_phrases(site, browser, d
     page.locator("#chat-log .chat-text", has_text="快点吧").wait_for(state="attached")
     for p in (owner, english, lobby):
         p.assert_clean()
+
+
+# Per seat of the first lobby row with a person: the name's shown and whole
+# widths, whether a title shows, and the ready mark's text and name.
+LOBBY_SEAT_JS = """(id) => {
+  const seat = document.querySelector(`.lobby-table[data-table-id="${id}"] .lt-seat:has(.lt-player)`);
+  const name = seat.querySelector('.lt-player');
+  const title = seat.querySelector('.lt-title');
+  const ready = seat.querySelector('.badge.ready');
+  return {shown: name.clientWidth, whole: name.scrollWidth,
+          title: !!title && title.getBoundingClientRect().width > 0,
+          ready: ready && ready.textContent, readyName: ready && ready.title};
+}"""
+
+
+@DEVICES
+def test_a_ready_players_name_keeps_its_room_in_a_lobby_row(site, browser, device):
+    """A lobby seat is narrow: the ready mark is a named ✓ and the title gives
+    way, so an eight-letter name shows whole (a tester read "f…"), both as the
+    page is served and as the socket redraws the row."""
+    name = "fe_caro" + ("l" if device is DEVICES_DESKTOP else "m")  # one account per device
+    sitter = Player.open(browser, name, **device)
+    sitter.sign_up(site.base_url)
+    sitter.create_table(name + "的桌")
+    table_id = sitter.page.url.rstrip("/").rsplit("/", 1)[1]
+    sitter.ready()
+    watcher = _person(browser, site.base_url, device)
+    page = watcher.page
+    page.goto(site.base_url + "/")
+    row = page.locator(f'.lobby-table[data-table-id="{table_id}"]')
+    row.wait_for()
+    served = page.evaluate(LOBBY_SEAT_JS, table_id)
+    # a change at the table (one bot, so no game starts): the socket redraws the row
+    sitter.page.locator(".seat button.add-bot").first.click()
+    row.locator(".lt-player.bot").first.wait_for()
+    for seat in (served, page.evaluate(LOBBY_SEAT_JS, table_id)):
+        assert seat["shown"] >= seat["whole"], seat
+        assert (seat["ready"], seat["readyName"]) == ("✓", "准备"), seat
+    watcher.assert_clean()
+    sitter.assert_clean()

@@ -30,8 +30,12 @@ function seatEl(s) {
     li.appendChild(document.createTextNode(" "));
     li.appendChild(el("span", "lt-title", title(s.player)));
     if (s.ready) {
+      // a check, named: the word took the name's room in a narrow seat
+      const ready = el("span", "badge ready", "✓");
+      ready.title = T.ready;
+      ready.setAttribute("aria-label", T.ready);
       li.appendChild(document.createTextNode(" "));
-      li.appendChild(el("span", "badge ready", T.ready));
+      li.appendChild(ready);
     }
   } else if (s.bot) {
     li.appendChild(el("span", "lt-player bot", T.bot));
