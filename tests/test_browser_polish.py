@@ -285,7 +285,8 @@ def test_wording_welcome_watchers_items_box_and_english_phrases(site, browser, d
 # Per seat of the first lobby row with a person: the name's shown and whole
 # widths, whether a title shows, and the ready mark's text and name.
 LOBBY_SEAT_JS = """(id) => {
-  const seat = document.querySelector(`.lobby-table[data-table-id="${id}"] .lt-seat:has(.lt-player)`);
+  const row = document.querySelector(`.lobby-table[data-table-id="${id}"]`);
+  const seat = row.querySelector('.lt-seat:has(.lt-player)');
   const name = seat.querySelector('.lt-player');
   const title = seat.querySelector('.lt-title');
   const ready = seat.querySelector('.badge.ready');
