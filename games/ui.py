@@ -239,6 +239,8 @@ def table_strings() -> dict[str, Any]:
         "conn_busy": _("Server busy"),
         "conn_busy_retry_in": _("The server is busy: trying again in %(s)s s…"),
         "conn_gone": _("This table is closed."),
+        # the status chip beside the banner that says it in full
+        "conn_chip_gone": pgettext("table status", "Closed"),
         "conn_signed_out": _("You have been signed out."),
         "moderator_badge": _("Moderator"),
         "anonymous_watchers": _("and %(n)s watching without an account"),

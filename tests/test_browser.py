@@ -248,6 +248,8 @@ def test_a_closed_table_says_so_and_stops_reconnecting(site, browser):
         notice = page.locator("#closed-notice")
         assert notice.is_visible()
         assert "这张桌子已关闭" in notice.inner_text()
+        # the chip beside it says it short, not the same sentence twice
+        assert page.locator("#conn-status").inner_text() == "已关闭"
         link = notice.locator("a#closed-lobby-link")
         assert link.get_attribute("href") == "/"
         assert link.inner_text() == "返回大厅"

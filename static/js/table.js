@@ -95,7 +95,7 @@ function showConn(conn, retryAt) {
   store.setConn(conn);
   const c = $("conn-status");
   c.dataset.state = conn;
-  c.textContent = T["conn_" + conn];
+  c.textContent = conn === "gone" ? T.conn_chip_gone : T["conn_" + conn];
   app.dataset.conn = conn;
   banner.update(conn, retryAt);
   // actions are live only on an open line
