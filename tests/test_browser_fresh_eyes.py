@@ -150,16 +150,33 @@ def test_leaving_a_practice_game_is_no_escape(site, browser, locale, words):
     assert "逃跑" not in page.locator("#escape-dialog").inner_text()
     page.locator("#escape-confirm").click()
     page.locator("#table-app[data-status=over]").wait_for()
-    banner = page.locator("#stood-notice")
-    banner.wait_for()
-    assert words["banner"] in banner.inner_text()
-    assert "逃跑" not in banner.inner_text()
-    assert "escape" not in banner.inner_text().lower()
-    # the result says so too, and its table stays while I look at it (the
+    # the result says so, and its table stays while I look at it (the
     # recorder is used from here), closing once nobody watches it
-    assert words["result"] in page.locator("#result-panel").inner_text()
+    panel = page.locator("#result-panel")
+    panel.wait_for()
+    assert words["result"] in panel.inner_text()
     assert page.locator("#closed-notice").is_hidden()
+    # that I was stood up is said once: in the panel while it is up (a tester
+    # read it twice, there and in the banner), then in the banner
+    stood = panel.locator(".result-stood")
+    banner = page.locator("#stood-notice")
+    for said in (stood, banner):
+        if said is banner:
+            page.locator("#result-close").click()
+            panel.wait_for(state="hidden")
+        said.wait_for()
+        assert words["banner"] in said.inner_text()
+        assert "逃跑" not in said.inner_text()
+        assert "escape" not in said.inner_text().lower()
+        shown = page.evaluate(STOOD_SHOWN_JS, words["banner"])
+        assert shown == 1, shown
     me.assert_clean()
+
+
+# How many shown elements say a text themselves (not through a shown child).
+STOOD_SHOWN_JS = """(text) => [...document.querySelectorAll('#table-app *')].filter((n) =>
+  n.checkVisibility() && n.textContent.includes(text) &&
+  ![...n.children].some((c) => c.textContent.includes(text))).length"""
 
 
 # The ready controls a person can see (the result panel's and the controls').

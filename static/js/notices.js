@@ -80,6 +80,15 @@ export function stoodUpText(s = state) {
   return s.view && s.view.practice ? T.stood_up_practice : T.stood_up;
 }
 
+/* What the page says about my being stood up: why, when a notice said so,
+   else the stand-up words (stoodUpText). */
+export function stoodUpMessage(s = state) {
+  const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
+  return why || stoodUpText(s);
+}
+
+/* Called after renderResult: while the result panel is up it says that I was
+   stood up, so the banner does not say it a second time (a tester saw it twice). */
 export function renderNotices(s = state) {
   const stood = stoodUp(s);
   $("table-app").classList.toggle("stood-up", stood);
@@ -87,9 +96,8 @@ export function renderNotices(s = state) {
   // (a page opened or reloaded afterwards)
   const auto = playing(s) && autoIn(s.view) &&
     (s.autoByServer === s.view.game_id || !!s.view.players[s.view.seat].auto_by_clock);
-  const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
   const shown = [
-    notice("stood-notice", stood, why || stoodUpText(s)),
+    notice("stood-notice", stood && $("result-panel").hidden, stoodUpMessage(s)),
     notice("auto-notice", auto, T.auto_by_timeout),
     notice("closed-notice", closed(s)),
     notice("nowatch-notice", watchBarred(s) && s.table.status !== "waiting", T.no_watching),
@@ -125,6 +133,8 @@ export function showNotice(msg) {
   // a seat refusal after a game names this table: the stand-up banner says why
   if (state.table && params.table_id === state.table.id && "table" in params) {
     standReason = {text, game: state.view ? state.view.game_id : null};
+    const inPanel = document.querySelector("#result-body .result-stood");
+    if (inPanel) inPanel.textContent = text;
     renderNotices();
   }
   return text;

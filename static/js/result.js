@@ -7,7 +7,7 @@ import {cardsRow, rankText} from "./cards.js";
 import {$, clear, el, show} from "./dom.js";
 import {T, fmt, signed} from "./i18n.js";
 import {playerName, teamLabel, titleOf} from "./names.js";
-import {stoodUpText} from "./notices.js";
+import {stoodUpMessage} from "./notices.js";
 import {whyBlock} from "./result_why.js";
 import {myGameSeat, mySnapshotSeat, state, stoodUp, tableWaiting, teamOf} from "./state.js";
 
@@ -71,7 +71,7 @@ export function renderResult(s = state) {
   body.appendChild(rating(res, s));
   const left = leftHands(s);
   if (left) body.appendChild(left);
-  if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", stoodUpText(s)));
+  if (stoodUp(s)) body.appendChild(el("p", "notice warn result-stood", stoodUpMessage(s)));
 
   $("result-link").href = "/games/" + view.game_id + "/";
   // 复盘: a player of the finished game may ask for a review of their own decisions

@@ -63,12 +63,12 @@ function render() {
   renderInfo();
   renderInvite();
   renderWatchers();
-  renderNotices();
   renderSeats();
   renderTrick();
   renderPrevTrick();
   renderHand();
   renderResult(); // before the controls: its ready button stands for theirs
+  renderNotices(); // after the result: the stood-up words are in one of the two
   renderControls();
   renderFairness(state.view);
   const off = state.conn !== "open";
@@ -234,7 +234,7 @@ wireInvite({
 }, {waitingAlone: boot.waiting_alone});
 wireResult({
   ready: toggleReady,
-  close: () => { store.dismissResult(); renderResult(); renderControls(); },
+  close: () => { store.dismissResult(); renderResult(); renderNotices(); renderControls(); },
 });
 setChatMe(state.me.username);
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
