@@ -165,6 +165,7 @@ def test_auto_play_by_the_clock_is_still_explained_after_a_reload(site, browser)
         me.page.wait_for_function(f"() => !({MY_TURN_JS})()")
     notice.wait_for(state="visible", timeout=5_000)
     assert "连续两次超时" in notice.inner_text()
+    assert me.page.locator(".toast", has_text="连续两次超时").count() == 1  # told as it happens
     me.page.reload()
     me.page.locator("#table-app[data-status=playing]").wait_for()
     notice.wait_for(state="visible", timeout=5_000)
@@ -172,6 +173,10 @@ def test_auto_play_by_the_clock_is_still_explained_after_a_reload(site, browser)
     assert me.page.locator("#auto-btn").get_attribute("data-on") == "1"
     me.page.locator("#auto-btn").click()  # 取消托管
     notice.wait_for(state="hidden", timeout=5_000)
+    # 托管 by my own choice: nothing to explain
+    me.page.locator("#auto-btn").click()
+    me.page.locator(".seat.is-me.is-auto").wait_for()
+    assert notice.is_hidden()
     me.assert_clean()
 
 

@@ -6,7 +6,7 @@
 import {$, el} from "./dom.js";
 import {richText} from "./emoji.js";
 import {T, fmt} from "./i18n.js";
-import {autoIn, closed, playing, state, stoodUp, watchBarred} from "./state.js";
+import {autoByClock, closed, playing, state, stoodUp, watchBarred} from "./state.js";
 
 const MAX_TOASTS = 3;
 
@@ -92,10 +92,7 @@ export function stoodUpMessage(s = state) {
 export function renderNotices(s = state) {
   const stood = stoodUp(s);
   $("table-app").classList.toggle("stood-up", stood);
-  // 托管 the clock switched on: seen happen on this page, or told by the view
-  // (a page opened or reloaded afterwards)
-  const auto = playing(s) && autoIn(s.view) &&
-    (s.autoByServer === s.view.game_id || !!s.view.players[s.view.seat].auto_by_clock);
+  const auto = playing(s) && autoByClock(s.view);  // also after a reload
   const shown = [
     notice("stood-notice", stood && $("result-panel").hidden, stoodUpMessage(s)),
     notice("auto-notice", auto, T.auto_by_timeout),

@@ -25,8 +25,6 @@ export const state = {
   viewAt: 0,            // performance.now() when the view arrived (the clock counts from it)
   dismissedResult: null, // game_id whose result panel the user closed
   standAsked: false,    // this page asked to stand up (no "you were stood up" notice)
-  autoAsked: null,      // game_id in which this page switched 托管 on itself
-  autoByServer: null,   // game_id in which the server put my seat on 托管 (timeouts)
 };
 
 export function init(boot) {
@@ -115,6 +113,12 @@ export function autoIn(v) {
   return !!v.players[v.seat].auto_play;
 }
 
+/* Did the clock put my seat on 托管 in view v (two turns in a row ran out,
+   RULES.md §8), rather than my own choice? The server says (auto_by_clock). */
+export function autoByClock(v) {
+  return autoIn(v) && !!v.players[v.seat].auto_by_clock;
+}
+
 /* I played the game shown, it is over, and the table no longer seats me: the
    server stood me up (an escape, or no connection when the game ended). */
 export function stoodUp(s = state) {
@@ -190,27 +194,12 @@ export function acceptView(v) {
   return {old};
 }
 
-/* Follow my seat's 托管 from view `old` to the current one. Returns true when
-   the server has just switched it on without this page asking: two turns in a
-   row lost to the clock (RULES.md §8). */
+/* Has the clock just put my seat on 托管, between view `old` and the current
+   one of the same game (for a one-off toast; the notice reads autoByClock)? */
 export function trackAuto(old) {
   const v = state.view;
-  const was = !!(old && old.game_id === v.game_id && autoIn(old));
-  if (!autoIn(v)) {
-    // forget only once 托管 was on and went off: a view that was on its way
-    // before the server took the page's own request must not clear it
-    if (was) {
-      if (state.autoAsked === v.game_id) state.autoAsked = null;
-      if (state.autoByServer === v.game_id) state.autoByServer = null;
-    }
-    return false;
-  }
-  if (!was && old && old.game_id === v.game_id && state.autoAsked !== v.game_id &&
-      v.status === "playing") {
-    state.autoByServer = v.game_id;
-    return true;
-  }
-  return false;
+  return !!(old && old.game_id === v.game_id && v.status === "playing" &&
+            autoByClock(v) && !autoByClock(old));
 }
 
 export function toggleCard(idx) {
@@ -270,6 +259,5 @@ export function clearSelection() {
 
 export function markStandAsked(on) { state.standAsked = on; }
 
-export function markAutoAsked() { if (state.view) state.autoAsked = state.view.game_id; }
 
 export function dismissResult() { if (state.view) state.dismissedResult = state.view.game_id; }

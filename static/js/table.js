@@ -219,7 +219,7 @@ wireControls({
   },
   hint: () => { store.selectNextHint(); renderPicked(); },
   clear: () => { store.clearSelection(); renderPicked(); },
-  auto: (on) => { if (on) store.markAutoAsked(); send({type: "auto_play", on}); },
+  auto: (on) => send({type: "auto_play", on}),
   escape: () => send({type: "escape"}),
 });
 wirePrevTrick();
