@@ -180,6 +180,19 @@ def mark_read_link(user_id: int, link: str) -> None:
         events.send_user(user_id, {"type": "unread", "unread": unread_count(user_id)})
 
 
+def mark_read_about(user_id: int, kind: str, link: str, **params: Any) -> None:
+    """What ``user_id``'s unread notifications of ``kind`` at ``link`` told
+    them has been answered (a friend request accepted or declined, RULES.md
+    §12 "Friends and blocks"): those whose ``params`` hold every value of
+    ``params`` are read now; others at the same link stay unread. Their
+    pages get the new unread count when it changed, as :func:`mark_read_link`."""
+    rows = Notification.objects.filter(user_id=user_id, read_at__isnull=True, kind=kind,
+                                       link=link)
+    if rows.filter(**{f"params__{key}": value for key, value in params.items()}).update(
+            read_at=timezone.now()):
+        events.send_user(user_id, {"type": "unread", "unread": unread_count(user_id)})
+
+
 def purge(now: Any = None) -> int:
     """Delete notifications older than :data:`KEEP_DAYS` (read or not) before
     ``now`` (a datetime, default now); returns how many. One indexed delete

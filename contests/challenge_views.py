@@ -28,6 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from contests import challenge, challenge_play, challenge_review
@@ -115,9 +116,11 @@ def _review_rows(day: ChallengeDay, mine: list[ChallengeBoard],
     return [(b, found[b.pk], challenge_review.review_path(b)) for b in mine]
 
 
+@never_cache
 def today_page(request: HttpRequest) -> HttpResponse:
     """每日挑战: today's commitment, boards and your progress, the start /
-    continue button, the day's table, your days and streak."""
+    continue button, the day's table, your days and streak. Never cached, so
+    Back from a board shows 继续, not the 开始 of before (a tester's)."""
     close_due()
     day = challenge.today()
     return _day_page(request, day, today=True)
@@ -184,6 +187,7 @@ def board_strings(own: bool) -> dict[str, Any]:
         "cards": _("cards"), "next": _("Next board"), "own": "1" if own else "0",
         "best": _("The field's best on this deal"), "replay": _("Replay"),
         "prev": _("Previous"), "step": _("Next"), "player": _("Player"),
+        "colon": pgettext("label separator", ": "),  # "：" in Chinese
         # the jokers' names as the table's card corners give them
         "big_joker": pgettext("card corner, big joker", "BIG"),
         "small_joker": pgettext("card corner, small joker", "SMALL"),

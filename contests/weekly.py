@@ -6,10 +6,11 @@ request.
 A week runs from Monday 00:00 Asia/Shanghai to the next. Its points are the sum
 of the ``RatingEntry`` rows of reasons ``game`` and ``escape`` written in it
 (wins, losses and escape penalties; gems excluded). Order: points (high
-first), then the older account (``date_joined``, then id). Only players with
-such an entry that week are ranked. When a week is over, the next run closes it
-once: its top :data:`settings.CONTESTS_WEEKLY_BADGES` get a badge on their
-profile and a notification.
+first), then the older account (``date_joined``, then id). Only players whose
+week adds up to more than 0 are ranked: a net loss or an escape's penalty is
+no place on the board, let alone a badge. When a week is over, the next run
+closes it once: its top :data:`settings.CONTESTS_WEEKLY_BADGES` get a badge on
+their profile and a notification.
 """
 
 from __future__ import annotations
@@ -51,14 +52,16 @@ def week_bounds(week: date) -> tuple[datetime, datetime]:
 
 
 def standings(week: date) -> list[tuple[int, int]]:
-    """``(user_id, points)`` of every player with a rated game ending in
-    ``week``, best first (one query)."""
+    """``(user_id, points)`` of every player whose rated game endings in
+    ``week`` add up to more than 0 points, best first (one query): the board
+    and the week's badges (:func:`close`) both rank from it."""
     start, end = week_bounds(week)
     rows = (RatingEntry.objects
             .filter(reason__in=(RatingEntry.GAME, RatingEntry.ESCAPE),
                     created_at__gte=start, created_at__lt=end)
             .values("user_id")
             .annotate(points=Sum("delta"))
+            .filter(points__gt=0)  # below or at 0 is no place, so never a badge
             .order_by("-points", "user__date_joined", "user_id")
             .values_list("user_id", "points"))
     return [(uid, int(pts)) for uid, pts in rows]
@@ -87,9 +90,10 @@ def recompute(now: datetime | None = None) -> int:
 
 
 def close(week: date) -> list[WeeklyBadge]:
-    """Close ``week`` once: its top three get a ``WeeklyBadge`` and a
-    ``weekly_badge`` notification. A week with no ranked player is closed
-    with no badge; a week already closed is left alone (returns ``[]``)."""
+    """Close ``week`` once: its top three of :func:`standings` (so only
+    players above 0 points) get a ``WeeklyBadge`` and a ``weekly_badge``
+    notification. A week with no ranked player is closed with no badge; a
+    week already closed is left alone (returns ``[]``)."""
     with transaction.atomic():
         _closing, created = WeeklyClose.objects.select_for_update().get_or_create(week=week)
         if not created:

@@ -144,6 +144,15 @@ def own_empty_table(user: User) -> Table | None:
             .order_by("created_at", "pk").first())
 
 
+def running_table(user: User | AnonymousUser) -> Table | None:
+    """The open table whose running game ``user`` plays, or ``None`` (one seat
+    per person, RULES.md §12): the lobby links back to it."""
+    if not user.is_authenticated:
+        return None
+    return (Table.objects.filter(seats__user=user, status=Table.PLAYING, closed=False)
+            .only("pk", "name").first())
+
+
 def current_game_id(table_id: int) -> int | None:
     """The id of the game running (or last played) at the table, or ``None``
     (the one query every caller uses: one indexed read of the table row)."""

@@ -28,6 +28,7 @@ from accounts.models import Profile
 from games import access, fairness, phrases, plugins, results, reviews, snapshots, tables, ui
 from games.adapters import ratelimit
 from games.models import Game, Table
+from games.queries import running_table
 from games.said import say_refused
 from games.seatview import seat_of, view_for
 from yuanzi_site import markdown
@@ -62,7 +63,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {"tables": snapshots.lobby_rows(filters=plugins.lobby_filters(request.GET)),
          "filters": plugins.lobby_filter_form(request.GET),
          "strings": ui.lobby_strings(),
-         "seat_names": ui.seat_names()},
+         "seat_names": ui.seat_names(),
+         "running": running_table(request.user)},
     )
 
 

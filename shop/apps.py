@@ -17,9 +17,11 @@ class ShopConfig(AppConfig):
         from shop import reasons, signals  # noqa: F401  (signals: the sign-up grant)
 
         reasons.register()
-        # 消息 of coins received, in the words of their notices (shop.ingame, shop.wagers)
+        # 消息 of coins received, in the words of their notices (shop.ingame, shop.wagers),
+        # and of an escaper's payment
         inbox.register_kinds({
             "timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
             "wager_won": _("The wager is settled: you win %(coins)s coins."),
             "escape_paid": _("%(name)s left the game: you receive %(coins)s coins."),
+            "escape_fined": _("You left the game: you paid %(coins)s coins."),
         })

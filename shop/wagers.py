@@ -332,8 +332,10 @@ def settle(end: GameEnd) -> None:
     reason = CoinEntry.Reason.ESCAPE_WAGER if escaper is not None else CoinEntry.Reason.WAGER
     ledger.transfer(legs, reason, game=game, table=game.table_id,
                     note=f"wager {wager}")
-    GameWager.objects.create(game=game, wager=wager, coin_changes=coin_changes(payments))
-    tell_receivers(end, coin_changes(payments), escaper)
+    changes = coin_changes(payments)
+    GameWager.objects.create(game=game, wager=wager, coin_changes=changes)
+    tell_receivers(end, changes, escaper)
+    tell_escaper(end, changes, escaper)
 
 
 def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> None:
@@ -362,6 +364,19 @@ def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> Non
                           % {"coins": change},
                           {"coins": change, "table_id": table_id})
             inbox.post(row.user_id, "wager_won", {"coins": change}, result, quiet=True)
+
+
+def tell_escaper(end: GameEnd, changes: list[int], escaper: int | None) -> None:
+    """Keep an ``escape_fined`` notification (``params``: ``coins``) for the
+    escaper of ``end`` who paid coins (RULES.md §12 "Wagers"), in the game's
+    transaction, linking to the game's result page like the three paid. Not
+    quiet: no ``notice`` says it, so its frame is the toast."""
+    if escaper is None or changes[escaper] >= 0:
+        return
+    user_id = end.seats[escaper].user_id
+    if user_id is not None:
+        inbox.post(user_id, "escape_fined", {"coins": -changes[escaper]},
+                   f"/games/{end.game.pk}/")
 
 
 # --- what clients see ------------------------------------------------------------------------

@@ -5,7 +5,9 @@ each other.
 A request delivered to its receiver, and a request accepted, are kept in
 the other person's notification centre (``accounts.inbox``, kinds
 ``friend_request`` and ``friend_accepted``, in the same transaction); a
-silent request (to someone who blocks the sender) never is.
+silent request (to someone who blocks the sender) never is. Accepting or
+declining a request (asking back included) marks its ``friend_request``
+notice read, in the same transaction.
 
 Every function takes the acting user and the other user (``User`` objects),
 runs in one transaction that locks both ``Profile`` rows in ascending user id
@@ -67,6 +69,12 @@ def _told(user_id: int, kind: str, other: User) -> None:
     inbox.post(user_id, kind, {"name": other.username}, FRIENDS_PAGE)
 
 
+def _answered(user_id: int, other: User) -> None:
+    """``user_id`` answered ``other``'s request: its notice no longer counts
+    as unread (other friend notices at the same link still do)."""
+    inbox.mark_read_about(user_id, "friend_request", FRIENDS_PAGE, name=other.username)
+
+
 def _befriend(a_id: int, b_id: int) -> None:
     Friendship.objects.bulk_create([Friendship(user_id=a_id, friend_id=b_id),
                                     Friendship(user_id=b_id, friend_id=a_id)])
@@ -101,6 +109,7 @@ def request(user: User, other: User) -> str:
             _room_for_friends(user.pk, other.pk)
             _befriend(user.pk, other.pk)
             _told(other.pk, "friend_accepted", user)  # their request, answered by asking back
+            _answered(user.pk, other)
             return relations.FRIENDS
         since = timezone.now() - timedelta(days=1)
         if FriendRequest.objects.filter(from_user=user, created_at__gte=since).count() \
@@ -138,6 +147,7 @@ def accept(user: User, other: User) -> str:
         _room_for_friends(user.pk, other.pk)
         _befriend(user.pk, other.pk)
         _told(other.pk, "friend_accepted", user)
+        _answered(user.pk, other)
     return relations.FRIENDS
 
 
@@ -153,6 +163,7 @@ def decline(user: User, other: User) -> str:
         req = _incoming(user, other)
         FriendRequest.objects.filter(pk=req.pk).update(
             status=FriendRequest.DECLINED, answered_at=timezone.now())
+        _answered(user.pk, other)
     return relations.NONE
 
 

@@ -1,9 +1,12 @@
 """每日挑战 in a real browser on a 360 px phone: a new account opens the
 challenge from the lobby, starts board 1 and plays it to the end by tapping
 cards (a lone single when leading, a pass when following), then sees its
-score and the field, with no horizontal scroll. Long: a whole board."""
+score and the field, with no horizontal scroll. Long: a whole board. Then a
+play the rules refuse, which says why, and 开始 pressed twice, then Back."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -18,6 +21,18 @@ site = tb.site
 
 def _no_horizontal_scroll(page) -> bool:
     return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+FOLLOW_A_PAIR = ("import json; from contests.models import ChallengeBoard; "
+                 "from tests.test_challenge import follow_a_dao_pair; "
+                 "print(json.dumps(follow_a_dao_pair(ChallengeBoard.objects.get("
+                 "user__username='{name}', number=1))))")
+
+
+def _without_refusals(me: Player) -> None:
+    """Drop the refused requests' 400s from the console: expected, the one line each."""
+    me.console[:] = [(k, t) for k, t in me.console
+                     if not (k == "error" and "status of 400" in t)]
 
 
 def test_a_whole_board_on_a_phone(site, browser):
@@ -47,7 +62,8 @@ def test_a_whole_board_on_a_phone(site, browser):
     assert board.get_attribute("data-status") == "done"
     result = page.locator("#ch-result").inner_text()
     assert "你的得分" in result
-    assert "比赛分" in result
+    assert "比赛分：" in result  # a full-width colon in Chinese
+    assert ": " not in result
     assert page.locator("#ch-log li").count() > 10
     assert page.locator("#ch-log-title").is_visible()  # shown once the board is over
     assert _no_horizontal_scroll(page)
@@ -76,7 +92,61 @@ def test_a_refusal_while_playing_links_back_to_the_game(site, browser):
     assert back.get_attribute("href") == table_path
     back.click()
     page.wait_for_url("**" + table_path)
-    # the refused request's 400 is the one console line, expected
-    me.console[:] = [(k, t) for k, t in me.console
-                     if not (k == "error" and "status of 400" in t)]
+    _without_refusals(me)  # the refused request's 400 is the one console line, expected
+    me.assert_clean()
+
+
+def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
+    """East has led a pair, South plays a triple (RULES.md §3): the server's
+    sentence shows under the buttons and stays through the signs of life
+    (every 2 s they redrew the board and wiped it: a tester saw nothing) until
+    the player's next step; the cards stay picked."""
+    me = Player.open(browser, "tiaozhan3", **PHONE)
+    me.sign_up(site.base_url)
+    page = me.page
+    page.goto(site.base_url + "/challenge/")
+    page.locator("#ch-start").click()
+    page.wait_for_url("**/challenge/*/1/")
+    board_url = page.url
+    page.goto(site.base_url + "/challenge/")  # no sign of life while the board is rewritten
+    triple = json.loads(site.manage("shell", "-c", FOLLOW_A_PAIR.format(name="tiaozhan3"))
+                        .strip().splitlines()[-1])
+    page.goto(board_url)
+    page.locator("#ch-board[data-mine='1']").wait_for()
+    for card in triple:
+        page.locator(f"#ch-hand button[data-card='{card}']").click()
+    page.locator("#ch-play").click()
+    error = page.locator("#ch-error")
+    page.wait_for_function("() => document.getElementById('ch-error').textContent !== ''")
+    assert error.inner_text() == "压不过桌上的牌。"
+    for _ in range(2):  # two signs of life answered since: the board redrawn
+        with page.expect_response(lambda r: r.url.endswith("/sync") and r.ok):
+            pass
+    assert error.inner_text() == "压不过桌上的牌。"
+    assert page.locator("#ch-hand .ch-card.selected").count() == 3
+    page.locator("#ch-clear").click()  # the player's next step: the sentence goes
+    assert error.inner_text() == ""
+    _without_refusals(me)
+    me.assert_clean()
+
+
+def test_start_pressed_twice_asks_once_and_back_shows_continue(site, browser):
+    """开始 double-clicked sends one request (the second was a 400); Back from
+    the board shows the page as it is now, 继续, not the 开始 of before."""
+    me = Player.open(browser, "tiaozhan4", **PHONE)
+    me.sign_up(site.base_url)
+    page = me.page
+    page.goto(site.base_url + "/challenge/")
+    start = page.locator("#ch-start")
+    assert start.inner_text() == "开始"
+    starts = []
+    page.on("request", lambda r: starts.append(r.url) if r.url.endswith("/start") else None)
+    start.dblclick()
+    page.wait_for_url("**/challenge/*/1/")
+    assert len(starts) == 1
+    page.go_back()
+    page.wait_for_url("**/challenge/")
+    page.locator("#ch-start").wait_for()
+    assert page.locator("#ch-start").inner_text() == "继续"
+    assert page.locator("#ch-start").is_enabled()
     me.assert_clean()

@@ -112,5 +112,5 @@ def test_the_weekly_board_and_tasks_in_english_on_a_desktop(site, browser):
     hong.page.locator("#daily-tasks .weekly-link").click()
     hong.page.wait_for_url(base + "/weekly/")
     assert "Weekly board" in hong.page.locator("h1").inner_text()
-    assert "Nobody has played a rated game this week yet." in hong.page.content()
+    assert "Nobody is on the board this week yet." in hong.page.content()
     hong.assert_clean()

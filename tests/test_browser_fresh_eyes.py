@@ -316,3 +316,36 @@ def test_a_refusal_over_the_socket_links_back_to_my_running_game(site, browser):
     page.wait_for_url(f"**/tables/{game_table}/")
     page.locator("#table-app[data-status=playing]").wait_for()
     me.assert_clean()
+
+
+# The controls drawn from a view where it is my turn and the table has a play:
+# with no hint (nothing in the hand beats it) and with one.
+NOTHING_BEATS_JS = """async () => {
+  const {renderControls} = await import('/static/js/controls.js');
+  const drawn = (hints) => {
+    const view = {status: 'playing', seat: 0, turn: 0, hand: ['3S', '4H'], can_pass: true,
+                  hints, practice: true, players: [{}, {}, {}, {}]};
+    renderControls({view, table: {status: 'playing', seats: []}, me: {id: 1},
+                    pending: false, conn: 'open', selected: []});
+    const pass = document.getElementById('pass-btn');
+    return {info: document.getElementById('selection-info').textContent,
+            hint: document.getElementById('hint-btn').disabled,
+            pass: pass.disabled, passMuted: pass.classList.contains('secondary')};
+  };
+  return [drawn([]), drawn([{cards: ['4H'], exact: true, kind: 'single'}])];
+}"""
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("zh-CN", {"none": "没有大得过桌上的牌，只能不要。", "pick": "请选牌。"}),
+    ("en-US", {"none": "Nothing in your hand beats this: pass.", "pick": "Select cards to play."}),
+])
+def test_nothing_in_the_hand_beats_the_table_says_so(site, browser, locale, words):
+    """A tester saw 提示 grey beside "请选牌。" when nothing could beat the table:
+    the line now says so and 不要 is drawn as the one play (RULES.md §3)."""
+    me = _person(browser, site.base_url, DESKTOP, locale=locale)
+    _practice(me)
+    none, some = me.page.evaluate(NOTHING_BEATS_JS)
+    assert none == {"info": words["none"], "hint": True, "pass": False, "passMuted": False}, none
+    assert some == {"info": words["pick"], "hint": False, "pass": False, "passMuted": True}, some
+    me.assert_clean()

@@ -82,11 +82,10 @@ def test_the_result_panel_has_one_translated_drops_line_and_brief_sentences(
     why = panel.locator(".result-why").inner_text()
     assert "上游" in why, why
     assert "头游" not in why, why
-    assert "机器人（北）" in why, why
-    assert "机器人 · " not in why, why  # a bot by its seat, briefly
-    assert " 需 300 分" in why, why
-    assert " 需 305 分" in why, why
-    assert " 获胜" in why, why  # spaces
+    assert f"上半局 {me.name} 是上游" in why, why  # spaces around a name
+    # the teams as 我方 / 对方, not both players' names each time (a wall with long names)
+    assert " · " not in why, why
+    assert "所以我方需 300 分，对方需 305 分：我方获胜。" in why, why
     assert "练习" not in text
 
     _finish(site, me, table_id, "two_halves", practice=True)
@@ -155,8 +154,9 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     me = _person(browser, site.base_url, device)
     page = me.page
     page.goto(site.base_url + "/shop/")
-    page.locator('.catalogue-item[data-item="card_counter"] button[type=submit]').click()
-    page.wait_for_load_state()
+    for _ in range(2):  # one to spare: none is offered while this half's is on
+        page.locator('.catalogue-item[data-item="card_counter"] button[type=submit]').click()
+        page.wait_for_load_state()
     page.goto(site.base_url + "/")
     _practice_game(me, "算牌桌")
     assert me.wait_turn_or_over() == "turn"  # the bots wait for me: nothing moves now
@@ -184,6 +184,13 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     counts = {card: int(text.split("×")[1]) for g in groups for card, text in g[2]}
     assert len(counts) == 54
     assert counts == view["card_counter"]
+    # a tester saw "on for this half" beside "使用算牌器 × 1", and still on the result
+    assert page.locator("#items-message").inner_text() == "算牌器本半局已开启。"
+    assert page.locator("[data-for=card_counter]").is_hidden()
+    page.locator("#escape-btn").click()
+    page.locator("#escape-confirm").click()
+    page.locator("#table-app[data-status=over]").wait_for()
+    page.wait_for_function("() => !document.getElementById('items-message').textContent")
     me.assert_clean()
 
 

@@ -435,6 +435,8 @@ def test_the_api_today_and_the_pages(client):
     assert client.post("/api/challenge/today/start").status_code == 401
     client.force_login(user)
     assert client.get("/challenge/").status_code == 200
+    # never from a cache: Back from a board must not show 开始 again (a tester's)
+    assert "no-store" in client.get("/challenge/")["Cache-Control"]
     with_zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert day.commitment in with_zh
     assert re.search(r"结算时间 \d{4}-\d\d-\d\d \d\d:\d\d。", with_zh)  # a Chinese full stop
@@ -538,3 +540,40 @@ def test_finishing_a_board_counts_on_todays_challenge_task(settings):
     assert board.status == ChallengeBoard.DONE
     row = TaskProgress.objects.get(user=user, day=today, code="challenge")
     assert row.progress == 1
+
+
+def follow_a_dao_pair(board: ChallengeBoard) -> list[str]:
+    """Rewrite the board so East has led a pair of the dao rank and South, to
+    follow, holds three plain low cards (a triple cannot beat a pair, RULES.md
+    §3); returns those three (tests/test_browser_challenge.py uses it too)."""
+    state = board.state
+    dao = state["dao"]
+    low = "4" if dao == "3" else "3"
+    pair, triple = [dao + "S", dao + "H"], [low + "S", low + "H", low + "C"]
+    state["hands"][2] = triple + [c for c in state["hands"][2] if c[0] not in (dao, low)][:10]
+    state["turn"] = 2
+    state["trick"] = {"leader": 1, "plays": [[1, pair]], "last": [1, pair], "passes": 0,
+                      "points": 0}
+    board.state = state
+    board.save()
+    return triple
+
+
+def test_a_play_that_does_not_beat_is_refused_with_its_message(client):
+    """A well-formed play the rules refuse (a triple on a pair, RULES.md §3)
+    answers 400 with its reason and the sentence the board page shows (a
+    tester saw none); nothing changed."""
+    (user,) = make_players(1, "triple")
+    board = challenge_play.start(user)
+    triple = follow_a_dao_pair(board)
+    seq = board.state["seq"]
+    client.force_login(user)
+    r = client.post(f"/api/challenge/board/{board.pk}/act",
+                    {"seq": seq, "action": {"type": "play", "cards": triple}},
+                    content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert r.status_code == 400
+    assert r.json() == {"ok": False, "reason": "does_not_beat", "message": "压不过桌上的牌。",
+                        "params": {}}
+    board.refresh_from_db()
+    assert board.state["seq"] == seq
+    assert board.state["hands"][2][:3] == triple

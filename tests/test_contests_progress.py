@@ -85,15 +85,41 @@ def test_sunday_2359_counts_for_last_week_and_monday_0000_for_this_one():
     _entry(d, 99, sunday, RatingEntry.GEM)     # gems never count
     _entry(c, 30, monday)
     _entry(a, -10, monday + timedelta(hours=1))
-    assert weekly.recompute(now=monday + timedelta(hours=2)) == 2
+    assert weekly.recompute(now=monday + timedelta(hours=2)) == 1
     rows = list(WeeklyEntry.objects.order_by("rank").values_list("user_id", "points"))
-    assert rows == [(c.pk, 30), (a.pk, -10)]
+    assert rows == [(c.pk, 30)]  # a's -10 is no place on the board
     # the week that closed at Monday 00:00 gave its top three their badges, once
     badges = list(WeeklyBadge.objects.order_by("place").values_list("user_id", "place", "points"))
     assert badges == [(a.pk, 1, 40), (b.pk, 2, 15), (c.pk, 3, 10)]
     assert Notification.objects.filter(kind="weekly_badge").count() == 3
     weekly.recompute(now=monday + timedelta(hours=3))
     assert WeeklyBadge.objects.count() == 3
+
+
+def test_only_a_week_above_zero_is_ranked_or_badged(client):
+    """An escape's penalty alone (-20), or a week that nets 0, is no place on
+    the board and earns no badge when the week closes."""
+    escaper, even, winner = helpers.make_players(3, "wz")
+    now = datetime.now(BJ) - timedelta(seconds=1)
+    _entry(escaper, -20, now, RatingEntry.ESCAPE)
+    _entry(even, 10, now)
+    _entry(even, -10, now)
+    _entry(winner, 5, now)
+    assert weekly.recompute() == 1
+    client.force_login(escaper)
+    data = client.get("/api/weekly").json()
+    assert data["rows"] == [{"rank": 1, "username": "wz2", "points": 5}]
+    assert data["me"] is None
+    page = client.get("/weekly/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    ranking = page[page.index('<table class="ranking">'):page.index("</table>")]
+    assert "wz2" in ranking
+    assert "wz0" not in ranking
+    assert "wz1" not in ranking
+    assert "You are not on this week" in page
+    badges = weekly.close(weekly.week_of(now))
+    assert [(b.user_id, b.place, b.points) for b in badges] == [(winner.pk, 1, 5)]
+    assert list(Notification.objects.filter(kind="weekly_badge")
+                .values_list("user_id", flat=True)) == [winner.pk]
 
 
 def test_the_weekly_board_is_a_periodic_job_beside_the_all_time_one(settings):

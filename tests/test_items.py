@@ -448,8 +448,8 @@ def test_a_replay_is_titled_as_the_game_was_played():
     Replay.objects.create(user=users[0], game=game, token="n" * 43)
     client = Client()
     html = client.get("/replays/" + "n" * 43 + "/").content.decode()
-    assert "<title>录像: 南湖茶馆 · " in html
-    assert '<h1 id="replay-title">录像: 南湖茶馆</h1>' in html
+    assert "<title>录像：南湖茶馆 · " in html
+    assert '<h1 id="replay-title">录像：南湖茶馆</h1>' in html
     assert "新名字" not in html
     assert "金牌茶馆" not in html
     client.force_login(users[0])

@@ -25,6 +25,7 @@ from social import blocks, friends
 from tests import helpers
 from tests import test_items as ti
 from tests import test_wagers as tw
+from yuanzi_site.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +84,34 @@ def test_asking_back_accepts_and_tells_the_first_asker(owner, outsider):
     assert friends.request(outsider, owner) == "friends"
     assert kinds(owner) == ["friend_accepted"]
     assert kinds(outsider) == ["friend_request"]
+
+
+def unread(user) -> list[tuple[str, dict]]:
+    """``user``'s unread notifications (the contests' left out): kind and params, oldest first."""
+    return [(n.kind, n.params) for n in ours().filter(user=user, read_at__isnull=True)
+            .order_by("created_at", "id")]
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline", "ask back"])
+def test_answering_a_request_marks_its_notice_read(owner, outsider, partner, answer,
+                                                   django_capture_on_commit_callbacks):
+    friends.request(owner, outsider)
+    friends.request(partner, outsider)  # another request, at the same link, stays unread
+    assert inbox.unread_count(outsider.pk) == 2
+    with helpers.listening(events.UserFrame) as heard, \
+            django_capture_on_commit_callbacks(execute=True):
+        if answer == "accept":
+            friends.accept(outsider, owner)
+        elif answer == "decline":
+            friends.decline(outsider, owner)
+        else:
+            assert friends.request(outsider, owner) == "friends"
+    assert unread(outsider) == [("friend_request", {"name": "partner"})]
+    read = ours().get(user=outsider, params={"name": "owner"})
+    assert read.read_at is not None
+    assert [e.frame for e in heard if e.user_id == outsider.pk] == [
+        {"type": "unread", "unread": 1}]  # the badge follows at once
+    assert inbox.unread_count(owner.pk) == (0 if answer == "decline" else 1)
 
 
 def test_a_silent_request_to_a_blocker_tells_nobody(owner, outsider):
@@ -151,15 +180,50 @@ def test_a_wager_won_is_kept_for_the_winners_only(django_capture_on_commit_callb
     assert all(f["quiet"] for f in frames)  # the wager_won notice is its toast
 
 
-def test_an_escapers_payment_is_kept_for_the_three_paid():
+def test_an_escapers_payment_is_kept_for_the_three_paid_and_the_escaper(
+        django_capture_on_commit_callbacks):
     four = helpers.make_players(4, "ne")
     game = tw.start(tw.wager_table(four, 10), four)
-    play.escape(game.pk, four[2])  # 200 coins to the other three (tests/test_wagers.py)
-    assert kinds(four[2]) == []
+    with helpers.listening(events.UserFrame) as heard, \
+            django_capture_on_commit_callbacks(execute=True):
+        play.escape(game.pk, four[2])  # 200 coins to the other three (tests/test_wagers.py)
+    own = ours().get(user=four[2])
+    assert (own.kind, own.params, own.link, own.read_at) == (
+        "escape_fined", {"coins": 200}, f"/games/{game.pk}/", None)
+    assert inbox.render(own.kind, own.params) == "你逃跑了，赔了 200 金币"
+    frame = next(e.frame for e in heard if e.user_id == four[2].pk
+                 and e.frame["type"] == "notification")
+    assert frame["quiet"] is False  # no notice told the escaper: the page toasts it
+    assert frame["notification"]["text"]["en"] == "You left the game: you paid 200 coins."
     for user, coins in ((four[0], 67), (four[1], 67), (four[3], 66)):
         n = ours().get(user=user)
         assert (n.kind, n.params, n.link) == (
             "escape_paid", {"coins": coins, "name": four[2].username}, f"/games/{game.pk}/")
+
+
+def test_the_escapers_notice_rolls_back_with_the_game_end(plug):
+    """It is kept in the escape's transaction: a later game-end hook failing
+    keeps neither the coins nor anyone's notice."""
+    four = helpers.make_players(4, "nr")
+    game = tw.start(tw.wager_table(four, 10), four)
+
+    def broken(end):
+        raise RuntimeError("a later hook's bug")
+
+    plug(helpers.make_plugin(on_game_end=broken))
+    with pytest.raises(Refused) as refused:
+        play.escape(game.pk, four[2])
+    assert refused.value.reason == "game_end_failed"
+    assert [kinds(u) for u in four] == [[], [], [], []]
+
+
+def test_an_escaper_who_paid_nothing_is_told_nothing():
+    four = helpers.make_players(4, "nz")
+    game = tw.start(tw.wager_table(four, 10), four)
+    tw.without_holds(game)
+    tw.set_coins(four[3], 0)
+    play.escape(game.pk, four[3])
+    assert kinds(four[3]) == []
 
 
 def test_a_timers_compensation_is_kept_for_each_receiver(players):
@@ -229,7 +293,7 @@ def test_every_kind_reads_in_both_languages():
     params = {"name": "n", "coins": 1, "amount": 1, "reason": "r", "table": "t",
               "minutes": 1, "until": "u"}
     for kind in ("friend_request", "friend_accepted", "timer_paid", "wager_won",
-                 "escape_paid", "moderator_kick", "muted", "unmuted", "suspended",
+                 "escape_paid", "escape_fined", "moderator_kick", "muted", "unmuted", "suspended",
                  "suspended_forever", "unsuspended", "coins_granted", "coins_revoked",
                  "report_resolved", "report_dismissed"):
         assert kind in inbox.KINDS

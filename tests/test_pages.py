@@ -107,6 +107,24 @@ def test_lobby_shows_playing_tables(client, owner, partner, opponent, fourth):
     assert 'class="badge ready"' not in html
 
 
+def test_lobby_links_a_player_back_to_their_running_game(client, owner, partner, opponent,
+                                                        fourth, django_user_model):
+    """A tester left a game by the back button and found no way back but the
+    table's row: the lobby now says the game runs and links to it, for its
+    players only (one seat per person, RULES.md §12)."""
+    table, _game = _start_game(owner, partner, opponent, fourth)
+    client.force_login(partner)
+    html = client.get(reverse("lobby")).content.decode()
+    assert 'id="running-game"' in html
+    assert f"你在「{table.name}」的对局正在进行。" in html
+    assert f'<a class="button small" href="/tables/{table.pk}/">回到你的对局</a>' in html
+    onlooker = django_user_model.objects.create_user("onlooker", password=PASSWORD)
+    client.force_login(onlooker)
+    assert 'id="running-game"' not in client.get(reverse("lobby")).content.decode()
+    client.logout()
+    assert 'id="running-game"' not in client.get(reverse("lobby")).content.decode()
+
+
 def test_lobby_rows_send_no_ready_flag_while_a_table_plays(owner, partner, opponent, fourth):
     """Both row paths (the page's list, the socket's per-change row) decide it
     on the server, so neither renderer has to; the table's own snapshot keeps

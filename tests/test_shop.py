@@ -130,6 +130,14 @@ def test_catalogue_has_the_issue_codes_and_prices():
     assert not gems.filter(stackable=True).exists()
 
 
+def test_the_timers_description_says_its_fee_is_paid_only_when_it_fires():
+    """A tester read the 定时器's 270 as a second price (RULES.md §12: paid when
+    it fires, 90 to each other person at the table)."""
+    timer = Item.objects.get(code="timer")
+    assert "（只在生效时）你另付 270 金币" in timer.description_zh
+    assert "only then do you pay a further 270 coins" in timer.description_en
+
+
 def test_buy_debits_and_fills_stacks_then_empty_slots(owner):
     purchase.buy(owner, "timer", 1, 600)
     assert balance(owner) == 1400

@@ -43,6 +43,8 @@ def wager_strings() -> dict[str, str]:
         "coin_changes": _("Coins"),
         "coins_signed": _("%(coins)s coins"),
         "wager_badge": _("Wager %(wager)s"),
+        "wager_no_bots": _("A wager table takes no bots."),
+        "bots_no_wager": _("Bots are seated: remove them to set a wager."),
         "escape_wager": _("At this wager table you also pay %(coins)s coins (all you have, "
                           "if less), shared by the other three."),
     }

@@ -4,11 +4,19 @@ const form = document.getElementById("ch-start-form");
 if (form) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    // one request at a time: a double click sent a second start, refused (400)
+    button.disabled = true;
     const token = form.querySelector("input[name=csrfmiddlewaretoken]").value;
-    const res = await fetch(form.action, {
-      method: "POST", headers: {"X-CSRFToken": token, "Accept": "application/json"},
-    });
-    const data = await res.json();
+    let data = {};
+    try {
+      const res = await fetch(form.action, {
+        method: "POST", headers: {"X-CSRFToken": token, "Accept": "application/json"},
+      });
+      data = await res.json();
+    } finally {
+      button.disabled = !!data.ok;  // kept while the board opens
+    }
     if (data.ok) {
       window.location.assign(data.path);
     } else {
@@ -27,3 +35,7 @@ if (form) {
     }
   });
 }
+
+// back (or forward) to a page kept in the browser's cache: it shows the day as
+// it was (开始 though a board has begun since), so load it afresh
+window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });

@@ -14,6 +14,10 @@ let busy = false;
 
 const $ = (id) => document.getElementById(id);
 
+// a refusal's sentence stays until the player's next step: a render (the sign
+// of life redraws every 2 s) must not wipe it (a tester saw nothing)
+const say = (text) => { $("ch-error").textContent = text; };
+
 function cardText(c) {
   if (c === "RJ") return S.big_joker;
   if (c === "BJ") return S.small_joker;
@@ -31,6 +35,7 @@ function cardEl(c, i) {
     if (selected.includes(i)) b.classList.add("selected");
     b.addEventListener("click", () => {
       selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i];
+      say("");
       render();
     });
   }
@@ -39,13 +44,12 @@ function cardEl(c, i) {
 
 function line(seat, cards) {
   const li = document.createElement("li");
-  li.textContent = S.seats[seat] + ": " + (cards.length ? cards.map(cardText).join(" ") : S.pass);
+  li.textContent = S.seats[seat] + S.colon + (cards.length ? cards.map(cardText).join(" ") : S.pass);
   return li;
 }
 
 function render() {
   const f = frame;
-  $("ch-error").textContent = "";
   // for tests and styles: the board's state at a glance
   root.dataset.status = f.status;
   root.dataset.mine = f.view && f.view.turn === 2 && f.status === "playing" ? "1" : "0";
@@ -64,7 +68,7 @@ function render() {
     $("ch-info").textContent = `${S.dao} ${v.dao} · ${S.indicator} ${cardText(v.indicator)} (${S.seats[v.indicator_seat]})`;
     $("ch-counts").replaceChildren(...v.counts.map((n, s) => {
       const li = document.createElement("li");
-      li.textContent = `${S.seats[s]}: ${n} ${S.cards}`;
+      li.textContent = `${S.seats[s]}${S.colon}${n} ${S.cards}`;
       return li;
     }));
     $("ch-trick").replaceChildren(...v.trick.plays.map(([s, cards]) => line(s, cards)));
@@ -86,13 +90,13 @@ function render() {
     r.hidden = false;
     r.replaceChildren();
     const p = (t) => { const e = document.createElement("p"); e.textContent = t; r.append(e); };
-    p(`${S.raw}: ${f.raw}`);
-    p(`${S.mp}: ${Number(f.matchpoints).toFixed(1)}%`);
-    p(`${S.field}: ${f.field.join(", ") || "–"}`);
+    p(`${S.raw}${S.colon}${f.raw}`);
+    p(`${S.mp}${S.colon}${Number(f.matchpoints).toFixed(1)}%`);
+    p(`${S.field}${S.colon}${f.field.join(", ") || "–"}`);
     if (f.closed && f.best) {
       const a = document.createElement("a");
       a.href = f.best.path; a.id = "ch-best";
-      a.textContent = `${S.best}: ${f.best.player} (${f.best.raw})`;
+      a.textContent = `${S.best}${S.colon}${f.best.player} (${f.best.raw})`;
       const e = document.createElement("p"); e.append(a); r.append(e);
     }
     if (f.closed) renderReplay();
@@ -117,7 +121,7 @@ function renderReplay() {
   }
   $("ch-replay-hands").replaceChildren(...hands.map((h, s) => {
     const li = document.createElement("li");
-    li.textContent = `${S.seats[s]}: ${h.map(cardText).join(" ")}`;
+    li.textContent = `${S.seats[s]}${S.colon}${h.map(cardText).join(" ")}`;
     return li;
   }));
   const last = step ? f.actions[step - 1] : null;
@@ -138,7 +142,7 @@ async function post(url, body, then) {
     headers: {"X-CSRFToken": token, "Content-Type": "application/json", "Accept": "application/json"},
   });
   const data = await res.json();
-  if (data.ok) then(data); else $("ch-error").textContent = data.message;
+  if (data.ok) then(data); else say(data.message);
 }
 
 let moves = 0;  // moves sent: a sign of life's answer older than a move is dropped
@@ -146,7 +150,7 @@ let moves = 0;  // moves sent: a sign of life's answer older than a move is drop
 async function send(what, body = {}) {
   if (what === "sync" && busy) return;  // one sign of life at a time
   const before = what === "sync" ? moves : ++moves;
-  if (what === "sync") busy = true;
+  if (what === "sync") busy = true; else say("");
   try {
     await post(`/api/challenge/board/${boardId}/${what}`, body, (d) => {
       if (what === "sync" && before !== moves) return;  // a move answered meanwhile
@@ -164,7 +168,7 @@ $("ch-play").addEventListener("click", () => {
   send("act", {seq: frame.view.seq, action: {type: "play", cards}});
 });
 $("ch-pass").addEventListener("click", () => send("act", {seq: frame.view.seq, action: {type: "pass"}}));
-$("ch-clear").addEventListener("click", () => { selected = []; render(); });
+$("ch-clear").addEventListener("click", () => { selected = []; say(""); render(); });
 $("ch-resume").addEventListener("click", () => send("resume"));
 
 render();

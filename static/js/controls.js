@@ -16,8 +16,10 @@ import {
    server's hints decide (state.hintFor); the server checks the move again. */
 export function checkSelection(s = state) {
   const cards = selectedCards(s);
-  if (!cards.length) return {ok: false, text: myTurn(s) ? T.select_cards : ""};
   if (!myTurn(s)) return {ok: false, text: ""};
+  // no hint while the table has a play: nothing in the hand beats it (RULES.md §3)
+  const beaten = s.view.can_pass && !(s.view.hints && s.view.hints.length);
+  if (!cards.length) return {ok: false, text: beaten ? T.nothing_beats : T.select_cards};
   const hint = selectedHint(s);
   return hint ? {ok: true, text: playName(hint, cards)} : {ok: false, text: T.cannot_play};
 }
@@ -64,6 +66,9 @@ export function renderControls(s = state) {
   const idle = off || pending || !turn || auto;  // under 托管 the bot plays the turn
   $("play-btn").disabled = idle || !check.ok;
   $("pass-btn").disabled = idle || !view.can_pass;
+  // nothing beats the table: 不要 is the one play, so it looks like one
+  const onlyPass = !idle && view.can_pass && !(view.hints && view.hints.length);
+  $("pass-btn").classList.toggle("secondary", !onlyPass);
   $("hint-btn").disabled = idle || !(view.hints && view.hints.length);
   $("auto-btn").disabled = off;
   $("escape-btn").disabled = off;

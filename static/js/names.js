@@ -57,6 +57,14 @@ export function teamLabel(team, s = state) {
   return playerName(team, s) + " · " + playerName(team + 2, s);
 }
 
+/* A team inside a sentence: 我方 / 对方 ("your team" / "the other team") for a
+   player, else 南北 / 东西 (long names made the result's sentences a wall). */
+export function teamSide(team, s = state) {
+  const mine = mySide(s);
+  if (mine === null) return team === 0 ? T.team_ns : T.team_ew;
+  return teamOf(mine) === team ? T.your_team : T.other_team;
+}
+
 /* 我方 / 对方 for a player, else 南北 / 东西. */
 export function teamShort(team, s = state) {
   const mine = mySide(s);

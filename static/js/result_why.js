@@ -6,7 +6,7 @@
 
 import {el} from "./dom.js";
 import {T, fmt} from "./i18n.js";
-import {playerName, teamLabel} from "./names.js";
+import {playerName, teamSide} from "./names.js";
 import {teamOf} from "./state.js";
 
 /* The sentences, in order: how it ended, then what it was worth. */
@@ -28,12 +28,12 @@ export function whySentences(view, s) {
     out.push(fmt(T.why_suspension, {name: who}));
   } else if (res.double_clamp && halves.length) {
     const h = halves[0];
-    const winner = teamLabel(res.winner, s);
+    const winner = teamSide(res.winner, s);
     if (h.end === "A") {
       out.push(fmt(T.why_clamp_out, {team: winner}));
     } else {
       const loser = 1 - res.winner;
-      out.push(fmt(T.why_clamp_under, {team: teamLabel(loser, s), points: h.points[loser],
+      out.push(fmt(T.why_clamp_under, {team: teamSide(loser, s), points: h.points[loser],
                                         winner}));
     }
   } else if (halves.length >= 2) {
@@ -41,9 +41,9 @@ export function whySentences(view, s) {
     const firstTeam = teamOf(first);
     const t = res.totals;
     out.push(fmt(T.why_two_halves, {
-      us: teamLabel(firstTeam, s), name: playerName(first, s),
-      a: t[firstTeam], b: t[1 - firstTeam], them: teamLabel(1 - firstTeam, s),
-      winner: teamLabel(res.winner, s),
+      us: teamSide(firstTeam, s), name: playerName(first, s),
+      a: t[firstTeam], b: t[1 - firstTeam], them: teamSide(1 - firstTeam, s),
+      winner: teamSide(res.winner, s),
     }));
   }
   // a practice game says so once, in the rating section (result.js)

@@ -145,7 +145,8 @@ function render() {
   const playing = view && view.status === "playing" && view.seat !== null;
   const over = view && view.status === "over" && view.players.some((p) => p.user_id === me);
   const show = {
-    card_counter: playing && held("card_counter") > 0,
+    // none offered while this half's counter is on (one a half, RULES.md §12)
+    card_counter: playing && held("card_counter") > 0 && !view.card_counter,
     sign: (seated || owner) && (held("sign") + held("gold_sign")) > 0,
     // the owner with a 桌布 to lay, or a laid one to take off (free)
     tablecloth: owner && (held("tablecloth") > 0 || (table.theme || "default") !== "default"),
@@ -162,6 +163,9 @@ function render() {
     if (token) savedBox.querySelector("a").href = "/replays/" + token + "/";
   }
   for (const row of document.querySelectorAll("[data-for]")) row.hidden = !show[row.dataset.for];
+  // "the counter is on" only while it is: not on the next half or the result
+  const message = panel.querySelector("#items-message");
+  if (message.textContent === T.counting && !(playing && view.card_counter)) message.textContent = "";
   // no item to use here and nothing to say: no empty 道具 box
   panel.hidden = ![...panel.querySelectorAll("[data-for]")].some((row) => !row.hidden) &&
     !panel.querySelector("#items-message").textContent;

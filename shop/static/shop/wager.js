@@ -12,7 +12,8 @@
  * coin_changes). A rung that would stand seated players up is refused with
  * wager_stands_up naming how many; the owner confirms in #wager-confirm.
  * Hooks: #wager-box[data-wager], #wager-select (option:disabled), #wager-set,
- * #wager-why, #wager-confirm, #my-held (N 冻结, RULES.md §12 "Held stake"),
+ * #wager-why, #wager-bots-note (why the owner sees no 加机器人 or no wager control),
+ * #wager-confirm, #my-held (N 冻结, RULES.md §12 "Held stake"),
  * .seat .wager-afford[data-afford=1|0], .seat .add-bot and .seat select.bot-level
  * (hidden at a wager table),
  * #result-body .coin-changes li[data-seat][data-coins].
@@ -100,8 +101,13 @@ export function renderWager(s = state) {
   // a private table takes no wager (RULES.md §12): no control that could only be refused
   // nor at a table with bots: a wager table takes none (RULES.md §12), so the
   // control could only be refused
-  show($("wager-form"), isOwner(s) && tableWaiting(s) && !t.private
-       && !(t.seats || []).some((seat) => seat.bot));
+  const owner = isOwner(s) && tableWaiting(s) && !t.private;
+  const bots = (t.seats || []).some((seat) => seat.bot);
+  show($("wager-form"), owner && !bots);
+  // the owner is told why 加机器人 (or the wager control) is missing
+  const why = !owner ? "" : (wager ? T.wager_no_bots : (bots ? T.bots_no_wager : ""));
+  $("wager-bots-note").textContent = why;
+  show($("wager-bots-note"), !!why);
   const select = $("wager-select");
   if (!chosen && document.activeElement !== select) select.value = String(wager);
   greyOut(select, wager);
