@@ -181,6 +181,8 @@ def cancel(user: User, other: User) -> str:
             raise Refused("no_request", _("You have no friend request to this player."))
         FriendRequest.objects.filter(pk=req.pk).update(
             status=FriendRequest.CANCELLED, answered_at=timezone.now())
+        # a withdrawn request asks nothing of the other any more
+        _answered(other.pk, user)
     return relations.NONE
 
 

@@ -46,6 +46,13 @@ def test_a_whole_board_on_a_phone(site, browser):
     page.locator("#ch-start").click()
     page.wait_for_url("**/challenge/*/1/")
     board = page.locator("#ch-board")
+    # the hand as at the table: strongest first, the jokers apart at the right
+    hand = json.loads(page.locator("#ch-frame").text_content())["view"]["hand"]
+    page.locator("#ch-hand .ch-card").first.wait_for()
+    shown = page.locator("#ch-hand .ch-card").evaluate_all("els => els.map(e => e.dataset.card)")
+    jokers = ("RJ", "BJ")
+    assert shown == ([c for c in reversed(hand) if c not in jokers]
+                     + [c for c in reversed(hand) if c in jokers]), (shown, hand)
     for _ in range(200):
         page.wait_for_selector("#ch-board[data-status='done'], #ch-board[data-mine='1']")
         if board.get_attribute("data-status") == "done":

@@ -92,7 +92,7 @@ def unread(user) -> list[tuple[str, dict]]:
             .order_by("created_at", "id")]
 
 
-@pytest.mark.parametrize("answer", ["accept", "decline", "ask back"])
+@pytest.mark.parametrize("answer", ["accept", "decline", "ask back", "withdrawn"])
 def test_answering_a_request_marks_its_notice_read(owner, outsider, partner, answer,
                                                    django_capture_on_commit_callbacks):
     friends.request(owner, outsider)
@@ -104,6 +104,8 @@ def test_answering_a_request_marks_its_notice_read(owner, outsider, partner, ans
             friends.accept(outsider, owner)
         elif answer == "decline":
             friends.decline(outsider, owner)
+        elif answer == "withdrawn":  # the sender takes it back: nothing left to answer
+            friends.cancel(owner, outsider)
         else:
             assert friends.request(outsider, owner) == "friends"
     assert unread(outsider) == [("friend_request", {"name": "partner"})]
@@ -111,7 +113,7 @@ def test_answering_a_request_marks_its_notice_read(owner, outsider, partner, ans
     assert read.read_at is not None
     assert [e.frame for e in heard if e.user_id == outsider.pk] == [
         {"type": "unread", "unread": 1}]  # the badge follows at once
-    assert inbox.unread_count(owner.pk) == (0 if answer == "decline" else 1)
+    assert inbox.unread_count(owner.pk) == (1 if answer in ("accept", "ask back") else 0)
 
 
 def test_a_silent_request_to_a_blocker_tells_nobody(owner, outsider):

@@ -72,7 +72,12 @@ function render() {
       return li;
     }));
     $("ch-trick").replaceChildren(...v.trick.plays.map(([s, cards]) => line(s, cards)));
-    v.hand.forEach((c, i) => hand.append(cardEl(c, i)));
+    // strongest first, the jokers apart at the weak right end, as at the table
+    // (the view's hand is weakest first; a lone joker plays as the lowest 3, RULES.md §3)
+    const shown = v.hand.map((c, i) => [c, i]).reverse();
+    const joker = ([c]) => c === "RJ" || c === "BJ";
+    [...shown.filter((x) => !joker(x)), ...shown.filter(joker)]
+      .forEach(([c, i]) => hand.append(cardEl(c, i)));
     const mine = v.turn === 2;
     $("ch-status").textContent = f.status === "paused" ? S.paused
       : mine ? `${S.your_turn} · ${Math.ceil(f.time_left_ms / 1000)} ${S.seconds_left}` : S.waiting;
