@@ -97,8 +97,9 @@ def detail(arena: Arena, user_id: int | None, page: int = 1) -> dict[str, Any]:
     ``standings`` (:func:`standings`), ``tables`` (its games running now:
     ``{"table_id", "name", "path"}``, open to spectators), and ``me``: the
     asker's ``{"status", "points", "place", "prize", "pause_after",
-    "table"}`` (``table``: the path of the arena table they are seated at,
-    else ``None``), ``None`` if not in it."""
+    "table", "seating"}`` (``table``: the path of the arena table they are
+    seated at, else ``None``; ``seating``: that seating's id, new at each
+    seating even at the same table), ``None`` if not in it."""
     data = _summaries([arena])[0]
     data["standings"] = standings(arena, page)
     seatings = list(ArenaSeating.objects.filter(arena=arena, done=False)
@@ -114,7 +115,8 @@ def detail(arena: Arena, user_id: int | None, page: int = 1) -> dict[str, Any]:
             me = {"status": entry.status, "points": entry.points,
                   "place": entry.place, "prize": entry.prize,
                   "pause_after": entry.pause_after,
-                  "table": table_path(mine.table) if mine else None}
+                  "table": table_path(mine.table) if mine else None,
+                  "seating": mine.pk if mine else None}
     data["me"] = me
     return data
 

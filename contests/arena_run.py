@@ -392,9 +392,8 @@ def _seat_group(arena: Arena, group: list[int], users: dict[int, Any]) -> None:
         for uid in group:
             inbox.post(uid, "arena_seated", params, table_path(table))
             events.send_user(uid, {"type": "arena_seated", "arena_id": arena.pk,
-                                   "path": table_path(table),
+                                   "seating": seating.pk, "path": table_path(table),
                                    "message": inbox.render("arena_seated", params)})
-        del seating
 
 
 def _pause_unseatable(arena: Arena, user_id: int, why: Refused) -> None:

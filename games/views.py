@@ -141,8 +141,10 @@ def join_by_code(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not ratelimit.allow(f"code:{request.user.pk}", 10, 60):
         messages.error(request, _("Too many room codes tried. Wait a minute and try again."))
         return redirect("lobby")
-    # a Chinese input method in full-width mode types ６３７６４８: the same code
-    table = access.by_code(unicodedata.normalize("NFKC", request.POST.get("code") or "").strip())
+    # a Chinese input method in full-width mode types ６３７６４８, and the page
+    # shows the code spaced out (4 5 9 2 4 0): the same code
+    typed = unicodedata.normalize("NFKC", request.POST.get("code") or "")
+    table = access.by_code("".join(typed.split()))
     if table is None:
         messages.error(request, _("No private table has that room code."))
         return redirect("lobby")

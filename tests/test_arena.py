@@ -383,6 +383,37 @@ def test_a_pause_while_seated_stands_up_and_a_moderators_ending_scores_zero(
         assert (e.points, e.games, e.status) == (0, 0, ArenaEntry.QUEUED)
 
 
+def test_a_reseating_at_the_same_table_tells_all_four_anew(
+        mod, client, django_capture_on_commit_callbacks):
+    """A tester's arena: three confirmed, one lapsed, resumed; the new
+    seating reuses the table (same path), so the frame and the arena API
+    name the seating: every page (table or arena page) goes to it again."""
+    a, users, first = _four_seated(mod, "rs", django_capture_on_commit_callbacks)
+    client.force_login(users[1])
+    api = f"/api/arenas/{a.pk}"
+    assert client.get(api).json()["me"]["seating"] == first.pk
+    for u in users[1:]:
+        tables.set_ready(first.table_id, u)
+    ArenaSeating.objects.filter(pk=first.pk).update(confirm_by=timezone.now())
+    arena_run.lapse(first.pk)
+    assert client.get(api).json()["me"]["seating"] is None
+    arena.pause(a.pk, users[0], paused=False)
+    with listening(events.UserFrame) as frames, django_capture_on_commit_callbacks(
+            execute=True) as callbacks:
+        assert arena_run.pair(a.pk) == 1
+        assert frames == []  # nothing before the seating commits
+    assert callbacks
+    again = ArenaSeating.objects.get(arena=a, done=False)
+    assert again.table_id == first.table_id  # the same table, the same path
+    seated = {f.user_id: f.frame for f in frames if f.frame["type"] == "arena_seated"}
+    assert set(seated) == {u.pk for u in users}  # the three who confirmed too
+    assert {(f["seating"], f["path"]) for f in seated.values()} == {
+        (again.pk, arena_run.table_path(again.table))}
+    me = client.get(api).json()["me"]
+    assert (me["status"], me["seating"], me["table"]) == (
+        "seated", again.pk, arena_run.table_path(again.table))
+
+
 def test_a_queued_player_who_plays_elsewhere_is_paused_at_pairing(mod):
     users = make_players(4, "busy")
     here(*users)

@@ -141,3 +141,66 @@ def test_an_arena_table_says_how_to_confirm_and_shows_no_invites(seated, site, b
         "() => document.getElementById('arena-banner-text').textContent.includes('你已确认')")
     assert page.locator("#arena-ready-btn").is_hidden()
     p.assert_clean()
+
+
+@pytest.fixture
+def lapsed(transactional_db):
+    """A tester's arena: four seated, three confirmed, the fourth (index 0)
+    let it lapse: they are paused, the three back at the head of the queue
+    with the table free again (the next seating reuses it)."""
+    from django.contrib.auth import get_user_model
+
+    from contests import arena, arena_run
+    from contests.models import Arena, ArenaSeating
+    from games import tables
+    from moderation import roles
+    from tests.helpers import make_players
+
+    mod, *four = make_players(5, "arenar")
+    roles.add(mod)
+    found = arena.create(mod, arena.ArenaSpec(
+        name="重排擂台", starts_at=timezone.now() + timedelta(minutes=10),
+        duration_minutes=30, entry_fee=0))
+    for u in four:
+        arena.join(found.pk, u)
+    Arena.objects.filter(pk=found.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert arena_run.start(found.pk)
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u.pk for u in four])}
+    arena_run._seat_group(Arena.objects.get(pk=found.pk), [u.pk for u in four], users)
+    seating = ArenaSeating.objects.get(arena=found)
+    for u in four[1:]:
+        tables.set_ready(seating.table_id, u)
+    ArenaSeating.objects.filter(pk=seating.pk).update(confirm_by=timezone.now())
+    arena_run.lapse(seating.pk)
+    return found.pk, [u.username for u in four], arena_run.table_path(seating.table)
+
+
+def test_a_reseating_moves_every_page_again(lapsed, site, browser):
+    """After a lapse the one who did not confirm resumes; the arena seats the
+    four again at the same table: the pages left on that table reload to it
+    (their seat and the banner), those on the arena page go there."""
+    arena_id, names, path = lapsed
+    base = site.base_url
+    site.manage("shell", "-c", "".join(SET_PASSWORD % {"name": n} for n in names))
+    players = [Player.open(browser, n) for n in names]
+    for p in players:
+        p.log_in(base)
+    gina, at_table, also_at_table, on_arena = players
+    for p in (at_table, also_at_table):
+        p.page.goto(base + path)
+        p.wait_connected()
+        p.page.evaluate("() => { window.__before = true; }")
+    on_arena.page.goto(base + f"/arenas/{arena_id}/")
+    gina.page.goto(base + f"/arenas/{arena_id}/")
+    gina.page.locator("form[action$='/resume'] button").click()  # 继续
+    for p in (at_table, also_at_table):  # the same table page, loaded afresh
+        p.page.wait_for_function("() => !window.__before", timeout=30_000)
+    for p in (on_arena, gina):  # the arena page goes to the table
+        p.page.wait_for_url(base + path, timeout=30_000)
+    for p in players:
+        p.wait_connected()
+        banner = p.page.locator("#arena-banner")
+        banner.wait_for()
+        assert "比赛：点 准备 确认座位" in banner.inner_text()
+        p.page.locator("#arena-ready-btn").wait_for()
+        p.assert_clean()

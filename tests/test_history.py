@@ -383,6 +383,8 @@ def test_a_real_escape_and_a_practice_game_as_the_finisher_leaves_them(players, 
     page = client.get("/history/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "你离开了（练习局，不罚）" in page
     assert "你逃跑了" not in page
+    assert "每半局平均得分" in page  # the site's word is 半局, never 半场 (RULES.md glossary)
+    assert "半场" not in page
     profile = client.get("/accounts/profile/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "离开（练习局）" in profile
     assert ">逃跑<" not in profile

@@ -73,6 +73,14 @@ def test_the_group_carries_its_own_permissions(mod):
     assert get_user_model().objects.get(pk=mod.pk).has_perm("moderation.use_console")
 
 
+def test_the_header_links_a_moderator_alone_to_the_console(mod, owner):
+    """A tester had to type /mod/: a moderator's header links to it, a player's not."""
+    link = '<a href="/mod/" class="nav-mod">管理</a>'
+    assert link in _client(mod).get("/").content.decode()
+    assert link not in _client(owner).get("/").content.decode()
+    assert link not in _client().get("/").content.decode()
+
+
 def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider):
     table = tables.create_table(owner)
     user_page = f"/mod/users/{outsider.username}/"

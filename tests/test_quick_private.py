@@ -347,3 +347,7 @@ def test_a_room_code_typed_in_full_width_digits_opens_the_table():
     answer = client.post("/tables/join/", {"code": wide})
     assert answer.status_code == 302
     assert answer["Location"] == f"/tables/{private.pk}/"
+    # typed as the page spaces it out (a tester: "459 240" was refused)
+    code = private.room_code
+    spaced = client.post("/tables/join/", {"code": f" {code[:3]} {code[3:]}\u3000"})
+    assert spaced["Location"] == f"/tables/{private.pk}/"

@@ -1,7 +1,10 @@
 // Arenas (比赛): countdowns on the lobby's panel and the arena pages; on an
 // arena's page the standings and "your table" refresh every 5 s from
 // GET /api/arenas/<id>, and a player whose table is ready is taken to it
-// (they confirm there within 30 s). No rules here: the server says it all.
+// (they confirm there within 30 s): at once on the per-user channel's
+// `arena_seated` frame, else at the next refresh, once per seating (a
+// seating after a lapse often reuses the same table, so not once per table).
+// No rules here: the server says it all.
 
 const panel = document.getElementById("arena-lobby");
 const main = document.querySelector("main");
@@ -53,9 +56,20 @@ async function refresh() {
     }));
   }
   const me = data.me;
-  if (me && me.table && me.status === "seated" && !sessionStorage.getItem(me.table)) {
-    sessionStorage.setItem(me.table, "1"); // once per table: coming back stays here
+  const key = me && me.seating ? `arena-seating-${me.seating}` : null;
+  if (me && me.table && me.status === "seated" && key && !sessionStorage.getItem(key)) {
+    sessionStorage.setItem(key, "1"); // once per seating: coming back stays here
     location.href = me.table;
   }
 }
-if (page) setInterval(() => { refresh().catch(() => {}); }, 5000);
+if (page) {
+  setInterval(() => { refresh().catch(() => {}); }, 5000);
+  // seated by the arena (me.js re-dispatches the per-user channel's frames)
+  document.addEventListener("yuanzi:frame", (ev) => {
+    const msg = ev.detail;
+    if (!msg || msg.type !== "arena_seated" || typeof msg.path !== "string") return;
+    if (!msg.path.startsWith("/tables/")) return;
+    if (msg.seating) sessionStorage.setItem(`arena-seating-${msg.seating}`, "1");
+    setTimeout(() => { location.href = msg.path; }, 1200);
+  });
+}

@@ -1,6 +1,8 @@
 // Arenas on the table page (contests.plugin page_modules): when the arena
 // seats this player at a new table ({"type": "arena_seated", "path",
-// "message"} on the per-user channel), say so and go there; at an arena
+// "message"} on the per-user channel), say so and go there (reload it when
+// already there: a seating after a lapse often reuses the same table, whose
+// page was left showing its empty seats); at an arena
 // table (the snapshot's "arena" key) the banner (#arena-banner) tells the
 // seated four to confirm with Ready before the deadline, with its own Ready
 // button (it presses the page's #ready-btn).
@@ -16,9 +18,11 @@ export function onMessage(msg) {
   if (msg.type !== "arena_seated" || typeof msg.path !== "string") return false;
   if (!msg.path.startsWith("/tables/")) return true;
   const here = location.pathname + location.search;
-  if (here === msg.path) return true;
   if (msg.message) toast(msg.message, "info");
-  setTimeout(() => { location.href = msg.path; }, 1200);
+  setTimeout(() => {
+    if (here === msg.path) location.reload();
+    else location.href = msg.path;
+  }, 1200);
   return true;
 }
 
