@@ -4,9 +4,9 @@ A table's owner sets a wager from :data:`LADDER` while the table waits
 (:func:`set_wager`, the socket message ``set_wager``). Everything else plugs
 into the game through ``shop.plugin`` (``games`` never imports this module):
 
-- a seat policy (:func:`seat_policy`): sitting, the start of a game and the
-  table after a game need ``100 × wager`` coins (``not_enough_coins``); a bot
-  is refused at a wager table (``wager_table``);
+- a seat policy (:func:`seat_policy`): sitting and the start of a game need
+  ``100 × wager`` coins (``not_enough_coins``); a bot is refused at a wager
+  table (``wager_table``);
 - a game-end hook (:func:`settle`, after rating settlement):
   coins move by ``wager × rating change`` in one ledger transfer, inside the
   transaction that ends the game (:func:`settlement`: the arithmetic);
@@ -201,14 +201,19 @@ def _set_wager_message(ctx: SocketContext, msg: dict[str, Any]) -> None:
 
 def seat_policy(table: Table, user: User | None, moment: str) -> None:
     """The wager's seat policy (RULES.md §9): at a wager table a person needs
-    ``100 × wager`` coins to sit (``"sit"``), before a game starts
+    ``100 × wager`` coins to sit (``"sit"``) and before a game starts
     (``"start"``, read under the seated players' profile locks, so the held
-    stake that follows sees the same balances) and after one ends, once
-    settled (``"game_end"``); a bot may not sit (``"bot"``).
+    stake that follows sees the same balances); a bot may not sit (``"bot"``).
+    After a game (``"game_end"``) nobody is stood up for coins: §9 removes a
+    player who has fallen below "before a game", so a loser keeps the seat
+    until the next start, and the owner may lower the wager meanwhile (a
+    tester's wager-20 table of new players broke up after one game).
 
     :raises Refused: ``not_enough_coins`` (params ``needed``, ``wager``),
         ``wager_table``.
     """
+    if moment == "game_end":
+        return
     wager = wager_of(table.pk)
     if not wager:
         return

@@ -425,8 +425,11 @@ def test_fallen_below_before_the_next_game_is_stood_up_at_the_start(
     assert not Game.objects.filter(table=table).exists()
 
 
-def test_a_loser_below_the_wager_after_settlement_is_stood_up(
+def test_a_loser_below_the_wager_keeps_the_seat_until_the_next_start(
         four, notices, django_capture_on_commit_callbacks):
+    """RULES.md §9: one who has fallen below is removed "before a game", not
+    at the end of the last one: the owner may lower the wager meanwhile (a
+    tester's table of new players, wager 20, broke up after one game)."""
     n, e, s, w = four
     table = wager_table(four, 10)
     for user in four:  # connected, so only the seat policy can stand anyone up
@@ -436,10 +439,25 @@ def test_a_loser_below_the_wager_after_settlement_is_stood_up(
     with django_capture_on_commit_callbacks(execute=True):
         finish_with(game, finished_state("1"))
     seats = dict(Seat.objects.filter(table=table).values_list("index", "user_id"))
+    assert seats == {0: n.pk, 1: e.pk, 2: s.pk, 3: w.pk}
+    # (drops and the wager's own notices tell the winners too: only a stand-up matters here)
+    assert [c["code"] for _u, c in notices if c["code"] not in ("drop", "wager_won")] == []
+    notices.clear()
+    # the next start stands the short one up and starts nothing
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in four:
+            tables.set_ready(table.pk, user)
+    seats = dict(Seat.objects.filter(table=table).values_list("index", "user_id"))
     assert seats == {0: None, 1: e.pk, 2: s.pk, 3: w.pk}
-    # (drops and the wager's own notices tell the winners too: only the stand-up matters here)
-    assert [(u, c["code"]) for u, c in notices if c["code"] not in ("drop", "wager_won")] == [
-        (n.pk, "not_enough_coins")]
+    assert [(u, c["code"]) for u, c in notices] == [(n.pk, "not_enough_coins")]
+    assert Game.objects.filter(table=table).count() == 1
+    # the owner (n) lowers the wager to what all four afford, and they play on
+    assert wagers.set_wager(table.pk, n, 0) == 0
+    tables.sit(table.pk, n, 0)
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in four:
+            tables.set_ready(table.pk, user)
+    assert Game.objects.filter(table=table).count() == 2
 
 
 def test_raising_the_wager_unreadies_everyone_and_stands_up_the_short(
