@@ -10,6 +10,7 @@ from django.http import HttpRequest
 
 from accounts.live import figures
 from accounts.models import Notification, Profile
+from games.access import moderator_ids
 from games.ui import personal_strings
 
 
@@ -25,9 +26,11 @@ def me(request: HttpRequest) -> dict[str, Any]:
     """For a logged-in user: ``me_header``, their own
     :func:`accounts.live.figures` for the header of every page (base.html; kept
     live by static/js/me.js), ``me_unread``, how many of their notifications
-    (消息, ``accounts.inbox``) are unread (the header's badge), and
-    ``me_strings``, their words — one query for all of it. Nothing for
-    anonymous visitors."""
+    (消息, ``accounts.inbox``) are unread (the header's badge),
+    ``me_strings``, their words — one query for all of it — and
+    ``me_moderator`` (the header's link to the console; from the shared
+    moderators list, :func:`games.access.moderator_ids`, no query while it is
+    cached). Nothing for anonymous visitors."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
@@ -37,4 +40,4 @@ def me(request: HttpRequest) -> dict[str, Any]:
     if profile is None:
         return {}
     return {"me_header": figures(profile), "me_unread": profile.unread,
-            "me_strings": personal_strings()}
+            "me_strings": personal_strings(), "me_moderator": bool(moderator_ids([user.pk]))}
