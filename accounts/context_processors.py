@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.contrib.auth.models import Group
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 
 from accounts.live import figures
 from accounts.models import Notification, Profile
-from games.access import moderator_ids
+from games.access import MODERATORS_GROUP
 from games.ui import personal_strings
 
 
@@ -27,17 +28,19 @@ def me(request: HttpRequest) -> dict[str, Any]:
     :func:`accounts.live.figures` for the header of every page (base.html; kept
     live by static/js/me.js), ``me_unread``, how many of their notifications
     (消息, ``accounts.inbox``) are unread (the header's badge),
-    ``me_strings``, their words — one query for all of it — and
-    ``me_moderator`` (the header's link to the console; from the shared
-    moderators list, :func:`games.access.moderator_ids`, no query while it is
-    cached). Nothing for anonymous visitors."""
+    ``me_strings``, their words, and ``me_moderator`` (the header's link to
+    the console: the moderators group, or a superuser, as
+    :func:`games.access.is_moderator`) — one query for all of it. Nothing for
+    anonymous visitors."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
 
+    moderator = Group.objects.filter(name=MODERATORS_GROUP, user=OuterRef("user_id"))
     profile = (Profile.objects.filter(user=user)
-               .annotate(unread=Coalesce(_unread(), 0)).first())
+               .annotate(unread=Coalesce(_unread(), 0), moderator=Exists(moderator)).first())
     if profile is None:
         return {}
     return {"me_header": figures(profile), "me_unread": profile.unread,
-            "me_strings": personal_strings(), "me_moderator": bool(moderator_ids([user.pk]))}
+            "me_strings": personal_strings(),
+            "me_moderator": user.is_superuser or profile.moderator}
