@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 MIN_MINUTES, MAX_MINUTES = 15, 180
 MAX_PLAYERS = 256
 MAX_FEE = 1_000_000
+START_GRACE = timedelta(minutes=1)  # a start typed this minute is not "in the past"
 PERMISSION = "contests.manage_arena"
 
 
@@ -84,7 +85,7 @@ def check_spec(spec: ArenaSpec) -> None:
     split = spec.prize_split
     if not split or len(split) > 20 or any(p <= 0 for p in split) or sum(split) != 100:
         raise _bad(_("The prize split is per cent by place, each above 0, summing to 100."))
-    if spec.starts_at < timezone.now() - timedelta(minutes=1):
+    if spec.starts_at < timezone.now() - START_GRACE:
         raise _bad(_("An arena starts in the future."))
 
 

@@ -42,10 +42,15 @@ class ArenaForm(forms.Form):
                                      max_value=arena.MAX_FEE)
 
     def clean_starts_at(self) -> datetime:
-        """The wall-clock time typed, read as Beijing time (the label says so)."""
+        """The wall-clock time typed, read as Beijing time (the label says so),
+        in the future: said beside the field with every other field's error,
+        not after them (``contests.arena.check_spec`` checks it again)."""
         value: datetime = self.cleaned_data["starts_at"]
         wall = timezone.localtime(value).replace(tzinfo=None)
-        return wall.replace(tzinfo=BEIJING)
+        starts = wall.replace(tzinfo=BEIJING)
+        if starts < timezone.now() - arena.START_GRACE:
+            raise forms.ValidationError(_("An arena starts in the future."))
+        return starts
 
     def clean_prize_split(self) -> tuple[int, ...]:
         """``"50,30,20"`` → ``(50, 30, 20)``: whole numbers above 0 summing to 100."""

@@ -304,6 +304,15 @@ def test_the_api_and_pages_list_join_and_show_standings(client, mod):
                                             "prize_split": "100", "house_prize": 0})
     assert made.status_code == 302
     assert Arena.objects.get(name="北京").starts_at == datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    # every field's error at once, a start in the past among them
+    past = (timezone.localtime() - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    both = client.post("/arenas/new/", {"name": "两错", "starts_at": past,
+                                        "duration_minutes": 30, "entry_fee": 0,
+                                        "min_level": 0, "max_players": 8,
+                                        "prize_split": "60,30", "house_prize": 0})
+    assert both.status_code == 200
+    assert set(both.context["form"].errors) == {"starts_at", "prize_split"}
+    assert not Arena.objects.filter(name="两错").exists()
 
 
 def test_standings_page_by_fifty_in_constant_queries(mod, django_assert_max_num_queries):

@@ -1,6 +1,7 @@
 """Arenas in a real browser, on a 360 × 740 touch phone in Chinese: the lobby
 shows the upcoming arena with a running countdown; the arena page's 报名
-joins (paying the fee) and the standings list the player; no sideways scroll.
+joins (paying the fee) and the standings list the player, its count and pool
+follow a later entrant without a reload; no sideways scroll.
 The site runs on the test database (PostgreSQL), where the test makes the arena."""
 
 from __future__ import annotations
@@ -77,7 +78,22 @@ def test_join_an_arena_on_a_phone_and_see_the_countdown_and_standings(made, site
         "() => { const s = document.querySelector('.arena-scroll');"
         " return s.scrollWidth <= s.clientWidth; }")
     assert "奖池 400" in page.locator(".arena-facts").inner_text()  # four fees of 100
+    # a fifth joins elsewhere: the count and the pool follow without a reload
+    page.evaluate("() => { window.__before = true; }")
+    site.manage("shell", "-c", JOIN_ONE % {"arena": made.pk})
+    page.wait_for_function(
+        "() => document.getElementById('arena-players').textContent.startsWith('5/')",
+        timeout=15_000)
+    assert "奖池 500" in page.locator("#arena-pool").inner_text()
+    assert page.evaluate("() => window.__before === true")
     ming.assert_clean()
+
+
+JOIN_ONE = """
+from contests import arena
+from tests.helpers import make_players
+arena.join(%(arena)d, make_players(1, "arenab-late")[0])
+"""
 
 
 SET_PASSWORD = """
@@ -89,10 +105,10 @@ u.save()
 """
 
 
-@pytest.fixture
-def seated(transactional_db):
-    """A running arena whose four the arena has just seated at a table, to
-    confirm within 30 s (made before the browser's event loop runs)."""
+def seat_four(prefix: str, name: str):
+    """A running arena (fee 0) whose four entrants it has just seated at a
+    table: ``(arena, four users, seating)``. Made before the browser's event
+    loop runs (the ORM refuses inside it)."""
     from django.contrib.auth import get_user_model
 
     from contests import arena, arena_run
@@ -100,10 +116,10 @@ def seated(transactional_db):
     from moderation import roles
     from tests.helpers import make_players
 
-    mod, *four = make_players(5, "arenat")
+    mod, *four = make_players(5, prefix)
     roles.add(mod)
     found = arena.create(mod, arena.ArenaSpec(
-        name="确认擂台", starts_at=timezone.now() + timedelta(minutes=10),
+        name=name, starts_at=timezone.now() + timedelta(minutes=10),
         duration_minutes=30, entry_fee=0))
     for u in four:
         arena.join(found.pk, u)
@@ -111,7 +127,17 @@ def seated(transactional_db):
     assert arena_run.start(found.pk)
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u.pk for u in four])}
     arena_run._seat_group(Arena.objects.get(pk=found.pk), [u.pk for u in four], users)
-    seating = ArenaSeating.objects.get(arena=found)
+    return found, four, ArenaSeating.objects.get(arena=found)
+
+
+@pytest.fixture
+def seated(transactional_db):
+    """A running arena whose four the arena has just seated at a table, to
+    confirm within 30 s."""
+    from contests import arena_run
+    from contests.models import ArenaSeating
+
+    _, four, seating = seat_four("arenat", "确认擂台")
     # the site's ticker would let the table lapse after 30 s: the browser is slower here
     ArenaSeating.objects.filter(pk=seating.pk).update(
         confirm_by=timezone.now() + timedelta(minutes=10))
@@ -148,26 +174,11 @@ def lapsed(transactional_db):
     """A tester's arena: four seated, three confirmed, the fourth (index 0)
     let it lapse: they are paused, the three back at the head of the queue
     with the table free again (the next seating reuses it)."""
-    from django.contrib.auth import get_user_model
-
-    from contests import arena, arena_run
-    from contests.models import Arena, ArenaSeating
+    from contests import arena_run
+    from contests.models import ArenaSeating
     from games import tables
-    from moderation import roles
-    from tests.helpers import make_players
 
-    mod, *four = make_players(5, "arenar")
-    roles.add(mod)
-    found = arena.create(mod, arena.ArenaSpec(
-        name="重排擂台", starts_at=timezone.now() + timedelta(minutes=10),
-        duration_minutes=30, entry_fee=0))
-    for u in four:
-        arena.join(found.pk, u)
-    Arena.objects.filter(pk=found.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
-    assert arena_run.start(found.pk)
-    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u.pk for u in four])}
-    arena_run._seat_group(Arena.objects.get(pk=found.pk), [u.pk for u in four], users)
-    seating = ArenaSeating.objects.get(arena=found)
+    found, four, seating = seat_four("arenar", "重排擂台")
     for u in four[1:]:
         tables.set_ready(seating.table_id, u)
     ArenaSeating.objects.filter(pk=seating.pk).update(confirm_by=timezone.now())
@@ -177,8 +188,9 @@ def lapsed(transactional_db):
 
 def test_a_reseating_moves_every_page_again(lapsed, site, browser):
     """After a lapse the one who did not confirm resumes; the arena seats the
-    four again at the same table: the pages left on that table reload to it
-    (their seat and the banner), those on the arena page go there."""
+    four again at the same table: the pages left on that table (which offers
+    no seat meanwhile) reload to it (their seat and the banner), those on the
+    arena page go there."""
     arena_id, names, path = lapsed
     base = site.base_url
     site.manage("shell", "-c", "".join(SET_PASSWORD % {"name": n} for n in names))
@@ -190,6 +202,9 @@ def test_a_reseating_moves_every_page_again(lapsed, site, browser):
         p.page.goto(base + path)
         p.wait_connected()
         p.page.evaluate("() => { window.__before = true; }")
+        # the emptied arena table offers no seat: only the arena seats it
+        p.page.locator('.seat[data-seat="3"]').wait_for()
+        assert p.page.locator(".seat button.sit").count() == 0
     on_arena.page.goto(base + f"/arenas/{arena_id}/")
     gina.page.goto(base + f"/arenas/{arena_id}/")
     gina.page.locator("form[action$='/resume'] button").click()  # 继续

@@ -1,5 +1,6 @@
 // Arenas (比赛): countdowns on the lobby's panel and the arena pages; on an
-// arena's page the standings and "your table" refresh every 5 s from
+// arena's page the standings, its players and pool, and "your table" refresh
+// every 5 s from
 // GET /api/arenas/<id>, and a player whose table is ready is taken to it
 // (they confirm there within 30 s): at once on the per-user channel's
 // `arena_seated` frame, else at the next refresh, once per seating (a
@@ -45,6 +46,13 @@ async function refresh() {
     { headers: { Accept: "application/json" }, credentials: "same-origin" });
   if (!response.ok) return;
   const data = await response.json();
+  // the arena moved on (began, ended, was cancelled): the page says it afresh
+  if (data.status !== page.dataset.status) { location.reload(); return; }
+  for (const [id, values] of [["arena-players", {n: data.players, m: data.max_players}],
+                              ["arena-pool", {pool: data.pool}]]) {
+    const span = document.getElementById(id);
+    if (span) span.textContent = span.dataset.pattern.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  }
   const body = document.querySelector("#arena-standings tbody");
   if (body && data.standings.rows.length) {
     body.replaceChildren(...data.standings.rows.map((r) => {

@@ -1,6 +1,7 @@
 // Arenas on the table page (contests.plugin page_modules): when the arena
 // seats this player at a new table ({"type": "arena_seated", "path",
-// "message"} on the per-user channel), say so and go there (reload it when
+// "message"} on the per-user channel), say so and go there, after 10 s when
+// the last game's result is open (reload it when
 // already there: a seating after a lapse often reuses the same table, whose
 // page was left showing its empty seats); at an arena
 // table (the snapshot's "arena" key) the banner (#arena-banner) tells the
@@ -18,11 +19,15 @@ export function onMessage(msg) {
   if (msg.type !== "arena_seated" || typeof msg.path !== "string") return false;
   if (!msg.path.startsWith("/tables/")) return true;
   const here = location.pathname + location.search;
-  if (msg.message) toast(msg.message, "info");
+  // the last game's result stays readable a while (the confirm window is 30 s)
+  const panel = $("result-panel");
+  const reading = panel && !panel.hidden;
+  const wait = reading ? 10000 : 1200;
+  if (msg.message) toast(msg.message, "info", wait);
   setTimeout(() => {
     if (here === msg.path) location.reload();
     else location.href = msg.path;
-  }, 1200);
+  }, wait);
   return true;
 }
 
