@@ -449,6 +449,28 @@ def unseat(table: Table, user_id: int) -> None:
     events.publish(events.TableChanged(table.pk))
 
 
+def hand_over(table: Table, user_id: int) -> int | None:
+    """``user_id`` is removed from ``table`` for a while (a moderator's kick,
+    RULES.md §12): if they own it, ownership passes to the player seated in
+    the lowest seat, so the owner's controls (bots, wager, spectators) are
+    never left with someone barred from the table. With nobody else seated it
+    stays (a table of bots closes once idle, :func:`close_idle_tables`).
+    ``table`` is locked by the caller.
+
+    :returns: the new owner's user id, or ``None`` if it did not change.
+    """
+    if table.owner_id != user_id:
+        return None
+    heir = (Seat.objects.filter(table=table).exclude(user=None).exclude(user_id=user_id)
+            .order_by("index").values_list("user_id", flat=True).first())
+    if heir is None:
+        return None
+    Table.objects.filter(pk=table.pk).update(owner_id=heir)
+    table.owner_id = heir
+    events.publish(events.TableChanged(table.pk))
+    return heir
+
+
 def _owner(table: Table, user: User) -> None:
     if table.owner_id != user.pk:
         raise Refused("not_owner", _("Only the table's owner may do that."))

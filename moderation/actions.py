@@ -209,7 +209,8 @@ def close_table(moderator: User, table_id: Any, reason: Any) -> AuditEntry:
 def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEntry:
     """Remove a player from their seat at a table; during a game it ends with
     ``moderator_kick`` (no changes for anyone). The player may not sit at that
-    table again for ``MODERATION_KICK_BAN_MINUTES``.
+    table again for ``MODERATION_KICK_BAN_MINUTES``; if they own it, it passes
+    to a player still seated there (``games.tables.hand_over``).
 
     :raises Refused: the reason and target codes, ``no_table``,
         ``moderator_seated``, ``not_seated``.
@@ -225,6 +226,7 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
         game = _vacate(table, user, Game.MODERATOR_KICK)
         if game is False:
             raise Refused("not_seated", _("That player is not seated at this table."))
+        tables.hand_over(Table.objects.select_for_update().get(pk=table.pk), user.pk)
         minutes = settings.MODERATION_KICK_BAN_MINUTES
         banned_until = timezone.now() + timedelta(minutes=minutes)
         Sanction.objects.create(

@@ -91,9 +91,29 @@ def seat_policy(table: Table, user: User | None, moment: str) -> None:
     if moment == "sit":
         ban = active(user.pk, Sanction.TABLE_BAN, table.pk)
         if ban is not None:
-            raise Refused("table_banned", _("A moderator removed you from this table: you may "
-                                            "sit here again after %(until)s.")
-                          % {"until": until_text(ban)})
+            raise Refused("table_banned", ban_text(ban))
+
+
+def ban_text(ban: Sanction) -> str:
+    """Why a kicked player may not sit at that table, and until when."""
+    return _("A moderator removed you from this table: you may sit here again after "
+             "%(until)s.") % {"until": until_text(ban)}
+
+
+def kicked_view_keys(game_id: int, state: dict[str, Any], seat: int | None,
+                     user_id: int | None) -> dict[str, Any]:
+    """The kicked player's own view of the game their kick ended (RULES.md
+    §12): ``table_ban``, the words of :func:`ban_text`, so the page says why
+    they stand and until when after a reload too (the live notice is gone by
+    then). One query, only for that view while the ban lasts."""
+    result = state.get("result") or {}
+    if (state.get("status") != "over" or user_id is None or seat is None
+            or result.get("reason") != "moderator_kick" or result.get("abandoned_by") != seat):
+        return {}
+    ban = (Sanction.objects.active()
+           .filter(user_id=user_id, kind=Sanction.TABLE_BAN, table__games__id=game_id)
+           .order_by("-until").first())
+    return {"table_ban": ban_text(ban)} if ban is not None else {}
 
 
 def name_policy(text: str) -> None:

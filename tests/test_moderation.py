@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import GemCap, Profile, RatingEntry
-from games import access, chat, engine, snapshots, tables
+from games import access, chat, engine, presence, snapshots, tables
 from games.models import ChatMessage, Game, Seat, Table
 from moderation import actions, hooks, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, Report, Sanction
@@ -755,3 +755,34 @@ def test_a_superuser_is_a_moderator_at_a_private_table_and_over_a_protected_sign
     snap = snapshots.table_snapshot(table.pk)
     assert snap["name"] == "管理桌"
     assert snap["sign"] is None
+
+
+def test_a_kicked_owner_hands_the_table_over_and_their_view_says_until_when(mod):
+    """RULES.md §12: a kicked owner's controls pass to the player in the
+    lowest seat still there; the kicked player's view of the game the kick
+    ended names the ban (``table_ban``), a reload's stand-up banner."""
+    from games import seatview
+
+    players = make_players(4, "kown")
+    game = start_game(players)
+    table = Table.objects.get(pk=game.table_id)
+    Table.objects.filter(pk=table.pk).update(owner=players[0])
+    here = [(f"kown-{u.pk}", u) for u in players[1:]]  # the others stay at the table
+    for channel, u in here:
+        presence.touch_presence(channel, table.pk, u)
+    try:
+        actions.kick(mod, table.pk, players[0].username, "挂机")
+    finally:
+        for channel, u in here:
+            presence.drop_presence(channel, table.pk, u)
+    assert Table.objects.get(pk=table.pk).owner == players[1]
+    g = Game.objects.get(pk=game.pk)
+    view = seatview.view_for(g, 0)
+    ban = Sanction.objects.get(kind=Sanction.TABLE_BAN, user=players[0])
+    assert view["table_ban"] == hooks.ban_text(ban)
+    assert "table_ban" not in seatview.view_for(g, 1)
+    Sanction.objects.filter(pk=ban.pk).update(until=timezone.now() - timedelta(seconds=1))
+    assert "table_ban" not in seatview.view_for(g, 0)
+    # a kick of someone who does not own the table leaves the owner be
+    actions.kick(mod, table.pk, players[3].username, "x")
+    assert Table.objects.get(pk=table.pk).owner == players[1]
