@@ -181,17 +181,21 @@ def test_landscape_fits_one_screen(site, browser, device):
     me.assert_clean()
 
 
+MY_PLATE = '.seat[data-pos="bottom"]'
+
+
 def _toast_clear(page) -> dict:
     """The notice toast's rectangle beside the action row's and the hand's."""
     page.evaluate(NEXT_FRAME_JS)
-    return page.evaluate(RECTS_JS, [".toast.notice-toast", "#play-controls .buttons", "#hand"])
+    return page.evaluate(RECTS_JS, [".toast.notice-toast", "#play-controls .buttons", "#hand",
+                                    MY_PLATE])
 
 
 def test_portrait_toasts_buttons_and_names(site, browser):
     """360 × 740, my turn with a person of a long name at East and bots at
     North and West: the action row is one line inside the screen; the felt,
     the buttons and the hand fit the screen together; a notice toast (my
-    turn timed out) never covers the buttons or the hand wherever the page is
+    turn timed out) never covers the buttons, the hand or my plate wherever the page is
     scrolled; every seat shows its whole name or shows it on a tap, and a
     bot's level is shown."""
     me = _person(browser, site.base_url, PORTRAIT)
@@ -279,7 +283,7 @@ def test_portrait_toasts_buttons_and_names(site, browser):
         t = rects[".toast.notice-toast"]
         assert t["h"] > 0, (where, t)
         assert _inside(t, 360, 740), (where, t)
-        for sel in ("#play-controls .buttons", "#hand"):
+        for sel in ("#play-controls .buttons", "#hand", MY_PLATE):
             assert not _overlap(t, rects[sel]), (where, sel, rects)
     me.assert_clean()
 
@@ -312,7 +316,8 @@ WATCH_MY_PLAYS_JS = """() => {
 def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     """1366 × 800. A waiting table's empty seat: 坐下 is the largest control,
     the bot level (each level once) and 加机器人 smaller. In the game, each of my plays —
-    caught at the first frame of its arrival — stays off my name plate."""
+    caught at the first frame of its arrival — stays off my name plate, and so
+    does a toast."""
     me = _person(browser, site.base_url, DESKTOP)
     page = me.page
     me.create_table("桌面桌")  # its creator sits at North: East is empty
@@ -347,4 +352,19 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
         cards, plate = s["cards"], s["plate"]
         assert cards[3] <= plate[1] + 0.5, s  # the cards end above the plate
         assert s["plateOnTop"], s
+    # the hand spreads over its row (18 to 30 px of each card), no card outside it
+    spread = page.evaluate("""() => { const h = document.getElementById('hand');
+      const r = h.getBoundingClientRect();
+      const cards = [...h.querySelectorAll('.pcard')].map(c => c.getBoundingClientRect());
+      return {step: parseFloat(h.style.getPropertyValue('--step')),
+              inside: cards.every(c => c.left >= r.left && c.right <= r.right)}; }""")
+    assert 18 <= spread["step"] <= 30, spread
+    assert spread["inside"], spread
+    # a toast (the page's own, as a refusal shows one) keeps off my plate too
+    page.evaluate("async () => { const n = await import('/static/js/notices.js');"
+                  " n.toast('测试提示：这条提示很长，长到要占两行也不要紧。', 'error', 8000); }")
+    page.locator(".toast.error").wait_for()
+    rects = page.evaluate(RECTS_JS, [".toast.error", MY_PLATE, "#hand", "#play-controls"])
+    for sel in (MY_PLATE, "#hand", "#play-controls"):
+        assert not _overlap(rects[".toast.error"], rects[sel]), (sel, rects)
     me.assert_clean()

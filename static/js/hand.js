@@ -76,8 +76,26 @@ export function renderHand(s = state) {
     box.appendChild(ge);
   });
   box.appendChild(el("div", "hand-count", fmt(T.hand_count, {n: hand.length})));
+  spread();
   renderSelection(s);
 }
+
+// On a wide screen (site.css, min-width 720px: cards 50 px wide) a short hand
+// spreads out: each card shows --step px (18 to 30), the rank groups 10 px
+// more apart, so the hand fills its row rather than bunching at the left.
+const WIDE = window.matchMedia("(min-width: 720px)");
+const CARD_PX = 50, GROUP_PX = 10, PAD_PX = 60, MIN_STEP = 18, MAX_STEP = 30;
+
+function spread() {
+  const box = $("hand");
+  const n = box.querySelectorAll(".pcard").length;
+  const g = box.querySelectorAll(".rank-group").length;
+  if (!WIDE.matches || n < 2) { box.style.removeProperty("--step"); return; }
+  const room = box.clientWidth - PAD_PX - CARD_PX - GROUP_PX * (g - 1);
+  const step = Math.max(MIN_STEP, Math.min(MAX_STEP, Math.floor(room / (n - 1))));
+  box.style.setProperty("--step", step + "px");
+}
+window.addEventListener("resize", spread);
 
 /* Mark the selected cards (after a click, without redrawing the hand). */
 export function renderSelection(s = state) {

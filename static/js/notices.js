@@ -23,8 +23,9 @@ export function toast(message, kind = "error", ms = 3500) {
   return t;
 }
 
-// What a toast never covers: the action row (提示 / 不要 / 出牌, ready) and the hand.
-const KEEP_CLEAR = ["controls", "hand"];
+// What a toast never covers: the action row (提示 / 不要 / 出牌, ready), the
+// hand, and the seat at the bottom of the felt (mine: my clock and my count).
+const KEEP_CLEAR = ["#controls", "#hand", '.seat[data-pos="bottom"]'];
 const MARGIN = 6;  // px between a toast and what it keeps clear of
 
 /* Put the toasts in the tallest band of the screen that is free of the
@@ -42,7 +43,7 @@ export function placeToasts() {
   const right = inView ? Math.min(felt.right, vw) : vw;
   const width = Math.min(right - left - 2 * MARGIN, 416, vw * 0.92);
   // the screen's rows taken by what is kept clear (where it meets those columns)
-  const taken = KEEP_CLEAR.map((id) => $(id)).filter(Boolean)
+  const taken = KEEP_CLEAR.map((sel) => document.querySelector(sel)).filter(Boolean)
     .map((n) => n.getBoundingClientRect())
     .filter((r) => r.height > 0 && r.bottom > 0 && r.top < vh && r.right > left && r.left < right)
     .map((r) => [Math.max(r.top - MARGIN, 0), Math.min(r.bottom + MARGIN, vh)])
@@ -84,7 +85,8 @@ export function stoodUpText(s = state) {
    else the stand-up words (stoodUpText). */
 export function stoodUpMessage(s = state) {
   const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
-  return why || stoodUpText(s);
+  // a moderator's kick: the server's words (until when), also after a reload
+  return why || (s.view && s.view.table_ban) || stoodUpText(s);
 }
 
 /* Called after renderResult: while the result panel is up it says that I was
