@@ -25,7 +25,7 @@ from django.conf import settings
 from contests import challenge
 from contests.challenge_scores import matchpoints
 from contests.models import ChallengeBoard
-from games import engine
+from games import engine, seatview
 from games.engine.cards import sort_hand
 from games.engine.shapes import State
 
@@ -74,7 +74,8 @@ def board_frame(board: ChallengeBoard) -> dict[str, Any]:
     """What the board's player may see now (module docstring), as JSON.
 
     Always: ``id``, ``date``, ``number``, ``status`` (``playing`` / ``paused``
-    / ``done``), ``closed``. Running: ``view`` and ``time_left_ms``. Finished:
+    / ``done``), ``closed``. Running: ``view`` and ``time_left_ms``, and on
+    the player's turn ``hints`` (their legal plays, as a table view's: 提示). Finished:
     ``hand``, ``indicator``, ``indicator_seat``, ``dao``, ``leader``,
     ``actions``, ``finish_order``, ``end``, ``points``, ``raw``, ``by_bot``,
     ``matchpoints`` (provisional %, or final once closed), ``field``. Closed:
@@ -89,6 +90,11 @@ def board_frame(board: ChallengeBoard) -> dict[str, Any]:
         if not day.closed:
             view = engine.view(state, challenge.PLAYER_SEAT)
             out["view"] = view
+            if board.status == ChallengeBoard.PLAYING and view["turn"] == challenge.PLAYER_SEAT:
+                # the player's legal plays for 提示, from their own hand only (as a table's view)
+                table = engine.table_play(state)
+                out["hints"] = [seatview.hint(p) for p in engine.legal_plays(
+                    state["hands"][challenge.PLAYER_SEAT], table, state["dao"])]
             out["time_left_ms"] = max(0, settings.CHALLENGE_TURN_SECONDS * 1000 - board.clock_ms)
         return out
     h = state["halves"][0]

@@ -179,7 +179,8 @@ def board_strings(own: bool) -> dict[str, Any]:
     """The translated words of the board page's script (static/contests/challenge_board.js)."""
     return {
         "seats": [_("North (bot partner)"), _("East (bot)"), _("You"), _("West (bot)")],
-        "pass": _("Pass"), "your_turn": _("Your turn"), "waiting": _("Waiting…"),
+        "pass": _("Pass"), "nothing_beats": _("Nothing in your hand beats this: pass."),
+        "your_turn": _("Your turn"), "waiting": _("Waiting…"),
         "paused": _("Paused after two timeouts: press Resume to go on."),
         "done": _("Board over"), "raw": _("Your score (North–South)"),
         "mp": _("Matchpoints"), "field": _("The field on this board"),

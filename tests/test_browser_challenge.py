@@ -60,8 +60,9 @@ def test_a_whole_board_on_a_phone(site, browser):
         seq = board.get_attribute("data-seq")
         if page.locator("#ch-pass").is_enabled():
             page.locator("#ch-pass").click()
-        else:
-            page.locator("#ch-hand button.ch-card").first.click()
+        else:  # a lead: 提示 selects the server's weakest legal play, which plays
+            page.locator("#ch-hint").click()
+            assert page.locator("#ch-hand .ch-card.selected").count() >= 1
             page.locator("#ch-play").click()
         page.wait_for_function(
             "seq => document.getElementById('ch-board').dataset.seq !== seq"

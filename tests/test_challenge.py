@@ -7,6 +7,7 @@ import hashlib
 import json
 import random
 import re
+from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from io import StringIO
 
@@ -368,6 +369,13 @@ def test_nothing_hidden_leaves_the_server_before_the_close():
         if frame["status"] == "done":
             break
         view = frame["view"]
+        # 提示: only on the player's turn, and only cards of their own hand
+        if view["turn"] == 2:
+            # none only when nothing in the hand beats the table (a pass is left)
+            assert frame["hints"] or view["trick"]["last"] is not None
+            assert all(not Counter(h["cards"]) - Counter(view["hand"]) for h in frame["hints"])
+        else:
+            assert "hints" not in frame
         action = heuristic_policy(view, random.Random(0))
         r = client.post(f"/api/challenge/board/{board.pk}/act",
                         json.dumps({"seq": view["seq"], "action": action}),

@@ -83,6 +83,7 @@ function render() {
       : mine ? `${S.your_turn} · ${Math.ceil(f.time_left_ms / 1000)} ${S.seconds_left}` : S.waiting;
     $("ch-play").disabled = !mine || !selected.length;
     $("ch-pass").disabled = !mine || v.trick.last === null;
+    $("ch-hint").disabled = !mine || f.status !== "playing";
     $("ch-result").hidden = true;
   } else if (f.status === "done") {
     $("ch-info").textContent = `${S.dao} ${f.dao} · ${S.indicator} ${cardText(f.indicator)} (${S.seats[f.indicator_seat]})`;
@@ -174,6 +175,24 @@ $("ch-play").addEventListener("click", () => {
 });
 $("ch-pass").addEventListener("click", () => send("act", {seq: frame.view.seq, action: {type: "pass"}}));
 $("ch-clear").addEventListener("click", () => { selected = []; say(""); render(); });
+
+// 提示: each press selects the next of the server's legal plays (frame.hints,
+// weakest first), as at a table; with none, it says only a pass is left
+let hintAt = -1;
+let hintSeq = null;
+$("ch-hint").addEventListener("click", () => {
+  const hints = frame.hints || [];
+  if (!hints.length) { say(S.nothing_beats); return; }
+  if (hintSeq !== frame.view.seq) { hintSeq = frame.view.seq; hintAt = -1; }
+  hintAt = (hintAt + 1) % hints.length;
+  const free = frame.view.hand.map((c, i) => [c, i]);
+  selected = hints[hintAt].cards.map((c) => {
+    const k = free.findIndex(([x]) => x === c);
+    return free.splice(k, 1)[0][1];
+  });
+  say("");
+  render();
+});
 $("ch-resume").addEventListener("click", () => send("resume"));
 
 render();
