@@ -163,7 +163,11 @@ function seatGameLine(i, s) {
 function seatActions(seat, i, s) {
   const actions = el("div", "seat-actions");
   if (!seat.player && !seat.bot) {
-    if (s.me.id !== null) actions.appendChild(seatButton("sit small", T.sit, i));
+    // an arena table seats only the four its seating placed (contests.arena_run.seat_check)
+    const arena = s.table && s.table.arena;
+    if (s.me.id !== null && (!arena || arena.seated.includes(s.me.id))) {
+      actions.appendChild(seatButton("sit small", T.sit, i));
+    }
     if (isOwner(s)) {
       const level = el("select", "bot-level small");
       level.setAttribute("aria-label", T.bot_level);
