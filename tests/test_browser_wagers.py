@@ -225,3 +225,41 @@ def test_a_wager_that_stands_a_player_up_asks_the_owner_first(site, browser):  #
     page.locator('.seat[data-seat="1"].empty').wait_for()
     page.locator('.seat.is-me[data-seat="0"]').wait_for()
     me.assert_clean()
+
+
+SHORT_ME = """
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from games import tables
+from shop import ledger, wagers
+from tests.helpers import make_players
+me = get_user_model().objects.get(username="duanque")
+owner = make_players(1, "bwo")[0]
+table = tables.create_table(owner, "押宝不够桌")
+tables.sit(table.pk, owner, 0)
+tables.sit(table.pk, me, 1)
+wagers.set_wager(table.pk, owner, 20)  # 2,000 to sit: me has them, then spends 500
+with transaction.atomic():
+    ledger.debit(me, 500, ledger.Reason.PURCHASE, item_code="sign")
+print(table.pk)
+"""
+
+
+def test_a_seated_player_short_of_the_wager_cannot_press_ready_and_is_told_why(
+        site, browser):  # noqa: F811
+    """Seated at a wager-20 table with 1,500 coins (2,000 needed, RULES.md §9):
+    准备 is off and the wager box says what is needed and what would change it,
+    rather than the start standing them up once all four are ready."""
+    me = Player.open(browser, "duanque", viewport={"width": 1366, "height": 800})
+    page = me.page
+    me.sign_up(site.base_url)
+    table_id = int(site.manage("shell", "-c", SHORT_ME).split()[-1])
+    page.goto(site.base_url + f"/tables/{table_id}/")
+    me.wait_connected()
+    page.locator('.seat.is-me[data-seat="1"] .wager-afford[data-afford="0"]').wait_for()
+    assert page.locator("#ready-btn").is_visible()
+    assert page.locator("#ready-btn").is_disabled()
+    note = page.locator("#wager-short-note")
+    assert note.is_visible()
+    assert "2000" in note.inner_text(), note.inner_text()
+    me.assert_clean()

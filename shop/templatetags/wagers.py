@@ -45,6 +45,8 @@ def wager_strings() -> dict[str, str]:
         "wager_badge": _("Wager %(wager)s"),
         "wager_no_bots": _("A wager table takes no bots."),
         "bots_no_wager": _("Bots are seated: remove them to set a wager."),
+        "wager_short": _("You need %(needed)s coins to play at this wager: Ready waits until "
+                         "you have them, or the owner lowers the wager."),
         "escape_wager": _("At this wager table you also pay %(coins)s coins (all you have, "
                           "if less), shared by the other three."),
     }

@@ -22,7 +22,7 @@
 import {$, el, show} from "../js/dom.js";
 import {T, fmt, signed, useStrings} from "../js/i18n.js";
 import {playerName} from "../js/names.js";
-import {isOwner, state, tableWaiting} from "../js/state.js";
+import {isOwner, mySnapshotSeat, state, tableWaiting} from "../js/state.js";
 
 let coins = null; // my latest balance from the server: boot me.coins, `me` frames, a finished view's
 let held = 0; // of it, held by my running wager game: boot me.coins_held, then my views'
@@ -113,6 +113,7 @@ export function renderWager(s = state) {
   greyOut(select, wager);
   if (!isOwner(s) || !tableWaiting(s)) $("wager-confirm").hidden = true;
   renderAfford(t, tableWaiting(s) ? wager : 0);
+  renderShort(s, wager);
   // a wager table takes no bots (RULES.md §12): no 加机器人 that could only be refused
   document.querySelectorAll(".seat .add-bot, .seat select.bot-level")
     .forEach((control) => show(control, !wager));
@@ -133,6 +134,25 @@ function greyOut(select, wager) {
   const why = $("wager-why");
   why.hidden = !any;
   why.textContent = any ? fmt(T.wager_too_high, {coins}) : "";
+}
+
+/* Seated at a waiting wager table without 100 × the wager (RULES.md §9): the
+ * game could not start with me (the start would stand me up), so Ready (and
+ * the result's) is off, and the box says why and what would change it. */
+function renderShort(s, wager) {
+  const t = s.table;
+  const mine = mySnapshotSeat(s);
+  const short = !!(wager && tableWaiting(s) && t.wager_afford && mine !== null &&
+                   t.wager_afford[mine] === false);
+  const needed = wager * (Number($("wager-form").dataset.seatFactor) || 0);
+  const note = $("wager-short-note");
+  note.textContent = short ? fmt(T.wager_short, {needed}) : "";
+  show(note, short);
+  // (already ready: they may still take it back)
+  const off = short && !t.seats[mine].ready;
+  if (off) $("ready-btn").disabled = true;  // controls.js sets it afresh on each render
+  const rr = $("result-ready");  // result.js never disables it: this is its one switch
+  if (rr) rr.disabled = off;
 }
 
 /* On each seat: can that player afford the wager (a yes or no, never a balance). */
