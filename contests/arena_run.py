@@ -146,16 +146,47 @@ def seat_check(table: Table, user: Any, moment: Moment) -> None:
     if moment == "game_end":
         status = (ArenaEntry.objects.filter(arena_id=seating.arena_id, user=user)
                   .values_list("status", flat=True).first())
-        if status == ArenaEntry.QUEUED:
-            message = _("Game over: you are back in the arena's queue.")
-        else:
-            message = _("Game over: this arena gives you no new table now.")
-        raise Refused("arena_game_over", message,
+        queued = status == ArenaEntry.QUEUED
+        raise Refused("arena_game_over", lambda: (
+                      _("Game over: you are back in the arena's queue.") if queued
+                      else _("Game over: this arena gives you no new table now.")),
                       {"arena_id": seating.arena_id, "path": _link(seating.arena_id)})
     if (moment == "bot" or seating.done or seating.game_id is not None
             or user.pk not in seating.user_ids):
         raise Refused("arena_table", _("This is an arena table: join the arena to play."),
                       {"arena_id": seating.arena_id})
+
+
+def stood_view_keys(game_id: int, state: dict[str, Any], seat: int | None,
+                    user_id: int | None) -> dict[str, Any]:
+    """A player's own view of an arena game that is over: ``stood_reason``
+    (``{language code: text}``), why the table seats them no longer and what
+    comes next (back in the queue, the next table ready, paused until they
+    resume on the arena page, the arena over), so the page does not tell
+    them to sit down again (the arena seats them). Two queries, only for a
+    player's view of a finished game."""
+    if state.get("status") != "over" or user_id is None or seat is None:
+        return {}
+    seating = (ArenaSeating.objects.filter(game_id=game_id).select_related("arena")
+               .only("arena__status").first())
+    if seating is None:
+        return {}
+    status = (ArenaEntry.objects.filter(arena_id=seating.arena_id, user_id=user_id)
+              .values_list("status", flat=True).first())
+    running = seating.arena.status == Arena.RUNNING
+
+    def words() -> str:
+        if not running:
+            return _("The arena is over.")
+        if status == ArenaEntry.QUEUED:
+            return _("Game over: you are back in the arena's queue.")
+        if status in (ArenaEntry.SEATED, ArenaEntry.PLAYING):
+            return _("Game over: your next arena table is ready.")
+        if status == ArenaEntry.PAUSED:
+            return _("You are paused in this arena: resume on its page to be seated again.")
+        return _("Game over: this arena gives you no new table now.")
+
+    return {"stood_reason": events.spoken(words)["texts"]}
 
 
 def arena_snapshot_keys(tables: list[Table]) -> dict[int, dict[str, Any]]:
@@ -387,20 +418,21 @@ def _seat_group(arena: Arena, group: list[int], users: dict[int, Any]) -> None:
             try:
                 tables.sit(table.pk, users[uid], index)
             except Refused as e:
-                raise Refused(e.reason, str(e), {**e.params, "user_id": uid}) from None
+                raise Refused(e.reason, e.words, {**e.params, "user_id": uid}) from None
         params = {"arena": arena.name, "table": table.name}
         for uid in group:
             inbox.post(uid, "arena_seated", params, table_path(table))
+            # the ticker speaks no language of its own: each page gets its own
             events.send_user(uid, {"type": "arena_seated", "arena_id": arena.pk,
                                    "seating": seating.pk, "path": table_path(table),
-                                   "message": inbox.render("arena_seated", params)})
+                                   **events.spoken(lambda: inbox.render("arena_seated", params))})
 
 
 def _pause_unseatable(arena: Arena, user_id: int, why: Refused) -> None:
     with transaction.atomic():
         ArenaEntry.objects.filter(arena=arena, user_id=user_id, status=ArenaEntry.QUEUED
                                   ).update(status=ArenaEntry.PAUSED)
-        events.notify(user_id, "arena_paused", str(why), {"arena_id": arena.pk})
+        events.notify(user_id, "arena_paused", why.words, {"arena_id": arena.pk})
 
 
 def lapse(seating_id: int) -> None:
@@ -422,13 +454,14 @@ def lapse(seating_id: int) -> None:
         arena = seating.arena
         running = arena.status == Arena.RUNNING
         if confirmed:
-            tables.stand_up(table, confirmed, "arena_requeued",
+            tables.stand_up(table, confirmed, "arena_requeued", lambda: (
                             _("Not everyone confirmed: you are back at the head of the queue.")
-                            if running else _("The arena is over."),
+                            if running else _("The arena is over.")),
                             {"arena_id": arena.pk, "path": _link(arena.pk)})
         if lapsed:
             tables.stand_up(table, lapsed, "arena_paused",
-                            _("You did not confirm in time: you are paused in the arena."),
+                            lambda: _("You did not confirm in time: you are paused in the "
+                                      "arena."),
                             {"arena_id": arena.pk, "path": _link(arena.pk)})
         entries = ArenaEntry.objects.filter(arena=arena, status=ArenaEntry.SEATED)
         entries.filter(user_id__in=confirmed).update(

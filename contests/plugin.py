@@ -54,6 +54,11 @@ class ContestsPlugin(GamePlugin):
         if moment == "sit" and user is not None:
             challenge_play.refuse_if_on_board(user)
 
+    def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
+                  user_id: int | None) -> dict[str, Any]:
+        """A player's view of a finished arena game: ``stood_reason``."""
+        return arena_run.stood_view_keys(game_id, state, seat, user_id)
+
     def check_rename(self, table: Table, user: User, name: str, override: bool) -> None:
         """Arena tables keep their names (moderators excepted)."""
         arena_run.rename_check(table, override)

@@ -138,7 +138,7 @@ def resume_if_down() -> list[int]:
         for game in games:
             for row in seat_rows(game):
                 if row.user_id is not None:
-                    events.notify(row.user_id, "clock_resumed", _(RESUMED) % {
+                    events.notify(row.user_id, "clock_resumed", lambda: _(RESUMED) % {
                         "seconds": seconds}, {"seconds": seconds, "game_id": game.pk})
     _forget_read()
     return [g.pk for g in games]

@@ -180,12 +180,51 @@ def publish(event: Event) -> None:
 # --- the per-user channel -----------------------------------------------------------
 
 
-def notify(user_id: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
+#: a message as a sender gives it: the words, or (better) a function that
+#: says them in the active language, so each reader reads their own
+Words = str | Callable[[], str]
+
+
+def spoken(words: Words) -> dict[str, Any]:
+    """``{"message": str}`` in the active language and, when ``words`` is a
+    function, ``"texts": {language code: str}`` in every one of
+    ``settings.LANGUAGES``: a socket sends its page the text of the page's own
+    language (``games.adapters.consumers``), not the language of whoever
+    caused the news (a moderator, the fourth player's Ready)."""
+    if isinstance(words, str):
+        return {"message": words}
+    from django.conf import settings
+    from django.utils import translation
+
+    texts = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            texts[code] = str(words())
+    return {"message": str(words()), "texts": texts}
+
+
+def say(template: str, **params: Any) -> Callable[[], str]:
+    """Words (:data:`Words`) from an English ``template`` marked with
+    ``gettext_noop`` (so ``makemessages`` finds it) and its ``params``, bound
+    now (a loop's variables included): translated when said."""
+    from django.utils.translation import gettext
+
+    return lambda: gettext(template) % params
+
+
+def notice_frame(code: str, words: Words, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"type": "notice", "code", "message", "params"}`` (and ``texts``,
+    see :func:`spoken`): a notice for :func:`notify`, a table's close or a
+    socket's close."""
+    return {"type": "notice", "code": code, **spoken(words), "params": params or {}}
+
+
+def notify(user_id: int, code: str, message: Words, params: dict[str, Any] | None = None) -> None:
     """Tell one person something that is not a view change (after commit):
     ``{"type": "notice", "code", "message", "params"}`` to every open
-    connection of theirs, on every page (docs/protocol.md)."""
-    publish(Notice(user_id, {"type": "notice", "code": code, "message": message,
-                             "params": params or {}}))
+    connection of theirs, on every page (docs/protocol.md), in each page's
+    language when ``message`` is a function (:func:`spoken`)."""
+    publish(Notice(user_id, notice_frame(code, message, params)))
 
 
 def send_user(user_id: int, frame: dict[str, Any]) -> None:

@@ -358,7 +358,7 @@ def _reset_table(game: Game, rows: list[GameSeat], departed: int | None) -> None
             plugins.check_seat(table, seat.user, "game_end")
         except Refused as e:
             gone.add(seat.user_id)
-            events.notify(seat.user_id, e.reason, str(e),
+            events.notify(seat.user_id, e.reason, e.words,
                           {**e.params, "table_id": table.pk, "table": table.name})
     seats.filter(user_id__in=gone).update(user=None)
 
@@ -425,13 +425,15 @@ def _tell_timeout(game: Game, row: GameSeat, action: engine.Action) -> None:
     if row.user_id is None:
         return
     cards = list(action["cards"]) if action["type"] == "play" else []
-    if action["type"] == "play":
-        text = _("Your time ran out: the clock played %(cards)s for you.") % {
-            "cards": " ".join(cards)}
-    else:
-        text = _("Your time ran out: the clock passed for you.")
-    if not row.auto_play:
-        text += " " + _("If the next turn runs out too, auto-play starts.")
+
+    def text() -> str:  # in each reader's language (the ticker has none of its own)
+        said = (_("Your time ran out: the clock played %(cards)s for you.")
+                % {"cards": " ".join(cards)} if action["type"] == "play"
+                else _("Your time ran out: the clock passed for you."))
+        if not row.auto_play:
+            said += " " + _("If the next turn runs out too, auto-play starts.")
+        return said
+
     events.notify(row.user_id, "turn_timeout", text,
                   {"table_id": game.table_id, "action": action["type"], "cards": cards,
                       "auto": row.auto_play})

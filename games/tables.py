@@ -154,16 +154,23 @@ def open_table(user: User, name: str = "", private: bool = False) -> tuple[Table
     creator seated at North (seat 0), moved from a waiting table elsewhere
     (RULES.md §12: one seat per person), in one transaction.
 
-    :returns: ``(table, None)``, or ``(table, why)`` when the creator could not
-        sit (``seated_elsewhere``: they play a running game elsewhere; or a
-        seat policy's reason): the table is open and waits for them to sit.
-    :raises Refused: whatever :func:`create_table` raises; nothing has changed.
+    :returns: ``(table, None)``, or ``(table, why)`` when a seat policy refused
+        the creator (e.g. ``suspended``): the table is open and waits for them to sit.
+    :raises Refused: ``seated_elsewhere`` (:func:`playing_elsewhere`) while they
+        play a running game elsewhere, as 快速开始 and 和机器人练习 are refused
+        (a tester's table opened without them, an orphan in the lobby);
+        whatever :func:`create_table` raises. Nothing has changed when it is raised.
     """
+    current = Seat.objects.filter(user=user).select_related("table").first()
+    if current is not None and current.table.status != Table.WAITING:
+        raise playing_elsewhere(current.table)
     with transaction.atomic():
         table = create_table(user, name, private, owner_moves=True)
         try:
             sit(table.pk, user, 0)
         except Refused as e:  # sit's savepoint rolled back: the table stays, empty
+            if e.reason == "seated_elsewhere":
+                raise  # their game started meanwhile: the new table goes too
             return table, e
     return table, None
 
@@ -372,9 +379,9 @@ def leave_all(user: User) -> None:
     for table_id in owned:
         table = locked[table_id]
         if table.status == Table.WAITING and not table.closed:
-            close(table, {"type": "notice", "code": "owner_left",
-                          "message": _("This table was closed: its owner left the site."),
-                          "params": {"table_id": table.pk, "table": table.name}})
+            close(table, events.notice_frame(
+                "owner_left", lambda: _("This table was closed: its owner left the site."),
+                {"table_id": table.pk, "table": table.name}))
 
 
 def stand(table_id: int, user: User) -> None:
@@ -390,7 +397,7 @@ def stand(table_id: int, user: User) -> None:
         events.publish(events.TableChanged(table_id))
 
 
-def stand_up(table: Table, user_ids: list[int], code: str, message: str,
+def stand_up(table: Table, user_ids: list[int], code: str, message: events.Words,
              params: dict[str, Any] | None = None) -> int:
     """Stand ``user_ids`` up from ``table`` (locked by the caller, no game
     running), each told why by a ``notice`` with ``code``/``message`` and
@@ -549,7 +556,7 @@ def _maybe_start(table: Table) -> Game | None:
                 refused.append((s.user_id, e))
     if refused:
         for uid, why in refused:
-            stand_up(table, [uid], why.reason, str(why), why.params)
+            stand_up(table, [uid], why.reason, why.words, why.params)
         return None
     return play.start_game(table, seats)
 

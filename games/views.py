@@ -73,9 +73,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``/tables/new/`` (optional ``name``, ``private=1``, and the plugins'
     fields, ``GamePlugin.on_table_opened``: ``min_finish_rate``): open a table
-    with its creator seated (``games.tables.open_table``) and go to it; when
-    they cannot sit (a running game elsewhere) the page says so and asks them
-    to sit down later.
+    with its creator seated (``games.tables.open_table``) and go to it. While
+    they play a running game elsewhere it is refused (``seated_elsewhere``, back
+    to the lobby, whose message links to that game) and nothing is opened; when
+    a seat policy keeps them from sitting the page says so and asks them to sit
+    down later.
 
     Rate-limited per user (``GAMES_TABLE_CREATE_RATE``); a GET goes to the lobby.
     """
@@ -93,7 +95,7 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
         say_refused(request, e)
         return redirect("lobby")
     plugins.table_opened(table, request.user, request.POST)  # the form's other fields
-    if unseated is not None:  # e.g. they play a running game elsewhere
+    if unseated is not None:  # a seat policy's refusal (not a running game: refused above)
         say_refused(request, unseated, _("Your table is open. %(why)s Then sit down here.")
                     % {"why": str(unseated)}, messages.INFO)
     return redirect("table", table_id=table.pk)

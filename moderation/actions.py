@@ -88,22 +88,46 @@ def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
 
 def parse_length(amount: Any, unit: Any, bounds: tuple[int, int], *,
                  forever: bool = False) -> timedelta | None:
-    """A sanction's length from a number and a unit (``m``, ``h``, ``d``; or
-    ``forever`` where allowed → ``None``).
+    """A sanction's length (RULES.md §12 "Moderators") from a number and a
+    unit (``m``, ``h``, ``d``; or ``forever`` where allowed → ``None``).
 
     :param bounds: (shortest, longest) in seconds, inclusive.
-    :raises Refused: ``bad_length`` for anything not a whole number, an unknown
-        unit, or a length out of ``bounds``.
+    :raises Refused: ``bad_length`` for anything not a whole number ("时长须为整数"),
+        an unknown unit, or a length out of ``bounds``, a negative one included
+        (the message names the range, :func:`_range_text`).
     """
     if forever and unit == "forever":
         return None
     number = wire.whole(amount)
+    if number is None and _negative(amount):
+        number = 0  # "-5" is a whole number, only out of range (a tester read 须为整数)
     if number is None:
         raise Refused("bad_length", _("The length must be a whole number."))
     seconds = number * UNITS.get(unit, 0)
     if unit not in UNITS or not bounds[0] <= seconds <= bounds[1]:
-        raise Refused("bad_length", _("That length is out of range."))
+        allowed = _range_text(bounds)
+        message = (_("That length is out of range (%(range)s).") % {"range": allowed}
+                   if allowed else _("That length is out of range."))
+        raise Refused("bad_length", message)
     return timedelta(seconds=seconds)
+
+
+def _negative(value: Any) -> bool:
+    """A whole number below zero as a form (``"-5"``) or JSON (``-5``) gives it."""
+    if isinstance(value, str):
+        text = value.strip(" \t\r\n")
+        return text.startswith("-") and wire.whole(text[1:]) is not None
+    return isinstance(value, int) and not isinstance(value, bool) and value < 0
+
+
+def _range_text(bounds: tuple[int, int]) -> str:
+    """A sanction's allowed lengths in the words the console's form shows
+    beside the field (moderation/user.html); ``""`` for other bounds."""
+    if bounds == MUTE_RANGE:
+        return _("1 minute to 30 days")
+    if bounds == SUSPENSION_RANGE:
+        return _("1 hour to 365 days, or for good")
+    return ""
 
 
 def target_user(moderator: User, name: Any) -> User:
@@ -163,8 +187,8 @@ def _local(when: datetime) -> str:
     return timezone.localtime(when).strftime("%Y-%m-%d %H:%M")
 
 
-def _notice(code: str, message: str, **params: Any) -> dict[str, Any]:
-    return {"type": "notice", "code": code, "message": message, "params": params}
+def _notice(code: str, message: events.Words, **params: Any) -> dict[str, Any]:
+    return events.notice_frame(code, message, params)
 
 
 # --- table actions ----------------------------------------------------------------
@@ -192,8 +216,12 @@ def close_table(moderator: User, table_id: Any, reason: Any) -> AuditEntry:
         if table.closed:
             raise Refused("already_closed", _("This table is already closed."))
         status = table.status
-        message = _("A moderator closed table “%(table)s”: %(reason)s") % {
-            "table": table.name, "reason": reason}
+        name = table.name
+
+        def message() -> str:
+            return _("A moderator closed table “%(table)s”: %(reason)s") % {
+                "table": name, "reason": reason}
+
         notice = _notice("moderator_close", message, table_id=table.pk, reason=reason)
         seated = tables.close(table, notice)
         before = {"name": table.name, "status": status, "seated": seated,
@@ -232,7 +260,7 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
         Sanction.objects.create(
             user=user, kind=Sanction.TABLE_BAN, table=table, moderator=moderator,
             reason=reason, until=banned_until)
-        events.notify(user.pk, "moderator_kick", _(
+        events.notify(user.pk, "moderator_kick", lambda: _(
             "A moderator removed you from table “%(table)s” (you may sit there again in "
             "%(minutes)s minutes): %(reason)s") % {
                 "table": table.name, "minutes": minutes, "reason": reason},
@@ -241,7 +269,7 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
                                                "reason": reason}, f"/tables/{table.pk}/",
                    quiet=True)
         if game is not None:
-            _tell_players(game, user.pk, _(
+            _tell_players(game, user.pk, lambda: _(
                 "A moderator ended the game: a player was removed from the table."))
         return _audit(moderator, AuditEntry.KICK, reason, user=user, table=table,
                       before={"seated": True, "game": game.pk if game else None},
@@ -265,7 +293,7 @@ def _vacate(table: Table, user: User, end_reason: str) -> Game | Literal[False] 
     return None
 
 
-def _tell_players(game: Game, except_user: int, message: str) -> None:
+def _tell_players(game: Game, except_user: int, message: events.Words) -> None:
     for uid in game.seats.exclude(user=None).values_list("user_id", flat=True):
         if uid != except_user:
             events.notify(uid, "game_ended_by_moderator", message,
@@ -300,10 +328,13 @@ def rename(moderator: User, table_id: Any, name: Any, reason: Any) -> AuditEntry
                   .values_list("pk", flat=True).first() if sign else None)
         words = {"old": old, "new": new, "reason": reason}
         for uid in affected | ({signer} if signer else set()):
-            message = (_("A moderator renamed table “%(old)s” to “%(new)s” and cleared your "
-                         "sign's protection: %(reason)s") if uid == signer else
-                       _("A moderator renamed table “%(old)s” to “%(new)s”: %(reason)s"))
-            events.notify(uid, "moderator_rename", message % words,
+            def message(cleared: bool = uid == signer) -> str:
+                said = (_("A moderator renamed table “%(old)s” to “%(new)s” and cleared your "
+                          "sign's protection: %(reason)s") if cleared else
+                        _("A moderator renamed table “%(old)s” to “%(new)s”: %(reason)s"))
+                return said % words
+
+            events.notify(uid, "moderator_rename", message,
                           {"table_id": table.pk, "reason": reason,
                            "sign_cleared": uid == signer})
         before: dict[str, Any] = {"name": old}
@@ -339,8 +370,8 @@ def mute(moderator: User, username: Any, amount: Any, unit: Any, reason: Any) ->
                                 moderator=moderator)
         sanction = hooks.active(user.pk, Sanction.MUTE)
         assert sanction is not None  # the mute just made, in force for a minute at least
-        events.notify(user.pk, "muted", _("A moderator muted you in chat until %(until)s: "
-                                          "%(reason)s") % {
+        events.notify(user.pk, "muted", lambda: _("A moderator muted you in chat until "
+                                                  "%(until)s: %(reason)s") % {
             "until": hooks.until_text(sanction), "reason": reason},
             {"until": until.isoformat(), "reason": reason})
         inbox.post(user.pk, "muted", {"until": _local(until), "reason": reason}, quiet=True)
@@ -372,15 +403,16 @@ def suspend(moderator: User, username: Any, amount: Any, unit: Any, reason: Any
                                 reason=reason, moderator=moderator)
         game = _vacate(seat.table, user, Game.SUSPENSION) if seat is not None else False
         if game:
-            _tell_players(game, user.pk, _("A moderator ended the game: a player was "
-                                           "suspended."))
+            _tell_players(game, user.pk, lambda: _("A moderator ended the game: a player was "
+                                                   "suspended."))
         when = until.isoformat() if until else None
         suspension = hooks.active(user.pk, Sanction.SUSPENSION)
         assert suspension is not None  # the suspension just made, in force
-        text = hooks.until_text(suspension)
         events.close_sockets(user.pk, _notice(
-            "suspended", _("A moderator suspended your account until %(until)s: %(reason)s")
-            % {"until": text, "reason": reason}, until=when, reason=reason))
+            "suspended", lambda: _("A moderator suspended your account until %(until)s: "
+                                   "%(reason)s") % {"until": hooks.until_text(suspension),
+                                                    "reason": reason},
+            until=when, reason=reason))
         if until is None:
             inbox.post(user.pk, "suspended_forever", {"reason": reason}, quiet=True)
         else:
@@ -405,7 +437,7 @@ def lift(moderator: User, username: Any, kind: str, reason: Any) -> AuditEntry:
         if not before:
             raise Refused("not_sanctioned", _("No such sanction is in force."))
         if kind == Sanction.MUTE:
-            events.notify(user.pk, "unmuted", _("A moderator lifted your mute."), {})
+            events.notify(user.pk, "unmuted", lambda: _("A moderator lifted your mute."), {})
             inbox.post(user.pk, "unmuted", quiet=True)
         else:  # no socket of theirs is open to tell: the centre keeps it for the next visit
             inbox.post(user.pk, "unsuspended")
@@ -463,11 +495,10 @@ def coins(moderator: User, username: Any, amount: Any, reason: Any, *, revoke: b
                 text = _("%(user)s holds only %(balance)s coins.") % figures
             raise Refused("revoke_exceeds_balance", text,
                           {"balance": balance, "held": held}) from None
-        events.notify(user.pk, "coins_revoked" if revoke else "coins_granted", _(
-            "A moderator took %(amount)s coins: %(reason)s") % {"amount": number,
-                                                                "reason": reason}
-            if revoke else _("A moderator gave you %(amount)s coins: %(reason)s") % {
-                "amount": number, "reason": reason},
+        events.notify(user.pk, "coins_revoked" if revoke else "coins_granted", lambda: (
+            _("A moderator took %(amount)s coins: %(reason)s") if revoke
+            else _("A moderator gave you %(amount)s coins: %(reason)s"))
+            % {"amount": number, "reason": reason},
             {"amount": number, "reason": reason})
         inbox.post(user.pk, "coins_revoked" if revoke else "coins_granted",
                    {"amount": number, "reason": reason}, "/accounts/profile/", quiet=True)

@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games import access, presence
+from games import access, events, presence
 from games.models import Table
 from moderation import wordfilter
 from moderation.models import Sanction
@@ -103,9 +103,10 @@ def ban_text(ban: Sanction) -> str:
 def kicked_view_keys(game_id: int, state: dict[str, Any], seat: int | None,
                      user_id: int | None) -> dict[str, Any]:
     """The kicked player's own view of the game their kick ended (RULES.md
-    §12): ``table_ban``, the words of :func:`ban_text`, so the page says why
-    they stand and until when after a reload too (the live notice is gone by
-    then). One query, only for that view while the ban lasts."""
+    §12): ``stood_reason``, the words of :func:`ban_text` in every language
+    (``{language code: text}``: a view is built once for whoever's page), so
+    the page says why they stand and until when after a reload too (the live
+    notice is gone by then). One query, only for that view while the ban lasts."""
     result = state.get("result") or {}
     if (state.get("status") != "over" or user_id is None or seat is None
             or result.get("reason") != "moderator_kick" or result.get("abandoned_by") != seat):
@@ -113,7 +114,9 @@ def kicked_view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     ban = (Sanction.objects.active()
            .filter(user_id=user_id, kind=Sanction.TABLE_BAN, table__games__id=game_id)
            .order_by("-until").first())
-    return {"table_ban": ban_text(ban)} if ban is not None else {}
+    if ban is None:
+        return {}
+    return {"stood_reason": events.spoken(lambda: ban_text(ban))["texts"]}
 
 
 def name_policy(text: str) -> None:

@@ -5,7 +5,7 @@ a seat before anything else is asked.
 - at a seat: a suspended account does not sit or play (``suspended``); a
   player kicked from a table does not sit there again until the ban ends
   (``table_banned``), and their view of the game the kick ended says so
-  (``table_ban``);
+  (``stood_reason``);
 - table names with a blocked word are refused (``blocked_word``);
 - chat: a muted player's line is refused (``muted``), the rest masked; lines
   as sent carry the moderator badge and are masked again (chat is stored raw);
@@ -36,7 +36,7 @@ class ModerationPlugin(GamePlugin):
 
     def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
-        """A kicked player's view of the game their kick ended: ``table_ban``."""
+        """A kicked player's view of the game their kick ended: ``stood_reason``."""
         return hooks.kicked_view_keys(game_id, state, seat, user_id)
 
     def check_name(self, text: str) -> None:

@@ -17,6 +17,8 @@ def register() -> None:
         "bad_report": "a report with an unknown category, target or chat line, or a note "
                       "over 500 characters",
         "report_self": "a report of oneself",
+        "already_reported": "a report of the same player at the same table within a minute "
+                            "of your report of them there, while that one is open",
         "report_limit": "more than 5 reports in an hour",
         # refusals a moderator can get (the console)
         "not_permitted": "a moderator without the action's own permission (the console "

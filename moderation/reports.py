@@ -12,10 +12,12 @@ Socket message (docs/protocol.md)::
 (a chat line of this table; its author is the reported player) or ``user_id``
 (a player seated at this table or playing its current game); ``note`` ≤ 500
 characters, optional. Reply: ``{"type": "reported", "id": <report id>}``. At
-most ``MODERATION_REPORTS_PER_HOUR`` (5) an hour per reporter.
+most ``MODERATION_REPORTS_PER_HOUR`` (5) an hour per reporter; the same player
+at the same table once per :data:`REPEAT_WINDOW` while that report is open (a
+double click on 发送 files one report).
 
 Errors: :class:`yuanzi_site.refusals.Refused` — ``bad_report``, ``report_self``,
-``report_limit``, ``no_table``; ``report_handled``, ``no_reason``,
+``already_reported``, ``report_limit``, ``no_table``; ``report_handled``, ``no_reason``,
 ``reason_too_long`` for a moderator's handling.
 """
 
@@ -39,12 +41,21 @@ from moderation.actions import _audit, clean_reason
 from moderation.models import AuditEntry, Report
 from yuanzi_site.refusals import Refused
 
+#: a second report of the same player at the same table within this time is
+#: refused while the first is open (a double click, or the same complaint twice)
+REPEAT_WINDOW = timedelta(minutes=1)
+
 
 def create_report(reporter: User, table_id: int, *, category: Any, user_id: Any = None,
                   line_id: Any = None, note: Any = "") -> Report:
-    """File a report (see the module docstring for the fields).
+    """File a report (see the module docstring for the fields; RULES.md §12
+    "Moderators").
 
-    :raises Refused: ``no_table``, ``bad_report``, ``report_self``, ``report_limit``.
+    :returns: the new ``Report``, open.
+    :raises Refused: ``no_table``, ``bad_report``, ``report_self``;
+        ``already_reported`` when the reporter's open report of the same player
+        at this table is under :data:`REPEAT_WINDOW` old; ``report_limit``.
+        Nothing is filed then.
     """
     table = Table.objects.filter(pk=table_id, closed=False).first()
     if table is None:
@@ -77,8 +88,15 @@ def create_report(reporter: User, table_id: int, *, category: Any, user_id: Any 
         raise Refused("report_self", _("You cannot report yourself."))
     with transaction.atomic():
         # the reporter's row serialises their reports (the hourly limit)
+        # (and their repeats: two sends at once cannot both pass the check below)
         get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
-        hour_ago = timezone.now() - timedelta(hours=1)
+        now = timezone.now()
+        if Report.objects.filter(reporter=reporter, target_id=target_id, table=table,
+                                 status=Report.OPEN,
+                                 created_at__gte=now - REPEAT_WINDOW).exists():
+            raise Refused("already_reported", _("You have just reported this player: a "
+                                                "moderator will look at it."))
+        hour_ago = now - timedelta(hours=1)
         if Report.objects.filter(reporter=reporter, created_at__gte=hour_ago).count() >= \
                 settings.MODERATION_REPORTS_PER_HOUR:
             raise Refused("report_limit", _("You have made the most reports allowed in an "
@@ -118,9 +136,11 @@ def handle(moderator: User, report_id: Any, note: Any, *, resolved: bool) -> Rep
         _audit(moderator, AuditEntry.REPORT, note, user=report.target, table=report.table,
                before={"report": report.pk, "status": Report.OPEN},
                after={"status": report.status})
-        message = (_("Thank you: a moderator looked at your report and took action.")
-                   if resolved else
-                   _("Thank you: a moderator looked at your report and took no action."))
+        def message() -> str:
+            return (_("Thank you: a moderator looked at your report and took action.")
+                    if resolved else
+                    _("Thank you: a moderator looked at your report and took no action."))
+
         events.notify(report.reporter_id, "report_outcome", message,
                       {"report_id": report.pk, "outcome": report.status})
         inbox.post(report.reporter_id,

@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import inbox
 from accounts.models import Profile
@@ -54,18 +55,19 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
         return None
     if game.practice:
         events.notify(user_id, "timer_practice",
-                      _("Your timer does not work in practice games; it stays armed."))
+                      lambda: _("Your timer does not work in practice games; it stays armed."))
         return None
     others = [r.user_id for r in rows if r.user_id and r.user_id != user_id]
     fee = settings.SHOP_TIMER_SHARE * len(others)
     holdings = ledger.lock_holdings([user_id, *others])  # ascending: the lock order
     mine = holdings[user_id]
     if mine.spendable < fee:
-        if mine.held:
-            text = _("Your timer needs %(fee)s coins you can spend (%(held)s of yours are held "
-                     "by this game); it stays armed.") % {"fee": fee, "held": mine.held}
-        else:
-            text = _("Your timer needs %(fee)s coins to fire; it stays armed.") % {"fee": fee}
+        def text() -> str:
+            if mine.held:
+                return _("Your timer needs %(fee)s coins you can spend (%(held)s of yours are "
+                         "held by this game); it stays armed.") % {"fee": fee, "held": mine.held}
+            return _("Your timer needs %(fee)s coins to fire; it stays armed.") % {"fee": fee}
+
         events.notify(user_id, "timer_no_coins", text, {"fee": fee, "held": mine.held})
         return None
     slots = inventory.locked(user_id, profile_locked=True)
@@ -79,7 +81,7 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
         ledger.Reason.ITEM, game=game, table=game.table_id, item_code="timer")
     for other in others:  # each receiver is told why their balance moved
         events.notify(other, "timer_paid",
-                      _("%(name)s's timer fired: you receive %(coins)s coins.")
+                      lambda: _("%(name)s's timer fired: you receive %(coins)s coins.")
                       % {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE},
                       {"name": rows[seat].username, "coins": settings.SHOP_TIMER_SHARE,
                           "table_id": game.table_id})
@@ -87,7 +89,7 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
                                          "coins": settings.SHOP_TIMER_SHARE},
                    f"/tables/{game.table_id}/", quiet=True)  # the notice is its toast
     events.notify(user_id, "timer_fired",
-                  _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
+                  lambda: _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
                   % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
                   {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee})
     return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
@@ -109,10 +111,10 @@ def timer_under_hold(game: Game) -> None:
     for user_id, coins, held in Profile.objects.filter(user_id__in=armed, coins_held__gt=0) \
             .values_list("user_id", "coins", "coins_held"):
         if coins - held < fee:
-            events.notify(user_id, "timer_held", _(
+            events.notify(user_id, "timer_held", events.say(gettext_noop(
                 "%(held)s of your coins are held by this wager game until it ends; your timer "
-                "needs %(fee)s coins you can spend, so it cannot fire now (it stays armed).")
-                % {"held": held, "fee": fee},
+                "needs %(fee)s coins you can spend, so it cannot fire now (it stays armed)."),
+                held=held, fee=fee),
                 {"fee": fee, "held": held, "spendable": coins - held})
 
 
@@ -236,12 +238,12 @@ def drops(end: GameEnd) -> None:
         slots = inventory.locked(user_id, profile_locked=True)
         lost = inventory.plan_add(slots, item, 1) is None
         if lost:
-            events.notify(user_id, "drop_lost",
-                          _("You won %(item)s, but your inventory is full: it is lost.")
-                          % {"item": item.name}, {"item": code})
+            events.notify(user_id, "drop_lost", events.say(gettext_noop(
+                "You won %(item)s, but your inventory is full: it is lost."), item=item.name),
+                {"item": code})
         else:
             inventory.add(slots, item, 1)
-            events.notify(user_id, "drop", _("You won %(item)s.") % {"item": item.name},
-                          {"item": code})
+            events.notify(user_id, "drop", events.say(gettext_noop("You won %(item)s."),
+                                                      item=item.name), {"item": code})
         Drop.objects.create(game=end.game, user_id=user_id, item_code=code, cause=cause,
                             lost=lost)

@@ -33,7 +33,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 from django_stubs_ext import StrOrPromise
 
 from accounts import inbox, levels
@@ -119,10 +119,11 @@ def _coins(user_id: int) -> int:
 
 
 def _short(wager: int) -> Refused:
+    # in the reader's language: a start stands the short player up by a notice
     return Refused(
         "not_enough_coins",
-        _("This table's wager is %(wager)s coins: you need %(needed)s coins to sit here.")
-        % {"wager": wager, "needed": needed(wager)},
+        lambda: _("This table's wager is %(wager)s coins: you need %(needed)s coins to sit "
+                  "here.") % {"wager": wager, "needed": needed(wager)},
         {"needed": needed(wager), "wager": wager},
     )
 
@@ -185,7 +186,7 @@ def set_wager(table_id: int, user: User, wager: object, confirm: bool = False) -
         Seat.objects.filter(table=table, user__isnull=False).update(ready=False)
         if short:
             e = _short(wager)
-            tables.stand_up(table, short, e.reason, str(e), e.params)
+            tables.stand_up(table, short, e.reason, e.words, e.params)
         events.publish(events.TableChanged(table.pk))
     return wager
 
@@ -357,16 +358,14 @@ def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> Non
             continue
         if escaper is not None:
             name = end.seats[escaper].username
-            events.notify(row.user_id, "escape_paid",
-                          _("%(name)s left the game: you receive %(coins)s coins.")
-                          % {"name": name, "coins": change},
+            events.notify(row.user_id, "escape_paid", events.say(gettext_noop(
+                "%(name)s left the game: you receive %(coins)s coins."), name=name, coins=change),
                           {"coins": change, "name": name, "table_id": table_id})
             inbox.post(row.user_id, "escape_paid", {"coins": change, "name": name}, result,
                        quiet=True)  # the notice is its toast
         else:
-            events.notify(row.user_id, "wager_won",
-                          _("The wager is settled: you win %(coins)s coins.")
-                          % {"coins": change},
+            events.notify(row.user_id, "wager_won", events.say(gettext_noop(
+                "The wager is settled: you win %(coins)s coins."), coins=change),
                           {"coins": change, "table_id": table_id})
             inbox.post(row.user_id, "wager_won", {"coins": change}, result, quiet=True)
 

@@ -69,7 +69,7 @@ def block(user: User, other: User) -> bool:
 
 
 def _not_here() -> Refused:
-    return Refused("blocked", _("You cannot sit at this table."))
+    return Refused("blocked", lambda: _("You cannot sit at this table."))
 
 
 def _stand_up_at_tables_of(owner_id: int, blocked_id: int) -> None:
@@ -84,7 +84,7 @@ def _stand_up_at_tables_of(owner_id: int, blocked_id: int) -> None:
                 pk=table_id, status=Table.WAITING).first()
             if table is not None:
                 e = _not_here()
-                tables.stand_up(table, [blocked_id], e.reason, str(e))
+                tables.stand_up(table, [blocked_id], e.reason, e.words)
 
 
 def seat_policy(table: Table, user: User | None, moment: str) -> None:

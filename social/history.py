@@ -164,6 +164,11 @@ DOUBLE_CLAMP = Q(game__state__result__double_clamp=True)
 #: rate (RULES.md §7, §12)
 ESCAPED = Q(game__practice=False, game__end_reason__in=(Game.ESCAPE, "")) & (
     reduce(operator.or_, (Q(index=i, game__state__result__abandoned_by=i) for i in range(4))))
+#: a moderator ended the game (RULES.md §12 "Moderators": it changes nothing for
+#: anyone): it has no winner, and its finished halves count in no figure either
+VOIDED = Q(game__end_reason__in=(Game.MODERATOR_CLOSE, Game.MODERATOR_KICK, Game.SUSPENSION))
+#: the finished halves the half figures (上游 rate, points per half) read
+COUNTED_HALVES = ~VOIDED
 
 
 def _went_out_first(half: int) -> Q:
@@ -323,8 +328,11 @@ class Stats:
     :data:`PARTNER_MIN_GAMES`+ times, most games first); ``clamps_won`` and
     ``clamps_suffered`` (double clamps, RULES.md §6); ``escapes`` (rated games
     this player ended by escaping; a practice game left is not one); ``halves``
-    (finished halves played); ``firsts`` (halves they went out first in, 上游);
-    ``half_points`` (their team's points over those halves, RULES.md §5).
+    (finished halves played, except in games a moderator ended: :data:`VOIDED`,
+    as the win rate leaves those out); ``firsts`` (those halves they went out
+    first in, 上游); ``half_points`` (their team's points over those halves,
+    RULES.md §5). ``firsts`` and ``half_points`` are over the same halves as
+    ``halves``, so the 上游 rate and the points per half agree with each other.
     """
 
     total: Tally
@@ -352,19 +360,32 @@ def _n(q: Q) -> Count:
     return Count("pk", filter=q)
 
 
+def _half_figures() -> dict[str, Any]:
+    """``halves``, ``firsts`` and ``points`` (:class:`Stats`) as aggregates,
+    each over the same rows, :data:`COUNTED_HALVES` (a tester's 上游 rate counted
+    a game a moderator ended that the other figures left out)."""
+    return {
+        "halves": Count(_int("halves__0__points__0"), filter=COUNTED_HALVES)
+        + Count(_int("halves__1__points__0"), filter=COUNTED_HALVES),
+        "firsts": _n(COUNTED_HALVES & _went_out_first(0))
+        + _n(COUNTED_HALVES & _went_out_first(1)),
+        "points": Coalesce(Sum(_team("halves__0__points"), filter=COUNTED_HALVES), 0)
+        + Coalesce(Sum(_team("halves__1__points"), filter=COUNTED_HALVES), 0),
+    }
+
+
 def stats(user_id: int, filters: Filters = Filters()) -> Stats:
-    """The statistics of ``user_id``'s finished games that pass ``filters``:
-    two aggregate queries (by seat, by partner), whatever the number of games."""
+    """The statistics of ``user_id``'s finished games that pass ``filters``
+    (RULES.md §5–§7, §12): two aggregate queries (by seat, by partner),
+    whatever the number of games. Every figure leaves out what a moderator
+    ended (:data:`VOIDED`) except ``total.games`` and the seat and partner
+    game counts, which count every game listed."""
     qs = seats(user_id, filters)
     per_seat = {
         row["index"]: row for row in qs.values("index").annotate(
             n=Count("pk"), out=_n(PLAYED_OUT), won=_n(WON),
             clamps_won=_n(WON & DOUBLE_CLAMP), clamps_lost=_n(LOST & DOUBLE_CLAMP),
-            escapes=_n(ESCAPED),
-            halves=Count(_int("halves__0__points__0")) + Count(_int("halves__1__points__0")),
-            firsts=_n(_went_out_first(0)) + _n(_went_out_first(1)),
-            points=Coalesce(Sum(_team("halves__0__points")), 0)
-            + Coalesce(Sum(_team("halves__1__points")), 0),
+            escapes=_n(ESCAPED), **_half_figures(),
         ).order_by("index")
     }
     by_seat = [Tally(per_seat[i]["n"], per_seat[i]["out"], per_seat[i]["won"])

@@ -50,6 +50,6 @@ def came_online(user: User) -> list[int]:
     if told:
         cache.set(key, 1, SESSION_GAP_SECONDS)
     for uid in told:
-        events.notify(uid, CODE, _("Your friend %(name)s is online.") % {"name": user.username},
-                      {"name": user.username})
+        events.notify(uid, CODE, lambda: _("Your friend %(name)s is online.")
+                      % {"name": user.username}, {"name": user.username})
     return told

@@ -190,7 +190,7 @@ def parse_minimum(value: object) -> int:
 def too_low(minimum: int) -> Refused:
     """The refusal of a player below ``minimum`` (params ``minimum``)."""
     return Refused("reputation_too_low",
-                   _("This table asks for a finish rate of at least %(minimum)s%%.")
+                   lambda: _("This table asks for a finish rate of at least %(minimum)s%%.")
                    % {"minimum": minimum}, {"minimum": minimum})
 
 
@@ -243,7 +243,7 @@ def set_minimum(table_id: int, user: User, minimum: object) -> int:
                  and not passes(profiles.get(uid), minimum)]
         if short:
             e = too_low(minimum)
-            tables.stand_up(table, short, e.reason, str(e), e.params)
+            tables.stand_up(table, short, e.reason, e.words, e.params)
             for uid in short:
                 inbox.post(uid, KIND_KEPT_OUT, {"table": table.name, "minimum": minimum},
                            f"/tables/{table.pk}/")

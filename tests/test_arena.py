@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from contests import arena, arena_pairing, arena_run
 from contests.models import Arena, ArenaEntry, ArenaSeating
-from games import events, play, presence, snapshots, tables
+from games import events, play, presence, seatview, snapshots, tables
 from games.models import Game, Seat, Table
 from moderation.models import AuditEntry
 from shop import ledger
@@ -206,6 +206,15 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     assert len(queued) == 6
     # everyone left the arena tables
     assert not Seat.objects.filter(table__owner=a.pool, user__isnull=False).exists()
+    # and each one's view of the game says why and what comes next (not "sit down again")
+    for seat, uid in enumerate(seatings[0].user_ids):
+        reason = seatview.view_for(g0, seat)["stood_reason"]
+        assert reason["en"] == ("Game over: you are back in the arena's queue."
+                                if uid != pauser.pk else
+                                "You are paused in this arena: resume on its page to be "
+                                "seated again."), (uid, reason)
+        assert reason["zh-hans"] != reason["en"]
+    assert "stood_reason" not in seatview.view_for(g0, None)
 
     # next round: four of the six get a table; the other two wait
     assert arena_run.pair(a.pk, random.Random(2)) == 1
@@ -229,6 +238,7 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     arena_run.tick()
     a.refresh_from_db()
     assert a.status == Arena.FINISHED
+    assert seatview.view_for(g0, 0)["stood_reason"]["en"] == "The arena is over."
     assert coins(a.pool) == 0
     pool = 8 * FEE + 200
     ranked = list(ArenaEntry.objects.filter(arena=a).exclude(status=ArenaEntry.REMOVED)

@@ -132,15 +132,43 @@ def test_statistics_of_a_hand_built_set(hand_built, owner):
     assert (s.total.games, s.total.played_out, s.total.wins) == (7, 4, 2)
     assert s.total.win_rate == 50
     assert (s.clamps_won, s.clamps_suffered, s.escapes) == (1, 1, 1)
-    # halves: 1 + 2 + 2 + 1 + 0 + 1 + 1 = 8; 上游: games 1, 2 (second half), 6
-    assert (s.halves, s.firsts, s.first_rate) == (8, 3, 38)
-    # ours: 300 + 250 + 360 + 120 + 0 + 150 = 1180 over 8 halves
-    assert (s.half_points, s.points_per_half) == (1180, 147.5)
+    # halves: 1 + 2 + 2 + 1 + 0 + 1 = 7 (not game 7's: a moderator ended it);
+    # 上游: games 1, 2 (second half), 6
+    assert (s.halves, s.firsts, s.first_rate) == (7, 3, 43)
+    # ours: 300 + 250 + 360 + 120 + 0 + 0 = 1030 over 7 halves
+    assert (s.half_points, s.points_per_half) == (1030, 147.1)
     assert [(t.games, t.wins) for t in s.seats] == [(6, 1), (1, 1), (0, 0), (0, 0)]
     assert s.partners == [("partner", history.Tally(6, 3, 2))]  # the practice game had a bot
     rated = history.stats(owner.pk, history.Filters(kind="rated"))
     assert (rated.total.games, rated.clamps_suffered) == (6, 0)
     assert history.stats(owner.pk, history.Filters(flags=("wager",))).total.games == 1
+
+
+def test_a_game_a_moderator_ended_counts_in_no_rate(owner, mod, client):
+    """A tester's practice game, closed by a moderator after a half they went
+    out first in, raised their 上游 rate while the win rate and the points per
+    half left it out: every figure leaves out the halves of a game a moderator
+    ended (``history.VOIDED``), so the rates are over the same games."""
+    from moderation import actions
+    from tests.helpers import start_game, state_in_second_half
+
+    state = state_in_second_half()
+    first = state["halves"][0]["finish_order"][0]
+    game = start_game([owner], bots=[i for i in range(4) if i != first])  # owner went out first
+    state["practice"] = True
+    Game.objects.filter(pk=game.pk).update(state=state, seq=state["seq"])
+    actions.close_table(mod, game.table_id, "测试关桌")
+    game.refresh_from_db()
+    assert (game.end_reason, game.practice, len(game.state["halves"])) == (
+        "moderator_close", True, 1)
+    s = history.stats(owner.pk)
+    assert (s.total.games, s.total.played_out, s.total.win_rate) == (1, 0, None)
+    assert (s.halves, s.firsts, s.first_rate) == (0, 0, None)
+    assert (s.half_points, s.points_per_half) == (0, None)
+    client.force_login(owner)
+    page = client.get("/history/").content.decode()
+    for figure in ("win-rate", "first-rate", "points-per-half"):
+        assert f'<dd class="stat-{figure}">—</dd>' in page, figure
 
 
 def test_partners_below_five_games_are_not_listed(players, table):

@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import GemCap, Profile, RatingEntry
 from games import access, chat, engine, presence, snapshots, tables
@@ -464,6 +464,7 @@ def test_gem_cap_override_set_and_cleared(mod):
     (lambda m, t: actions.mute(m, "outsider", "5", "m", "   "), "no_reason"),
     (lambda m, t: actions.mute(m, "outsider", "5", "m", "x" * 501), "reason_too_long"),
     (lambda m, t: actions.mute(m, "outsider", "0", "m", "x"), "bad_length"),
+    (lambda m, t: actions.mute(m, "outsider", "-5", "m", "x"), "bad_length"),
     (lambda m, t: actions.mute(m, "outsider", "31", "d", "x"), "bad_length"),
     (lambda m, t: actions.mute(m, "outsider", "ten", "m", "x"), "bad_length"),
     (lambda m, t: actions.mute(m, "outsider", "5", "forever", "x"), "bad_length"),
@@ -512,6 +513,32 @@ def test_a_refusal_through_the_console_shows_its_message(mod, outsider):
     assert (r.status_code == 200 and "Give a reason" in r.content.decode()) or \
         "请填写理由" in r.content.decode()
     assert not Sanction.objects.exists()
+
+
+def test_a_negative_length_is_refused_as_out_of_range_naming_the_range(mod, outsider):
+    """A tester's mute of "-5" minutes read 时长须为整数 (it is a whole
+    number): a negative length is out of range, and the message says the range
+    as the form shows it; a non-number is still 须为整数."""
+    client = _client(mod)
+    for amount, unit, action, said in (
+            ("-5", "m", "mute", "时长超出允许范围（1 分钟到 30 天）。"),
+            (" -5 ", "d", "mute", "时长超出允许范围（1 分钟到 30 天）。"),
+            ("0", "m", "mute", "时长超出允许范围（1 分钟到 30 天）。"),
+            ("31", "d", "mute", "时长超出允许范围（1 分钟到 30 天）。"),
+            ("-1", "h", "suspend", "时长超出允许范围（1 小时到 365 天，或永久）。"),
+            ("ten", "m", "mute", "时长须为整数。"),
+            ("-", "m", "mute", "时长须为整数。"),
+            ("--5", "m", "mute", "时长须为整数。")):
+        page = client.post(f"/mod/users/outsider/{action}/", {
+            "amount": amount, "unit": unit, "reason": "刷屏"},
+            follow=True, HTTP_ACCEPT_LANGUAGE="zh-hans")
+        assert [str(m) for m in page.context["messages"]] == [said], amount
+    with translation.override("en"), pytest.raises(Refused) as e:
+        actions.parse_length(-5, "m", actions.MUTE_RANGE)  # JSON's number alike
+    assert e.value.reason == "bad_length"
+    assert str(e.value) == "That length is out of range (1 minute to 30 days)."
+    assert not Sanction.objects.exists()
+    assert not AuditEntry.objects.exists()
 
 
 # --- the audit log ----------------------------------------------------------------
@@ -760,7 +787,7 @@ def test_a_superuser_is_a_moderator_at_a_private_table_and_over_a_protected_sign
 def test_a_kicked_owner_hands_the_table_over_and_their_view_says_until_when(mod):
     """RULES.md §12: a kicked owner's controls pass to the player in the
     lowest seat still there; the kicked player's view of the game the kick
-    ended names the ban (``table_ban``), a reload's stand-up banner."""
+    ended names the ban (``stood_reason``), a reload's stand-up banner."""
     from games import seatview
 
     players = make_players(4, "kown")
@@ -779,10 +806,11 @@ def test_a_kicked_owner_hands_the_table_over_and_their_view_says_until_when(mod)
     g = Game.objects.get(pk=game.pk)
     view = seatview.view_for(g, 0)
     ban = Sanction.objects.get(kind=Sanction.TABLE_BAN, user=players[0])
-    assert view["table_ban"] == hooks.ban_text(ban)
-    assert "table_ban" not in seatview.view_for(g, 1)
+    assert view["stood_reason"]["zh-hans"] == hooks.ban_text(ban)  # the test's language
+    assert view["stood_reason"]["en"].startswith("A moderator removed you from this table")
+    assert "stood_reason" not in seatview.view_for(g, 1)
     Sanction.objects.filter(pk=ban.pk).update(until=timezone.now() - timedelta(seconds=1))
-    assert "table_ban" not in seatview.view_for(g, 0)
+    assert "stood_reason" not in seatview.view_for(g, 0)
     # a kick of someone who does not own the table leaves the owner be
     actions.kick(mod, table.pk, players[3].username, "x")
     assert Table.objects.get(pk=table.pk).owner == players[1]

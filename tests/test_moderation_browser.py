@@ -5,6 +5,7 @@ screenshot for the README (docs/img/moderation-console.png)."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -36,9 +37,23 @@ def test_a_player_reports_a_chat_line_and_a_moderator_sees_it(site, browser):  #
     assert "你们都是菜鸟" in dialog.locator("#report-line").inner_text()
     dialog.locator("#report-category").select_option("chat_abuse")
     dialog.locator("#report-note").fill("骂人")
-    dialog.locator("#report-send").click()
+    # a double click files one report: the button is off while the first is
+    # on its way, and a second submit then sends nothing (one script task,
+    # so the answer cannot arrive in between)
+    sent = page.evaluate("""() => {
+        const proto = WebSocket.prototype, send = proto.send, out = [];
+        proto.send = function (data) { out.push(String(data)); return send.call(this, data); };
+        document.getElementById("report-send").click();
+        document.getElementById("report-form").requestSubmit();
+        const off = document.getElementById("report-send").disabled;
+        proto.send = send;
+        return {reports: out.filter((d) => d.includes('"report"')).length, off};
+    }""")
+    assert sent == {"reports": 1, "off": True}
     page.wait_for_function("() => (window.__toasts || []).length > 0")
     assert "举报" in page.evaluate("window.__toasts[0]")
+    # the answer turns it back on
+    page.wait_for_function("() => !document.getElementById('report-send').disabled")
     out = site.manage("shell", "-c", "from moderation.models import Report; "
                       "r = Report.objects.get(); print(r.category, r.target.username, r.note)")
     assert out.split()[-3:] == ["chat_abuse", "xiewen", "骂人"]
@@ -135,3 +150,45 @@ def test_a_suspended_player_is_signed_out_and_the_page_does_not_reconnect(
     # the reload: the site as a signed-out visitor sees it
     page.locator(".site-nav a[href^='/accounts/login/']").wait_for(timeout=15_000)
     assert page.locator(".site-nav").get_by_role("link", name="fenghao", exact=True).count() == 0
+
+
+KICKED = """
+from moderation import actions, roles
+from tests.browser import PASSWORD
+from tests.helpers import make_players, start_game
+mod, *four = make_players(5, "tiren%(tag)s")
+roles.add(mod)
+game = start_game(four)
+four[0].set_password(PASSWORD)
+four[0].save()
+actions.kick(mod, game.table_id, four[0].username, "挂机不打")
+print(four[0].username, game.table_id)
+"""
+
+
+def test_a_kicked_player_reloading_reads_why_and_until_when_and_gets_no_seat(
+        site, browser):  # noqa: F811
+    """A player a moderator kicked opens the table again (the live notice long
+    gone): the stand-up banner says a moderator removed them and when they may
+    sit there again (the view's ``stood_reason``), in their page's language,
+    and no empty seat offers 坐下."""
+    said = site.manage("shell", "-c", KICKED % {"tag": uuid.uuid4().hex[:6]})
+    name, table_id = said.split()[-2:]  # after the shell's own first line
+    for locale, words in (("zh-CN", "管理员已将你请离这张桌子"),
+                          ("en-US", "A moderator removed you")):
+        p = Player.open(browser, name, viewport={"width": 1000, "height": 760}, locale=locale)
+        p.log_in(site.base_url)
+        p.page.goto(f"{site.base_url}/tables/{table_id}/")
+        p.wait_connected()
+        # the game's result first (not yet seen in this browser), saying it too
+        stood = p.page.locator("#result-panel .result-stood")
+        stood.wait_for()
+        assert words in stood.inner_text(), stood.inner_text()
+        p.page.locator("#result-close").click()
+        banner = p.page.locator("#stood-notice")
+        banner.wait_for()
+        assert words in banner.inner_text(), banner.inner_text()
+        p.page.locator('.seat[data-seat="3"]').wait_for()
+        assert p.page.locator(".seat button.sit").count() == 0
+        p.assert_clean()
+        p.page.context.close()

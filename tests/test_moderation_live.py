@@ -244,3 +244,41 @@ async def test_a_moderator_watches_a_table_with_spectators_off(players, outsider
                                and m["table"]["watchers"]["names"])
     assert frame["table"]["watchers"]["names"] == [{"username": "laoli", "moderator": True}]
     assert frame["table"]["spectators"] == 1
+
+
+async def test_each_page_reads_a_moderators_notice_in_its_own_language(table, players, mod,
+                                                                        socks):
+    """A notice caused by someone else (a moderator on a Chinese page here)
+    reaches each page in that page's language (its language cookie), not the
+    moderator's: ``games.events.spoken``, the consumer's ``in_my_language``."""
+    from channels.testing import WebsocketCommunicator
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    from tests.test_consumers import ORIGIN, Sock, _cookie
+    from yuanzi_site.asgi import application
+
+    async def page(user, language: bytes):
+        cookie = await db(_cookie)(user)
+        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[
+            ORIGIN, (b"cookie", cookie + b"; " + django_settings.LANGUAGE_COOKIE_NAME.encode()
+                     + b"=" + language)])
+        assert (await comm.connect(timeout=5))[0]
+        sock = Sock(comm, None)
+        socks.append(sock)
+        return sock
+
+    english, chinese = await page(players[0], b"en"), await page(players[1], b"zh-hans")
+
+    def grant() -> None:
+        with translation.override("zh-hans"):  # the moderator's own page
+            for p in players[:2]:
+                actions.coins(mod, p.username, 50, "活动奖励")
+
+    await db(grant)()
+    said = (await english.until(lambda m: m["type"] == "notice"))["message"]
+    assert said == "A moderator gave you 50 coins: 活动奖励"
+    said = (await chinese.until(lambda m: m["type"] == "notice"))["message"]
+    assert said == "管理员发给你 50 金币：活动奖励"
+    for s in (english, chinese):
+        assert all("texts" not in f for f in s.frames)  # one language per page

@@ -1,13 +1,17 @@
 """Reports: filed from a table (``moderation.reports``; the socket
-path is in tests/test_moderation_live.py), at most 5 an hour, queued in the
+path is in tests/test_moderation_live.py), at most 5 an hour, one of a player
+at a table while it is open and under a minute old (a double click), queued in the
 console with their context — the chat around the line, the game's record only
 once it has ended, both users' recent games — and resolved or dismissed with
 a note, audited, the reporter told in general terms."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone, translation
 
 from games import chat, play, tables
 from games.models import Game
@@ -25,11 +29,13 @@ def _client(user) -> Client:
     return c
 
 
-def test_at_most_five_reports_an_hour(owner, outsider):
+def test_at_most_five_reports_an_hour(owner, outsider, time_machine):
+    time_machine.move_to(timezone.now(), tick=False)
     table = tables.create_table(owner)
     tables.sit(table.pk, outsider, 1)
     for _ in range(5):
         reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
+        time_machine.shift(timedelta(minutes=2))  # past the repeat window, within the hour
     with pytest.raises(Refused) as e:
         reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
     assert e.value.reason == "report_limit"
@@ -66,11 +72,51 @@ def test_the_queue_shows_context_and_never_a_running_games_record(mod):
     assert [g.game_id for g in page.context["target_games"]] == [game.pk]
 
 
-def test_resolve_and_dismiss_through_the_console(mod, owner, outsider):
+def test_a_repeat_report_within_a_minute_is_refused_and_files_nothing(
+        owner, outsider, partner, mod, time_machine):
+    """A tester's double click on 发送举报 filed two identical reports: while
+    the first is open and under a minute old, the same reporter's report of
+    the same player at the same table (for a chat line of theirs too) is
+    refused with ``already_reported``; another player, another table, a
+    minute later or once the first is handled, it is filed."""
+    time_machine.move_to(timezone.now(), tick=False)
+    table, other = tables.create_table(owner), tables.create_table(partner)
+    tables.sit(table.pk, outsider, 1)
+    tables.sit(table.pk, partner, 2)
+    first = reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
+    line = chat.chat(table.pk, outsider, "快点")
+    time_machine.shift(timedelta(seconds=59))
+    for again in ({"category": "stalling", "user_id": outsider.pk},
+                  {"category": "cheating", "user_id": outsider.pk, "note": "又来"},
+                  {"category": "chat_abuse", "line_id": line.pk}):
+        with pytest.raises(Refused) as e:
+            reports.create_report(owner, table.pk, **again)
+        assert e.value.reason == "already_reported"
+    with translation.override("zh-hans"), pytest.raises(Refused) as e:
+        reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
+    assert str(e.value) == "你刚举报过这位玩家，管理员会处理。"
+    assert list(Report.objects.values_list("pk", flat=True)) == [first.pk]  # nothing filed
+    # another player: a report of its own
+    reports.create_report(owner, table.pk, category="other", user_id=partner.pk)
+    # the first one handled: the same complaint is filed at once
+    reports.handle(mod, first.pk, "看过了", resolved=False)
+    handled = reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
+    # over a minute later, though that one is still open
+    time_machine.shift(timedelta(seconds=61))
+    reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
+    # the same player at another table
+    tables.sit(other.pk, outsider, 1)
+    reports.create_report(owner, other.pk, category="stalling", user_id=outsider.pk)
+    assert Report.objects.filter(target=outsider, status=Report.OPEN).count() == 3
+    assert Report.objects.get(pk=handled.pk).status == Report.OPEN
+
+
+def test_resolve_and_dismiss_through_the_console(mod, owner, outsider, partner):
     table = tables.create_table(owner)
     tables.sit(table.pk, outsider, 1)
+    tables.sit(table.pk, partner, 2)
     a = reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
-    b = reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
+    b = reports.create_report(owner, table.pk, category="other", user_id=partner.pk)
     c = _client(mod)
     c.post(f"/mod/reports/{a.pk}/", {"outcome": "resolve", "note": "禁言一天"})
     c.post(f"/mod/reports/{b.pk}/", {"outcome": "dismiss", "note": "正常对局"})

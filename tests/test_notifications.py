@@ -282,8 +282,9 @@ def test_a_report_handled_tells_the_reporter(mod, owner, outsider):
     table = tables.create_table(owner)
     tables.sit(table.pk, outsider, 1)
     first = reports.create_report(owner, table.pk, category="stalling", user_id=outsider.pk)
-    second = reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
     reports.handle(mod, first.pk, "处理了", resolved=True)
+    # (filed once the first is handled: an open one refuses a repeat for a minute)
+    second = reports.create_report(owner, table.pk, category="other", user_id=outsider.pk)
     reports.handle(mod, second.pk, "没问题", resolved=False)
     assert kinds(owner)[::-1] == ["report_resolved", "report_dismissed"]
     assert kinds(outsider) == []  # the reported player is not told by the report

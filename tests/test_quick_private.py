@@ -230,16 +230,28 @@ def test_the_creator_of_a_table_is_seated_on_creation():
                 .values_list("user_id", flat=True)) == [friend.pk]
 
 
-def test_a_creator_playing_elsewhere_gets_the_table_without_a_seat():
+def test_opening_a_table_is_refused_while_you_play_and_changes_nothing():
+    """开桌 during a running game opened a table without its creator, an
+    orphan in the lobby: it is refused as 快速开始 and 练习 are
+    (``seated_elsewhere``, naming the game's table), and nothing is created."""
     players = make_players(4, "busy")
     game = start_game(players)
-    table, why = tables.open_table(players[2], "等我")
-    assert why is not None
-    assert why.reason == "seated_elsewhere"
-    assert table.owner_id == players[2].pk
-    assert not table.closed
-    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    before = Table.objects.count()
+    with pytest.raises(Refused) as e:
+        tables.open_table(players[2], "等我")
+    assert e.value.reason == "seated_elsewhere"
+    assert e.value.params == {"table_id": game.table_id}
+    assert Table.objects.count() == before
+    assert not Table.objects.filter(name="等我").exists()
     assert Seat.objects.get(user=players[2]).table_id == game.table_id  # still playing there
+    client = Client()
+    client.force_login(players[2])
+    page = client.post("/tables/new/", {"name": "等我"}, follow=True)
+    assert page.redirect_chain[-1][0] == "/"
+    html = page.content.decode()
+    assert "请先打完这局" in html
+    assert f'<a href="/tables/{game.table_id}/">' in html
+    assert Table.objects.count() == before
 
 
 def test_the_empty_table_limit_counts_the_table_the_creator_leaves(settings):
@@ -318,11 +330,12 @@ def test_the_lobby_buttons_open_a_seated_table_and_a_practice_game():
     game = Seat.objects.get(user=me).table.current_game
     assert response["Location"] == f"/tables/{game.table_id}/"
     assert game.state["bots"][1:] == ["expert"] * 3
-    # while that game runs: another table opens without them and says 请坐下
-    page = client.post("/tables/new/", {"name": "下一桌"}, follow=True).content.decode()
-    assert "请坐下" in page
-    assert "练习桌" in page
-    assert not Seat.objects.filter(table__name="下一桌", user__isnull=False).exists()
+    # while that game runs no other table opens: the lobby says how to leave it
+    page = client.post("/tables/new/", {"name": "下一桌"}, follow=True)
+    assert page.redirect_chain[-1][0] == "/"
+    assert "练习桌" in page.content.decode()
+    assert "打练习局：回到那里点离开即可（不罚）" in page.content.decode()
+    assert not Table.objects.filter(name="下一桌").exists()
     page = client.post("/tables/practice/", {"bot": "normal"}, follow=True)
     assert page.redirect_chain[-1][0] == "/"
     # a practice game is not "finished first": it is left at no cost, or left

@@ -11,6 +11,7 @@ is its answer to an API request, the same shape from every app (docs/api.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import JsonResponse
@@ -39,12 +40,16 @@ class Refused(ValueError):
         code cannot reach a client undocumented.
     """
 
-    def __init__(self, reason: str, message: str, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, reason: str, message: str | Callable[[], str],
+                 params: dict[str, Any] | None = None) -> None:
         if reason not in REASONS:
             raise ValueError(f"unregistered reason code {reason!r}")
-        super().__init__(message)
+        super().__init__(message if isinstance(message, str) else message())
         self.reason = reason
         self.params = dict(params or {})
+        #: the message as given: a function that says it in the active language
+        #: lets a notice of it reach each reader in theirs (``games.events.notify``)
+        self.words = message
 
 
 def refused_json(refusal: Refused, status: int = 400) -> JsonResponse:

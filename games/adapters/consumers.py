@@ -233,18 +233,29 @@ class _JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels
 
     # the per-user channel, on every socket of a person (tables, the lobby, /ws/me/)
 
+    def in_my_language(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """A frame whose words come in every language (``texts``,
+        ``games.events.spoken``) with ``message`` in this page's language."""
+        texts = frame.get("texts")
+        if not isinstance(texts, dict):
+            return frame
+        if not hasattr(self, "language"):
+            self.language = scope_language(self.scope)
+        rest = {k: v for k, v in frame.items() if k != "texts"}
+        return {**rest, "message": texts.get(self.language, frame.get("message", ""))}
+
     async def user_notice(self, event: dict[str, Any]) -> None:
         # something this person must be told (events.notify)
-        await self.send_json(event["notice"])
+        await self.send_json(self.in_my_language(event["notice"]))
 
     async def user_frame(self, event: dict[str, Any]) -> None:
         # events.send_user: e.g. a `me` frame
-        await self.send_json(event["frame"])
+        await self.send_json(self.in_my_language(event["frame"]))
 
     async def user_close(self, event: dict[str, Any]) -> None:
         # events.close_sockets: e.g. a suspended account is logged out everywhere
         if event.get("notice"):
-            await self.send_json(event["notice"])
+            await self.send_json(self.in_my_language(event["notice"]))
         await self.close(code=4403)
 
     async def user_hidden(self, event: dict[str, Any]) -> None:
@@ -540,7 +551,7 @@ class TableConsumer(_JsonSocket):
     async def table_gone(self, event: dict[str, Any]) -> None:
         # the table closed (a moderator, or idle): say so, then close like a closed table
         if event.get("notice"):
-            await self.send_json(event["notice"])
+            await self.send_json(self.in_my_language(event["notice"]))
         await self.send_json({"type": "table_closed", "id": event["id"]})
         await self.close(code=4404)
 

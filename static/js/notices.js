@@ -86,7 +86,8 @@ export function stoodUpText(s = state) {
 export function stoodUpMessage(s = state) {
   const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
   // a moderator's kick: the server's words (until when), also after a reload
-  return why || (s.view && s.view.table_ban) || stoodUpText(s);
+  const known = s.view && s.view.stood_reason;  // {language: text}, from the server
+  return why || (known && known[T.lang === "en" ? "en" : "zh-hans"]) || stoodUpText(s);
 }
 
 /* Called after renderResult: while the result panel is up it says that I was

@@ -8,7 +8,7 @@ import {$, clear, el} from "./dom.js";
 import {T, fmt} from "./i18n.js";
 import {seatBotLevel, seatName, titleOf} from "./names.js";
 import {
-  closed, isOwner, myGameSeat, mySnapshotSeat, playing, positions, state, tableWaiting,
+  closed, isOwner, myGameSeat, mySnapshotSeat, playing, positions, state, stoodUp, tableWaiting,
 } from "./state.js";
 
 /* Seat buttons call commands.sit(i), commands.addBot(i), commands.removeBot(i).
@@ -165,7 +165,9 @@ function seatActions(seat, i, s) {
   if (!seat.player && !seat.bot) {
     // an arena table seats only the four its seating placed (contests.arena_run.seat_check)
     const arena = s.table && s.table.arena;
-    if (s.me.id !== null && (!arena || arena.seated.includes(s.me.id))) {
+    // stood up with a reason the server knows (a moderator's kick): no seat to offer
+    const barred = stoodUp(s) && !!s.view.stood_reason;
+    if (s.me.id !== null && !barred && (!arena || arena.seated.includes(s.me.id))) {
       actions.appendChild(seatButton("sit small", T.sit, i));
     }
     if (isOwner(s)) {

@@ -3,6 +3,10 @@
  *
  * - Every chat line gets a ⚑ button: it opens #report-dialog to report that
  *   line (its author); #report-btn opens it to report a player at the table.
+ * - One report in flight at a time: #report-send stays disabled from the send
+ *   until its answer (`reported`) or refusal (`error`) arrives, or
+ *   ANSWER_WAIT_MS pass without one (a dropped line), so a double click sends
+ *   one report (the server refuses a repeat too: `already_reported`).
  * - markModerators(table) badges the seats of moderators (the snapshot lists
  *   the moderators seated or watching) and names the watching ones.
  * The dialog's words are in the template (translated there). */
@@ -11,6 +15,16 @@ import {$, el} from "../js/dom.js";
 import {toast} from "../js/notices.js";
 
 let target = {};
+// the timer of the report awaiting its answer (null: none in flight)
+let inFlight = null;
+const ANSWER_WAIT_MS = 10000;
+
+/* The report in flight was answered (or never will be): #report-send works again. */
+function settle() {
+  clearTimeout(inFlight);
+  inFlight = null;
+  $("report-send").disabled = false;
+}
 
 /* Fill the dialog's player choice from the snapshot's seated players. */
 function fillPlayers(table, meId) {
@@ -53,11 +67,15 @@ export function wireReport({send, table, meId}) {
   });
   $("report-form").addEventListener("submit", (e) => {
     e.preventDefault();
+    if (inFlight !== null) return;  // the first click's report is on its way
     const msg = {type: "report", category: $("report-category").value,
                  note: $("report-note").value.trim()};
     if (target.line_id) msg.line_id = target.line_id;
     else msg.user_id = Number($("report-user").value);
-    if (send(msg)) dialog.close();
+    if (!send(msg)) return;
+    $("report-send").disabled = true;
+    inFlight = setTimeout(settle, ANSWER_WAIT_MS);
+    dialog.close();
   });
   $("report-cancel").addEventListener("click", () => dialog.close());
 }
@@ -90,7 +108,12 @@ export function render(state) {
 }
 
 export function onMessage(msg) {
+  if (msg.type === "error" && inFlight !== null) {
+    settle();  // the report's refusal (the page's own handler shows it)
+    return false;
+  }
   if (msg.type !== "reported") return false;
+  settle();
   toast($("report-dialog").dataset.sent, "info", 5000);
   return true;
 }
