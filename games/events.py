@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 
 if TYPE_CHECKING:
     from games.fairness import SiteState
@@ -193,9 +195,6 @@ def spoken(words: Words) -> dict[str, Any]:
     caused the news (a moderator, the fourth player's Ready)."""
     if isinstance(words, str):
         return {"message": words}
-    from django.conf import settings
-    from django.utils import translation
-
     texts = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
@@ -207,9 +206,7 @@ def say(template: str, **params: Any) -> Callable[[], str]:
     """Words (:data:`Words`) from an English ``template`` marked with
     ``gettext_noop`` (so ``makemessages`` finds it) and its ``params``, bound
     now (a loop's variables included): translated when said."""
-    from django.utils.translation import gettext
-
-    return lambda: gettext(template) % params
+    return lambda: translation.gettext(template) % params
 
 
 def notice_frame(code: str, words: Words, params: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import time
+import uuid
 
 import pytest
 
@@ -290,10 +291,17 @@ def test_the_history_graph_labels_are_small_and_off_the_line(site, browser):
     me.assert_clean()
 
 
+OTHER_TABLE = """
+from games import tables
+from tests.helpers import make_players
+print(tables.create_table(make_players(1, "fe%(tag)s")[0], "别人的桌").pk)
+"""
+
+
 def test_a_refusal_over_the_socket_links_back_to_my_running_game(site, browser):
-    """A tester in a practice game opened a table (开桌: it opens without them)
-    and pressed 坐下 there: the refusal now links back to the running game; the
-    lobby shows no 准备 badges on a table whose game runs."""
+    """A tester in a practice game pressed 开桌 (now refused, no orphan table
+    left behind) and 坐下 at another table: both refusals link back to the
+    running game; the lobby shows no 准备 badges on a table whose game runs."""
     me = _person(browser, site.base_url, PHONE)
     page = me.page
     _practice(me)
@@ -303,9 +311,13 @@ def test_a_refusal_over_the_socket_links_back_to_my_running_game(site, browser):
     assert page.locator(f'.lobby-table[data-table-id="{game_table}"] .badge.ready').count() == 0
     page.locator("#table-name-input").fill("等我")
     page.locator("#create-table-btn").click()
-    page.wait_for_url("**/tables/*/")
+    page.wait_for_url(site.base_url + "/")  # refused: the lobby again, nothing opened
     message = page.locator(".messages .message").first
     assert message.locator(f'a[href="/tables/{game_table}/"]').count() == 1
+    assert page.locator(".lobby-table", has_text="等我").count() == 0
+    other = int(site.manage("shell", "-c", OTHER_TABLE % {"tag": uuid.uuid4().hex[:6]})
+                .split()[-1])
+    page.goto(f"{site.base_url}/tables/{other}/")
     me.wait_connected()
     page.locator('.seat[data-seat="0"] button.sit').click()
     toast = page.locator(".toast.error").last

@@ -198,16 +198,23 @@ print(table.pk)
 """
 
 
+def _at_a_made_table(site, browser, name: str, setup: str) -> Player:  # noqa: F811
+    """``name`` signs up on a desktop, ``setup`` (run in the site's shell,
+    printing the table's id last) makes their table; their page opens it."""
+    me = Player.open(browser, name, viewport={"width": 1366, "height": 800})
+    me.sign_up(site.base_url)
+    table_id = int(site.manage("shell", "-c", setup).split()[-1])
+    me.page.goto(site.base_url + f"/tables/{table_id}/")
+    me.wait_connected()
+    return me
+
+
 def test_a_wager_that_stands_a_player_up_asks_the_owner_first(site, browser):  # noqa: F811
     """The owner picks 20 (2,000 to sit) while a player with 1,500 is seated:
     the page asks, naming how many would be stood up (never a balance); Cancel
     changes nothing, confirming sets it and stands that player up."""
-    me = Player.open(browser, "queren", viewport={"width": 1366, "height": 800})
+    me = _at_a_made_table(site, browser, "queren", SHORT_SEATED)
     page = me.page
-    me.sign_up(site.base_url)
-    table_id = int(site.manage("shell", "-c", SHORT_SEATED).split()[-1])
-    page.goto(site.base_url + f"/tables/{table_id}/")
-    me.wait_connected()
     page.locator('.seat[data-seat="1"]:not(.empty)').wait_for()
     page.locator("#wager-select").select_option("20")
     page.locator("#wager-set").click()
@@ -250,12 +257,8 @@ def test_a_seated_player_short_of_the_wager_cannot_press_ready_and_is_told_why(
     """Seated at a wager-20 table with 1,500 coins (2,000 needed, RULES.md §9):
     准备 is off and the wager box says what is needed and what would change it,
     rather than the start standing them up once all four are ready."""
-    me = Player.open(browser, "duanque", viewport={"width": 1366, "height": 800})
+    me = _at_a_made_table(site, browser, "duanque", SHORT_ME)
     page = me.page
-    me.sign_up(site.base_url)
-    table_id = int(site.manage("shell", "-c", SHORT_ME).split()[-1])
-    page.goto(site.base_url + f"/tables/{table_id}/")
-    me.wait_connected()
     page.locator('.seat.is-me[data-seat="1"] .wager-afford[data-afford="0"]').wait_for()
     assert page.locator("#ready-btn").is_visible()
     assert page.locator("#ready-btn").is_disabled()
