@@ -163,8 +163,8 @@ def stood_view_keys(game_id: int, state: dict[str, Any], seat: int | None,
     (``{language code: text}``), why the table seats them no longer and what
     comes next (back in the queue, the next table ready, paused until they
     resume on the arena page, the arena over), so the page does not tell
-    them to sit down again (the arena seats them). Two queries, only for a
-    player's view of a finished game."""
+    them to sit down again (the arena seats them; RULES.md §12 arenas). Two
+    queries, only for a player's view of a finished game."""
     if state.get("status") != "over" or user_id is None or seat is None:
         return {}
     seating = (ArenaSeating.objects.filter(game_id=game_id).select_related("arena")

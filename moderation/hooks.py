@@ -95,7 +95,8 @@ def seat_policy(table: Table, user: User | None, moment: str) -> None:
 
 
 def ban_text(ban: Sanction) -> str:
-    """Why a kicked player may not sit at that table, and until when."""
+    """Why a kicked player may not sit at that table, and until when (RULES.md
+    §12 moderation: a kick bans that table for ``MODERATION_KICK_BAN_MINUTES``)."""
     return _("A moderator removed you from this table: you may sit here again after "
              "%(until)s.") % {"until": until_text(ban)}
 

@@ -20,4 +20,10 @@ export function fmt(template, values) {
     values[k] === undefined ? "" : String(values[k]));
 }
 
+/* Of a text the server gives in every language ({"zh-hans": …, "en": …}: a
+   notification, a view's stood_reason), this page's; "" if it has none. */
+export function inMyLanguage(texts) {
+  return (texts && texts[T.lang === "en" ? "en" : "zh-hans"]) || "";
+}
+
 export function signed(n) { return n > 0 ? "+" + n : String(n); }

@@ -16,7 +16,7 @@
  * #inbox-badge[data-unread], #site-notice[data-id]. */
 
 import {$, el} from "./dom.js";
-import {T, fmt, useStrings} from "./i18n.js";
+import {T, fmt, inMyLanguage, useStrings} from "./i18n.js";
 
 const MAX_TOASTS = 3;
 let worded = false;
@@ -180,7 +180,7 @@ export function inviteToast(n) {
   const life = Date.parse(n.params.expires_at) - Date.parse(n.created_at);
   inviteDeadlines[id] = Date.now() + (life > 0 ? life : 120000);
   const t = toastNotice({code: "table_invite",
-                         message: n.text[T.lang === "en" ? "en" : "zh-hans"] || ""});
+                         message: inMyLanguage(n.text)});
   t.classList.add("invite-toast");
   t.dataset.invite = id;
   const row = el("span", "invite-buttons");

@@ -5,7 +5,7 @@
 
 import {$, el} from "./dom.js";
 import {richText} from "./emoji.js";
-import {T, fmt} from "./i18n.js";
+import {T, fmt, inMyLanguage} from "./i18n.js";
 import {autoByClock, closed, playing, state, stoodUp, watchBarred} from "./state.js";
 
 const MAX_TOASTS = 3;
@@ -85,9 +85,8 @@ export function stoodUpText(s = state) {
    else the stand-up words (stoodUpText). */
 export function stoodUpMessage(s = state) {
   const why = s.view && standReason.game === s.view.game_id ? standReason.text : null;
-  // a moderator's kick: the server's words (until when), also after a reload
-  const known = s.view && s.view.stood_reason;  // {language: text}, from the server
-  return why || (known && known[T.lang === "en" ? "en" : "zh-hans"]) || stoodUpText(s);
+  // the server's reason (a kick and until when, an arena's next step), also after a reload
+  return why || inMyLanguage(s.view && s.view.stood_reason) || stoodUpText(s);
 }
 
 /* Called after renderResult: while the result panel is up it says that I was
