@@ -24,7 +24,8 @@ class ArenaForm(forms.Form):
     minimum level, maximum players, prize split (per cent, comma-separated,
     default 50,30,20), house prize."""
 
-    name = forms.CharField(label=_("Name"), max_length=40)
+    name = forms.CharField(label=_("Name"), max_length=40,
+                           widget=forms.TextInput(attrs={"data-count": ""}))
     starts_at = forms.DateTimeField(label=_("Starts at (Beijing time, Asia/Shanghai)"),
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     duration_minutes = forms.IntegerField(label=_("Duration (minutes)"), initial=60,

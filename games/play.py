@@ -143,7 +143,8 @@ def act(game_id: int, user: User, seq: Any, action: Any, table_id: int | None = 
         current game (the connection's, ``SocketContext.game_id``): a locked
         row of another table, or of a game no longer playing, is not trusted,
         and the table's current game is looked up instead.
-    :raises Refused: ``no_game``, ``not_seated``, ``stale``, or an engine
+    :raises Refused: ``no_game``, ``not_seated``, ``bad_message`` (``seq`` not
+        an integer), ``stale``, or an engine
         reason code (``not_your_turn``, ``does_not_beat`` …); nothing changes.
     """
     with transaction.atomic():
@@ -151,7 +152,9 @@ def act(game_id: int, user: User, seq: Any, action: Any, table_id: int | None = 
         seat = seat_of(game, user)
         if seat is None:
             raise Refused("not_seated", _("You are not playing in this game."))
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq > game.seq:
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise Refused("bad_message", _("“seq” must be a whole number."))
+        if seq > game.seq:
             raise Refused("stale", _("That move names a position the table has not reached."))
         if seq < game.seq:
             raise Refused(

@@ -208,10 +208,19 @@ def current_view(table_id: int, user: User | AnonymousUser | None) -> SiteView |
     return None if game is None else view_for(game, seat_of(game, user))
 
 
-def game_view(game_id: int | None, user: User | AnonymousUser | None) -> SiteView | None:
+def game_view(game_id: int | None, user: User | AnonymousUser | None,
+              emptied: bool = False) -> SiteView | None:
     """``user``'s view of the game ``game_id`` (``None``: no view), for a caller
-    that has just read the table's current game id (a snapshot's ``game_id``)."""
+    that has just read the table's current game id (a snapshot's ``game_id``).
+
+    :param emptied: the table waits with nobody seated
+        (``games.snapshots.emptied``): its last game is history, shown only to
+        those who played it (their result), not as the board a newcomer finds.
+    """
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     if game is None:
         return None
-    return view_for(game, seat_of(game, user))
+    seat = seat_of(game, user)
+    if emptied and seat is None and game.state["status"] == engine.OVER:
+        return None
+    return view_for(game, seat)

@@ -169,6 +169,13 @@ def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot |
     return snap
 
 
+def emptied(snap: TableSnapshot) -> bool:
+    """Does the table wait with no player seated (bots at most)? Its last
+    game's board (刀, scores, badges) is then not shown to newcomers
+    (``games.seatview.game_view``; static/js/state.js ``emptied`` likewise)."""
+    return snap["status"] == Table.WAITING and not any(s["player"] for s in snap["seats"])
+
+
 def _not_watching(table: Table, seated: set[int]) -> set[int]:
     """Users at the table who are not spectators: the seated ones, and the
     owner of a waiting table, standing at it to run it (the owner alone once

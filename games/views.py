@@ -30,7 +30,7 @@ from games.adapters import ratelimit
 from games.models import Game, Table
 from games.queries import running_table
 from games.said import say_refused
-from games.seatview import seat_of, view_for
+from games.seatview import game_view, seat_of, view_for
 from yuanzi_site import markdown
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused
@@ -192,11 +192,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         _remember_invite(request, found)
     moderator = access.is_moderator(request.user)
     barred = access.watch_barred(snap, request.user, moderator)
-    view = None
-    if snap["game_id"] and not barred:
-        game = Game.objects.filter(pk=snap["game_id"]).first()
-        if game is not None:
-            view = view_for(game, seat_of(game, request.user))
+    view = None if barred else game_view(snap["game_id"], request.user,
+                                         snapshots.emptied(snap))
     me = _me(request)
     if request.user.is_authenticated:  # spectators off: the owner and moderators still watch
         me["may_watch"] = moderator or snap["owner_id"] == request.user.pk

@@ -24,7 +24,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -150,7 +150,7 @@ def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) 
         return _run(request, lambda: actions.rename(mod, table_id, p.get("name"),
                                                     p.get("reason")),
                     _("The table was renamed."), back)
-    raise PermissionDenied
+    raise Http404("no such table action")
 
 
 @require_GET
@@ -194,7 +194,7 @@ def user_action(request: AuthenticatedHttpRequest, username: str, action: str) -
         "revoke": lambda: actions.coins(mod, username, p.get("amount"), reason, revoke=True),
     }.get(action)
     if run is None:
-        raise PermissionDenied
+        raise Http404("no such user action")
     return _run(request, run, _("Done."), back)
 
 

@@ -105,10 +105,11 @@ def test_a_refusal_while_playing_links_back_to_the_game(site, browser):
 
 
 def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
-    """East has led a pair, South plays a triple (RULES.md §3): the server's
-    sentence shows under the buttons and stays through the signs of life
-    (every 2 s they redrew the board and wiped it: a tester saw nothing) until
-    the player's next step; the cards stay picked."""
+    """East has led a pair, South picks a triple (RULES.md §3): 出牌 stays off;
+    sent anyway (a page out of date), the server's sentence shows under the
+    buttons and stays through the signs of life (every 2 s they redrew the
+    board and wiped it: a tester saw nothing) until the player's next step;
+    the cards stay picked."""
     me = Player.open(browser, "tiaozhan3", **PHONE)
     me.sign_up(site.base_url)
     page = me.page
@@ -123,7 +124,12 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     page.locator("#ch-board[data-mine='1']").wait_for()
     for card in triple:
         page.locator(f"#ch-hand button[data-card='{card}']").click()
-    page.locator("#ch-play").click()
+    # not a legal play now: 出牌 is off, the three cards pressed
+    assert page.locator("#ch-play").is_disabled()
+    assert page.locator("#ch-hand .ch-card[aria-pressed='true']").count() == 3
+    # a page out of date may still send one: the server refuses and says why
+    page.evaluate("() => { const b = document.getElementById('ch-play');"
+                  " b.disabled = false; b.click(); }")
     error = page.locator("#ch-error")
     page.wait_for_function("() => document.getElementById('ch-error').textContent !== ''")
     assert error.inner_text() == "压不过桌上的牌。"

@@ -193,14 +193,15 @@ def _toast_clear(page) -> dict:
 
 def test_portrait_toasts_buttons_and_names(site, browser):
     """360 × 740, my turn with a person of a long name at East and bots at
-    North and West: the action row is one line inside the screen; the felt,
+    North and West: a long table name keeps 离开 beside it; the action row is
+    one line inside the screen; the felt,
     the buttons and the hand fit the screen together; a notice toast (my
     turn timed out) never covers the buttons, the hand or my plate wherever the page is
     scrolled; every seat shows its whole name or shows it on a tap, and a
     bot's level is shown."""
     me = _person(browser, site.base_url, PORTRAIT)
     bob = _person(browser, site.base_url, DESKTOP, LONG_NAME)
-    me.create_table("竖屏桌")
+    me.create_table("竖屏桌：嘉兴南湖边上老茶馆的原子牌局，欢迎大家来玩")
     table_id = _table_id(me)
     bob.page.goto(me.page.url)
     bob.wait_connected()
@@ -213,6 +214,13 @@ def test_portrait_toasts_buttons_and_names(site, browser):
     bob.page.locator("#auto-btn").click()  # the server plays for bob
     page = me.page
     assert me.wait_turn_or_over() == "turn"
+
+    # a long table name ends in …: 离开 and the bar's buttons stay on its line
+    bar = page.evaluate(RECTS_JS, ["#table-name", "#escape-btn", "#sound-btn"])
+    assert bar["#escape-btn"]["w"] > 0, bar
+    assert abs(bar["#table-name"]["y"] - bar["#escape-btn"]["y"]) < 6, bar
+    assert bar["#escape-btn"]["right"] <= 360, bar
+    assert page.locator("#table-name").get_attribute("title").endswith("欢迎大家来玩")
 
     # one row of buttons, all on screen
     buttons = page.evaluate("""() => [

@@ -328,3 +328,29 @@ def test_a_ready_players_name_keeps_its_room_in_a_lobby_row(site, browser, devic
         assert (seat["ready"], seat["readyName"]) == ("✓", "准备"), seat
     watcher.assert_clean()
     sitter.assert_clean()
+
+
+@DEVICES
+def test_a_table_name_pasted_too_long_shows_its_cut(site, browser, device):
+    """开桌's name field stops at 40 characters; a longer paste is cut by the
+    browser, and the field says so ("40/40", marked full) instead of cutting
+    silently (static/js/forms.js data-count; the arena form's name likewise)."""
+    me = _person(browser, site.base_url, device)
+    page = me.page
+    page.goto(site.base_url + "/")
+    field = page.locator("#table-name-input")
+    count = page.locator("#table-name-input + .field-count")
+    assert count.inner_text() == ""
+    field.type("老街")
+    assert count.inner_text() == "2/40"
+    field.fill("")
+    page.evaluate("""() => { const f = document.getElementById('table-name-input');
+      f.focus(); document.execCommand('insertText', false, '南湖'.repeat(25)); }""")
+    assert len(field.input_value()) == 40
+    assert count.inner_text() == "40/40"
+    assert "full" in count.get_attribute("class")
+    rects = page.evaluate("""() => [...document.querySelectorAll(
+      '#table-name-input, #table-name-input + .field-count')]
+      .map(e => e.getBoundingClientRect().right)""")
+    assert max(rects) <= page.viewport_size["width"], rects
+    me.assert_clean()

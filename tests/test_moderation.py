@@ -105,6 +105,15 @@ def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider)
     assert Table.objects.get(pk=table.pk).closed is False
 
 
+def test_an_unknown_action_is_not_found(mod, owner, outsider):
+    table = tables.create_table(owner)
+    moderator = _client(mod)
+    for url in (f"/mod/tables/{table.pk}/explode/", f"/mod/users/{outsider.username}/explode/"):
+        assert moderator.post(url, {"reason": "x"}).status_code == 404, url
+    assert not AuditEntry.objects.exists()
+    assert Table.objects.get(pk=table.pk).closed is False
+
+
 def test_every_post_needs_csrf(mod, owner, outsider):
     table = tables.create_table(owner)
     client = _client(mod, csrf=True)

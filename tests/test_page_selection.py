@@ -124,3 +124,73 @@ def test_a_selection_matches_a_hint_exactly_when_the_engine_accepts_it():
     assert {e[0] for e in legal} == {"single", "pair", "triple", "bomb", "atom", "hydrogen"}
     assert len(legal) > 1000
     assert len(cases) - len(legal) > 1000
+
+
+_KEEP_JS = r"""
+const store = await import(process.argv[1]);
+const hand = ["3S", "4S", "5S", "5H"];
+const view = (seq, turn, h = hand) =>
+  ({game_id: 7, seq, turn, seat: 0, status: "playing", hand: h});
+const out = [];
+store.acceptView(view(10, 3));
+store.toggleCard(0);
+store.acceptView(view(11, 0));          // another seat played: my turn now
+out.push(store.state.selected.length);
+store.acceptView(view(12, 1));          // my turn went by, my hand the same: the clock passed
+out.push(store.state.selected.length);
+store.toggleCard(1);
+store.acceptView(view(13, 2));          // another seat's move
+out.push(store.state.selected.length);
+store.acceptView(view(14, 3));
+store.acceptView(view(15, 0));
+store.acceptView(view(16, 1, ["3S", "5H"]));  // I played: a new hand
+out.push(store.state.selected.length);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+def test_a_selection_outlives_the_others_moves_but_not_my_own_pass():
+    """A selection made while others play stays for my turn; once my turn goes
+    by without my hand changing (the pass button or the clock's pass), or I
+    play, it is cleared."""
+    run = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
+         f"(async () => {{ {_KEEP_JS} }})()", str(STATE_JS)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [1, 0, 1, 0]
+
+
+_EMPTIED_JS = r"""
+const store = await import(process.argv[1]);
+const seats = (n) => [0, 1, 2, 3].map((i) => ({index: i, player: i < n ? {id: i + 1} : null}));
+const over = (seat) => ({game_id: 9, seq: 80, turn: 0, seat, status: "over", hand: []});
+const out = [];
+store.setTable({status: "waiting", seats: seats(2)});
+store.acceptView(over(null));           // a spectator, two players still seated
+out.push(store.state.view !== null);
+store.setTable({status: "waiting", seats: seats(0)});  // the last one left
+out.push(store.state.view !== null);
+out.push(store.acceptView(over(null)) !== null);      // a sync brings it back: not taken
+store.acceptView(over(2));              // a player of that game keeps its end
+out.push(store.state.view !== null);
+store.dismissResult();                  // and why they stood, after its result
+out.push(store.state.view !== null);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+def test_an_emptied_table_drops_its_last_board():
+    """Once nobody sits at a waiting table, its last game's view (刀, scores,
+    badges) goes from a spectator's page; a player of that game keeps it (its
+    result, why they stood). games.snapshots.emptied on the server."""
+    run = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
+         f"(async () => {{ {_EMPTIED_JS} }})()", str(STATE_JS)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [True, False, False, True, True]

@@ -279,6 +279,27 @@ def test_table_page_embeds_only_the_viewers_own_hand(
     assert state["seed"] not in json.dumps(spectator)
 
 
+def test_an_emptied_table_shows_its_last_game_only_to_its_players(
+    client, owner, partner, opponent, fourth, outsider
+):
+    table, game = _start_game(owner, partner, opponent, fourth)
+    _finish_by_clock(game)
+
+    def view(user):
+        client.force_login(user)
+        html = client.get(reverse("table", args=[table.pk])).content.decode()
+        return _json_script(html, "table-boot")["view"]
+
+    # the clock played for all four, so all four were stood up at the end
+    assert not any(s["player"] for s in snapshots.table_snapshot(table.pk)["seats"])
+    # nobody seated: a newcomer finds a fresh table, not the old 刀 and scores
+    assert view(outsider) is None
+    mine = view(partner)  # a player still reads their result
+    assert (mine["game_id"], mine["status"]) == (game.pk, "over")
+    tables.sit(table.pk, outsider, 0)
+    assert view(fourth)["game_id"] == game.pk
+
+
 # --- the result page ------------------------------------------------------------------
 
 

@@ -64,7 +64,8 @@ def _connect(channel_name: str, table_id: int, user: User | AnonymousUser,
     return {
         "table": table,
         "moderator": moderator,
-        "view": None if barred else game_view(table["game_id"], user),
+        "view": None if barred else game_view(table["game_id"], user,
+                                              snapshots.emptied(table)),
         "chat": [line for line in queries.chat_history(table_id) if shown_to(line, hidden)],
         "hidden": hidden,
     }

@@ -78,9 +78,10 @@ def _move(ctx: SocketContext, msg: dict[str, Any]) -> None:
     if msg["type"] == "play":
         cards = msg.get("cards")
         # a string is not a list of one card ("7S" is refused, not read as ["7S"])
-        if not isinstance(cards, list) or len(cards) > MAX_CARDS or not all(
-                isinstance(c, str) for c in cards):
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise Refused("bad_card", _("That is not a card."))
+        if len(cards) > MAX_CARDS:  # more than any hand holds, read or not
+            raise Refused("not_in_hand", _("Those cards are not in your hand."))
         action["cards"] = cards
     with metrics.MOVE_SECONDS.time():  # the game lookup, the move, its commit and broadcast
         if ctx.game_id is not None:  # the connection's hint, checked under the game's lock

@@ -2,6 +2,8 @@
 // moves through POST /api/challenge/board/<id>/act, and a sign of life every
 // few seconds (…/sync) while the page is open: the board's clock runs only
 // then (RULES.md §12). The server decides everything; this only shows it.
+import {hintFor} from "../js/state.js";
+
 const root = document.getElementById("ch-board");
 const S = JSON.parse(document.getElementById("ch-strings").textContent);
 const token = document.querySelector("input[name=csrfmiddlewaretoken]").value;
@@ -33,6 +35,7 @@ function cardEl(c, i) {
   if (i !== undefined) {
     b.dataset.index = String(i);
     if (selected.includes(i)) b.classList.add("selected");
+    b.setAttribute("aria-pressed", String(selected.includes(i)));
     b.addEventListener("click", () => {
       selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i];
       say("");
@@ -81,7 +84,8 @@ function render() {
     const mine = v.turn === 2;
     $("ch-status").textContent = f.status === "paused" ? S.paused
       : mine ? `${S.your_turn} · ${Math.ceil(f.time_left_ms / 1000)} ${S.seconds_left}` : S.waiting;
-    $("ch-play").disabled = !mine || !selected.length;
+    // only a legal play may be sent (the server's hints are every legal play now)
+    $("ch-play").disabled = !mine || !hintFor(selected.map((i) => v.hand[i]), f.hints);
     $("ch-pass").disabled = !mine || v.trick.last === null;
     $("ch-hint").disabled = !mine || f.status !== "playing";
     $("ch-result").hidden = true;

@@ -1,7 +1,9 @@
 /* The site's own words for a required field left empty, instead
  * of the browser's bubble: every form is novalidate, and on submit the first
  * empty required field gets a message under it (body[data-required-text],
- * translated by the server) and the focus. The server checks again. */
+ * translated by the server) and the focus. The server checks again.
+ * A field marked data-count shows "n/max" as it is typed in, so a name cut
+ * at its maxlength (a paste) is not cut silently. */
 
 const text = document.body.dataset.requiredText || "";
 
@@ -31,4 +33,18 @@ document.querySelectorAll("form").forEach((form) => {
     if (first) { e.preventDefault(); first.focus(); }
   });
   form.addEventListener("input", (e) => { if (e.target.matches("[required]")) clearMark(e.target); });
+});
+
+document.querySelectorAll("input[data-count][maxlength]").forEach((field) => {
+  const count = document.createElement("span");
+  count.className = "field-count";
+  count.setAttribute("aria-live", "polite");
+  field.insertAdjacentElement("afterend", count);
+  const show = () => {
+    const n = field.value.length;  // as maxlength counts
+    count.textContent = n ? n + "/" + field.maxLength : "";
+    count.classList.toggle("full", n >= field.maxLength);
+  };
+  field.addEventListener("input", show);
+  show();
 });

@@ -11,6 +11,7 @@ import {playing, state, teamOrder} from "./state.js";
 export function renderInfo(s = state) {
   const {table, view} = s;
   $("table-name").textContent = table ? table.name : "";
+  $("table-name").title = table ? table.name : "";
   const watching = table ? table.spectators : 0;  // nobody watching: nothing said
   $("spectators").textContent = watching ? fmt(T.spectators, {n: watching}) : "";
   $("spectators").hidden = !watching;

@@ -171,7 +171,30 @@ export function selectedHint(s = state) {
 
 // --- changes ---------------------------------------------------------------------
 
-export function setTable(table) { state.table = table; }
+export function setTable(table) {
+  state.table = table;
+  if (staleBoard(state.view)) state.view = null;
+}
+
+/* The table was closed (a moderator, or idle): its seats were emptied with it
+   (games.tables.close), so the page draws none of its players any more. */
+export function tableClosed() {
+  if (!state.table) return;
+  state.table = {...state.table, status: "waiting",
+    seats: state.table.seats.map((x) => ({...x, player: null, bot: false, ready: false}))};
+}
+
+/* The table waits with nobody seated (bots at most): its last game is history,
+   not the board a newcomer finds (the server's games.snapshots.emptied). */
+export function emptied(s = state) {
+  return !!(s.table && s.table.status === "waiting" && !s.table.seats.some((x) => x.player));
+}
+
+/* An ended game's view the page no longer shows: the table emptied and I did
+   not play in it (a player keeps their game's end: its result, why they stood). */
+function staleBoard(v) {
+  return !!(v && v.status === "over" && emptied() && (v.seat === null || v.seat === undefined));
+}
 
 export function setConn(conn) { state.conn = conn; }
 
@@ -183,10 +206,14 @@ export function acceptView(v) {
   if (!v) return null;
   const old = state.view;
   if (old && v.game_id === old.game_id && v.seq < old.seq) return null; // stale
+  if (staleBoard(v)) return null;
   state.view = v;
   state.viewAt = performance.now();
   const key = (v.hand || []).join(",") + "|" + v.game_id;
-  if (!old || v.game_id !== old.game_id || key !== state.handKey || !playing()) {
+  // my turn went by and my hand stayed: I passed (the button or the clock)
+  const passed = old && old.game_id === v.game_id && old.seq < v.seq
+    && old.seat !== null && old.seat !== undefined && old.turn === old.seat;
+  if (!old || v.game_id !== old.game_id || key !== state.handKey || !playing() || passed) {
     state.selected = [];
     state.hintIndex = -1;
     state.handKey = key;

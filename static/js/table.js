@@ -118,6 +118,10 @@ function onMessage(msg) {
     case "table":
       if (msg.table) { store.setTable(msg.table); render(); }
       break;
+    case "table_closed": // the socket closes next (4404)
+      store.tableClosed();
+      render();
+      break;
     case "game": {
       const taken = store.acceptView(msg.view);
       if (taken) {
