@@ -333,8 +333,9 @@ def test_a_ready_players_name_keeps_its_room_in_a_lobby_row(site, browser, devic
 @DEVICES
 def test_a_table_name_pasted_too_long_shows_its_cut(site, browser, device):
     """开桌's name field stops at 40 characters; a longer paste is cut by the
-    browser, and the field says so ("40/40", marked full) instead of cutting
-    silently (static/js/forms.js data-count; the arena form's name likewise)."""
+    browser, and the field says so ("40/40", marked full; from 30 on it
+    counts) instead of cutting silently (static/js/forms.js data-count; the
+    arena form's name likewise)."""
     me = _person(browser, site.base_url, device)
     page = me.page
     page.goto(site.base_url + "/")
@@ -342,7 +343,9 @@ def test_a_table_name_pasted_too_long_shows_its_cut(site, browser, device):
     count = page.locator("#table-name-input + .field-count")
     assert count.inner_text() == ""
     field.type("老街")
-    assert count.inner_text() == "2/40"
+    assert count.inner_text() == ""  # said only near the end
+    field.fill("南湖" * 15)
+    assert count.inner_text() == "30/40"
     field.fill("")
     page.evaluate("""() => { const f = document.getElementById('table-name-input');
       f.focus(); document.execCommand('insertText', false, '南湖'.repeat(25)); }""")

@@ -2,8 +2,8 @@
  * of the browser's bubble: every form is novalidate, and on submit the first
  * empty required field gets a message under it (body[data-required-text],
  * translated by the server) and the focus. The server checks again.
- * A field marked data-count shows "n/max" as it is typed in, so a name cut
- * at its maxlength (a paste) is not cut silently. */
+ * A field marked data-count shows "n/max" once it nears its maxlength, so a
+ * name cut there (a paste) is not cut silently. */
 
 const text = document.body.dataset.requiredText || "";
 
@@ -42,7 +42,8 @@ document.querySelectorAll("input[data-count][maxlength]").forEach((field) => {
   field.insertAdjacentElement("afterend", count);
   const show = () => {
     const n = field.value.length;  // as maxlength counts
-    count.textContent = n ? n + "/" + field.maxLength : "";
+    // said only near the end (the last quarter), where it matters
+    count.textContent = n >= field.maxLength * 0.75 ? n + "/" + field.maxLength : "";
     count.classList.toggle("full", n >= field.maxLength);
   };
   field.addEventListener("input", show);
