@@ -29,6 +29,11 @@ FOLLOW_A_PAIR = ("import json; from contests.models import ChallengeBoard; "
                  "user__username='{name}', number=1))))")
 
 
+CLOCK_OUT = ("from django.conf import settings; from contests.models import ChallengeBoard; "
+             "ChallengeBoard.objects.filter(user__username='{name}', number=1).update("
+             "clock_ms=settings.CHALLENGE_TURN_SECONDS * 1000)")
+
+
 def _without_refusals(me: Player) -> None:
     """Drop the refused requests' 400s from the console: expected, the one line each."""
     me.console[:] = [(k, t) for k, t in me.console
@@ -109,7 +114,7 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     sent anyway (a page out of date), the server's sentence shows under the
     buttons and stays through the signs of life (every 2 s they redrew the
     board and wiped it: a tester saw nothing) until the player's next step;
-    the cards stay picked."""
+    the cards stay picked. A pick the clock's pass overtakes goes with it."""
     me = Player.open(browser, "tiaozhan3", **PHONE)
     me.sign_up(site.base_url)
     page = me.page
@@ -140,6 +145,14 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     assert page.locator("#ch-hand .ch-card.selected").count() == 3
     page.locator("#ch-clear").click()  # the player's next step: the sentence goes
     assert error.inner_text() == ""
+    # a card picked, then the clock acts for the player at the next sign of
+    # life: the pick was for that turn, and goes with it
+    page.locator("#ch-hand .ch-card").first.click()
+    seq = page.locator("#ch-board").get_attribute("data-seq")
+    site.manage("shell", "-c", CLOCK_OUT.format(name="tiaozhan3"))
+    page.wait_for_function(
+        "seq => document.getElementById('ch-board').dataset.seq !== seq", arg=seq)
+    assert page.locator("#ch-hand .ch-card.selected").count() == 0
     _without_refusals(me)
     me.assert_clean()
 

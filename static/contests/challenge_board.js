@@ -164,8 +164,11 @@ async function send(what, body = {}) {
   try {
     await post(`/api/challenge/board/${boardId}/${what}`, body, (d) => {
       if (what === "sync" && before !== moves) return;  // a move answered meanwhile
+      const was = frame.view;
       frame = d.board;
-      if (what !== "sync") selected = [];
+      // my move, or my turn gone by on the clock: the selection was for it
+      const passed = was && was.turn === 2 && (!frame.view || frame.view.seq !== was.seq);
+      if (what !== "sync" || passed) selected = [];
       render();
     });
   } finally {
