@@ -34,6 +34,9 @@ class ContestsConfig(AppConfig):
         challenge_reasons.register()
         inbox.register_kinds({
             "task_done": _("A daily task is done: claim its %(reward)s coins in the lobby."),
+            "task_done_locked": _("A daily task is done. Its %(reward)s coins can be claimed "
+                                  "once you have played %(needed)s rated games (you have "
+                                  "%(rated)s)."),
             "weekly_badge": _("You finished the week of %(week)s in place %(place)s on the "
                               "weekly board (%(points)s points)."),
             "challenge_prize": _("Daily challenge %(date)s: place %(place)s, "

@@ -126,10 +126,25 @@ def status(user_id: int, now: datetime | None = None) -> dict[str, Any]:
             "eligible": rated >= min_rated_games(), "tasks": out}
 
 
+def _tell_done(user_id: int, task: Task) -> None:
+    """Post the task's ``task_done`` notification, or, before the account's
+    rated games let tasks pay (§12), ``task_done_locked``: how many are still
+    needed, not "claim" (a tester was told to claim coins the lobby refused)."""
+    rated = Profile.objects.filter(user_id=user_id).values_list(
+        "rated_games", flat=True).first() or 0
+    if rated >= min_rated_games():
+        inbox.post(user_id, "task_done", {"reward": task.reward}, link="/")
+    else:
+        inbox.post(user_id, "task_done_locked", {"reward": task.reward,
+                                                 "needed": min_rated_games(), "rated": rated},
+                   link="/")
+
+
 def count(user_id: int, fact: str, n: int = 1, now: datetime | None = None) -> list[str]:
     """Count ``n`` of ``fact`` for ``user_id`` today, in the caller's transaction
     (its cause's). Each of today's tasks counting that fact moves up to its
-    target; one that reaches it posts a ``task_done`` notification. The
+    target; one that reaches it posts a ``task_done`` notification
+    (``task_done_locked`` before the account may claim). The
     caller counts only what §12 lets count (rated games, or the challenge).
 
     :returns: the codes of the tasks this completed.
@@ -151,7 +166,7 @@ def count(user_id: int, fact: str, n: int = 1, now: datetime | None = None) -> l
             row.save(update_fields=["progress"])
             if row.progress >= t.target:
                 completed.append(t.code)
-                inbox.post(user_id, "task_done", {"reward": t.reward}, link="/")
+                _tell_done(user_id, t)
             events.send_user(user_id, {"type": "task", "task": {
                 "id": t.code, "progress": row.progress, "target": t.target,
                 "done": row.progress >= t.target, "claimed": row.claimed_at is not None}})

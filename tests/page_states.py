@@ -30,13 +30,16 @@ def played(seed: str, moves: int | None = None) -> dict:
 
 def install(table_id: int, kind: str) -> None:
     """Replace table ``table_id``'s current game by a finished one of ``kind``
-    (a key of :data:`SEEDS`, or ``"escape"``: seat 1 left after 12 moves), and
+    (a key of :data:`SEEDS`, ``"escape"``: seat 1 left after 12 moves, or
+    ``"moderator_close"``: a moderator closed the table after 12), and
     tell the table's clients."""
     from games import events
     from games.models import Game, Table
 
     if kind == "escape":
         state = engine.abandon(played("s3", 12), "escape", 1)[0]
+    elif kind == "moderator_close":
+        state = engine.abandon(played("s3", 12), "moderator_close")[0]
     else:
         state = played(SEEDS[kind])
     table = Table.objects.get(pk=table_id)

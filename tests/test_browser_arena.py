@@ -219,3 +219,42 @@ def test_a_reseating_moves_every_page_again(lapsed, site, browser):
         assert "比赛：点 准备 确认座位" in banner.inner_text()
         p.page.locator("#arena-ready-btn").wait_for()
         p.assert_clean()
+
+
+@pytest.fixture
+def lapsing(transactional_db):
+    """Four seated by a running arena, with 25 s to confirm: the site's own
+    ticker lets the seating lapse then."""
+    from contests import arena_run
+    from contests.models import ArenaSeating
+
+    found, four, seating = seat_four("arenal", "超时擂台")
+    ArenaSeating.objects.filter(pk=seating.pk).update(
+        confirm_by=timezone.now() + timedelta(seconds=25))
+    return found.pk, [u.username for u in four], arena_run.table_path(seating.table)
+
+
+def test_a_lapsed_seating_sends_its_pages_to_the_arena(lapsing, site, browser):
+    """One confirms, one does not, and the seating lapses: neither page is
+    left at the emptied table (which said "choose a seat" and offered none);
+    each says why and goes to the arena page, where the queue is shown and
+    the paused one finds 继续."""
+    arena_id, names, path = lapsing
+    base = site.base_url
+    site.manage("shell", "-c", "".join(SET_PASSWORD % {"name": n} for n in names[:2]))
+    confirms, lapses = (Player.open(browser, n, **PHONE) for n in names[:2])
+    for p in (confirms, lapses):
+        p.log_in(base)
+        p.page.goto(base + path)
+        p.wait_connected()
+    confirms.page.locator("#arena-ready-btn").click()
+    for p, code, words in ((confirms, "arena_requeued", "有人未确认"),
+                           (lapses, "arena_paused", "未及时确认")):
+        toast = p.page.locator(f".toast[data-code={code}]")  # both come at the lapse
+        toast.wait_for(timeout=60_000)
+        assert words in toast.inner_text(), toast.inner_text()
+    for p in (confirms, lapses):
+        p.page.wait_for_url(f"{base}/arenas/{arena_id}/", timeout=15_000)
+    lapses.page.locator("form[action$='/resume'] button").wait_for()
+    for p in (confirms, lapses):
+        p.assert_clean()

@@ -12,6 +12,7 @@ people. Playwright's sync API is driven directly (NOTES.md).
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -180,3 +181,38 @@ def test_a_visitors_phone_header_keeps_log_in_in_the_row(site, browser):
     assert page.locator(".site-nav a[href^='/accounts/login/']").is_visible()
     assert page.locator("#inbox-link").count() == 0
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+STACK_JS = """async () => {
+  const me = await import("/static/js/me.js");
+  const notices = await import("/static/js/notices.js");
+  notices.showNotice({code: "wager_settled", message: "押宝结算：你赢得 10 金币"});
+  for (const name of ["第一个原子", "第一次接风", "首胜"]) {
+    me.personalFrame({type: "notification", unread: 1, notification: {
+      kind: "achievement_x", text: {"zh-hans": "达成成就：" + name, en: name}, link: "/"}});
+  }
+}"""
+
+
+def test_a_tables_toasts_are_one_stack_and_game_news_stays(site, browser):
+    """On a table page the header's notifications join the table's own toasts
+    (one stack placed clear of the hand and buttons; two boxes overlapped in
+    the felt and three achievements hid a wager's settlement): of four toasts
+    the oldest notification goes, the game's news stays."""
+    me = _person(browser, site.base_url, DESKTOP)
+    me.create_table("叠放桌")
+    page = me.page
+    me.wait_connected()
+    page.evaluate(STACK_JS)
+    toasts = page.locator("#toasts .toast")
+    assert toasts.count() == 3
+    assert page.locator("#me-toasts .toast").count() == 0
+    assert page.locator("#toasts .notice-toast[data-code=wager_settled]").count() == 1
+    texts = toasts.all_inner_texts()
+    assert "达成成就：第一个原子" not in texts, texts
+    assert "达成成就：首胜" in texts, texts
+    # one stack: no two toasts overlap
+    boxes = [toasts.nth(i).bounding_box() for i in range(3)]
+    boxes.sort(key=lambda b: b["y"])
+    assert all(a["y"] + a["height"] <= b["y"] + 1 for a, b in itertools.pairwise(boxes)), boxes
+    me.assert_clean()

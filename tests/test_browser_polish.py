@@ -68,7 +68,8 @@ def test_the_result_panel_has_one_translated_drops_line_and_brief_sentences(
         site, browser, device):
     """A drop is told once, as a sentence with the item's name (never its code);
     the sentences say 上游, keep spaces around names and name a bot by its seat;
-    a practice game says it is practice once."""
+    a practice game says it is practice once; a game a moderator closed is
+    void, not lost."""
     me = _person(browser, site.base_url, device)
     table_id = _practice_game(me, "掉落桌")
     _finish(site, me, table_id, "two_halves", drop="gem_shard")
@@ -91,6 +92,11 @@ def test_the_result_panel_has_one_translated_drops_line_and_brief_sentences(
     _finish(site, me, table_id, "two_halves", practice=True)
     text = panel.inner_text()
     assert text.count("练习") == 1, text
+
+    # a moderator's close: nobody won, as the result page and the history say
+    _finish(site, me, table_id, "moderator_close")
+    assert panel.locator(".result-headline").inner_text() == "对局作废"
+    assert "管理员关闭了牌桌" in panel.inner_text()
     me.assert_clean()
 
 

@@ -199,7 +199,14 @@ def test_a_rated_game_counts_and_the_claim_pays_once(one_task, client):
         row = TaskProgress.objects.get(user=u, code="play1")
         assert row.progress == 1
         assert row.claimed_at is None
-    assert Notification.objects.filter(kind="task_done").count() == 4
+    # new accounts may not claim yet: told how many rated games are needed, not "claim"
+    assert not Notification.objects.filter(kind="task_done").exists()
+    locked = Notification.objects.filter(kind="task_done_locked")
+    assert locked.count() == 4
+    assert locked.first().params == {"reward": 100, "needed": 10, "rated": 1}
+    said = inbox.render("task_done_locked", locked.first().params)
+    assert "大厅" not in said, said
+    assert "10 局积分对局" in said, said
     me = users[0]
     client.force_login(me)
     status = client.get("/api/tasks").json()

@@ -14,3 +14,11 @@ export function $(id) { return document.getElementById(id); }
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
 export function show(node, on) { node.hidden = !on; }
+
+/* Keep at most `max` toasts in `box`: a notification's go first (the 消息 list
+   keeps them), so news of the game itself (a wager settled) stays on screen. */
+export function trimToasts(box, max) {
+  while (box.children.length > max) {
+    box.removeChild(box.querySelector(".notification-toast") || box.firstChild);
+  }
+}

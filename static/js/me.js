@@ -15,7 +15,7 @@
  * #me-toasts .toast[data-code], #me-toasts .notification-toast[data-kind],
  * #inbox-badge[data-unread], #site-notice[data-id]. */
 
-import {$, el} from "./dom.js";
+import {$, el, trimToasts} from "./dom.js";
 import {T, fmt, inMyLanguage, useStrings} from "./i18n.js";
 
 const MAX_TOASTS = 3;
@@ -52,9 +52,11 @@ export function noticeText(msg) {
   return own ? fmt(own, msg.params || {}) : (msg.message || "");
 }
 
-/* Put a toast in the header's own box (pages without the table's toasts). */
+/* Put a toast in the table's stack on a table page (one stack, placed clear
+   of the hand and the buttons: two boxes overlapped there), else in the
+   header's own box. */
 function addToast(t) {
-  let box = $("me-toasts");
+  let box = $("toasts") || $("me-toasts");
   if (!box) {
     box = el("div", "toasts me-toasts");
     box.id = "me-toasts";
@@ -65,7 +67,8 @@ function addToast(t) {
   box.appendChild(t);
   setTimeout(() => { if (!t.keep) t.classList.add("fade"); }, 9000);
   setTimeout(() => { if (!t.keep) t.remove(); }, 9700);
-  while (box.children.length > MAX_TOASTS) box.removeChild(box.firstChild);
+  trimToasts(box, MAX_TOASTS);
+  document.dispatchEvent(new CustomEvent("yuanzi:toasts"));
   return t;
 }
 

@@ -3,7 +3,7 @@
  * this table) and the toasts
  * (#toasts: refusals and one-off news, a few seconds each). */
 
-import {$, el} from "./dom.js";
+import {$, el, trimToasts} from "./dom.js";
 import {richText} from "./emoji.js";
 import {T, fmt, inMyLanguage} from "./i18n.js";
 import {autoByClock, closed, playing, state, stoodUp, watchBarred} from "./state.js";
@@ -18,7 +18,7 @@ export function toast(message, kind = "error", ms = 3500) {
   box.appendChild(t);
   setTimeout(() => t.classList.add("fade"), ms);
   setTimeout(() => t.remove(), ms + 700);
-  while (box.children.length > MAX_TOASTS) box.removeChild(box.firstChild);
+  trimToasts(box, MAX_TOASTS);
   placeToasts();
   return t;
 }
@@ -60,6 +60,8 @@ export function placeToasts() {
   box.style.bottom = vh - best[1] + MARGIN + "px";
   box.style.maxHeight = Math.max(best[1] - best[0] - 2 * MARGIN, 0) + "px";
 }
+// the header's notices and notifications join this page's toasts (me.js)
+document.addEventListener("yuanzi:toasts", placeToasts);
 window.addEventListener("scroll", placeToasts, {passive: true});
 window.addEventListener("resize", placeToasts);
 

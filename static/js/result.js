@@ -94,7 +94,9 @@ function headline(body, res, s) {
   const mine = myGameSeat(s);
   const clamp = res.double_clamp ? " · " + T.double_clamp : "";
   let outcome;
-  if (res.abandoned_by !== null && res.abandoned_by !== undefined) {
+  // an escape, a moderator's close or kick, a suspension: nobody won (games.queries.seat_result)
+  if ((res.abandoned_by !== null && res.abandoned_by !== undefined)
+      || (res.reason && res.reason !== "normal")) {
     outcome = "abandoned";
     h.textContent = T.abandoned;
   } else if (mine !== null) {

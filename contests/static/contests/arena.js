@@ -72,12 +72,18 @@ async function refresh() {
 }
 if (page) {
   setInterval(() => { refresh().catch(() => {}); }, 5000);
+  // at once too: a seating made while this page loaded is not 5 s away
+  if (page.dataset.status === "running") setTimeout(() => { refresh().catch(() => {}); }, 300);
   // seated by the arena (me.js re-dispatches the per-user channel's frames)
   document.addEventListener("yuanzi:frame", (ev) => {
     const msg = ev.detail;
     if (!msg || msg.type !== "arena_seated" || typeof msg.path !== "string") return;
     if (!msg.path.startsWith("/tables/")) return;
-    if (msg.seating) sessionStorage.setItem(`arena-seating-${msg.seating}`, "1");
-    setTimeout(() => { location.href = msg.path; }, 1200);
+    // marked as gone to only when the page goes: a reload meanwhile (the start's
+    // countdown, the status moving on) left a tester's page here for good
+    setTimeout(() => {
+      if (msg.seating) sessionStorage.setItem(`arena-seating-${msg.seating}`, "1");
+      location.href = msg.path;
+    }, 1200);
   });
 }

@@ -15,7 +15,26 @@ const $ = (id) => document.getElementById(id);
 let last = null;
 let timer = null;
 
+// a lapsed seating stood this table's four up (contests.arena_run.lapse): the
+// arena page is where they wait (its queue, 继续 for the paused), and it follows
+// the next seating; this emptied table would only say "choose a seat"
+const LAPSED = new Set(["arena_requeued", "arena_paused"]);
+const LAPSE_WAIT = 5000;
+
+function lapsed(msg) {
+  const p = msg.params || {};
+  const a = last && last.table && last.table.arena;
+  if (!a || p.arena_id !== a.id || typeof p.path !== "string" || !p.path.startsWith("/arenas/")) {
+    return false;
+  }
+  const t = toast(msg.message || "", "info notice-toast", LAPSE_WAIT);
+  t.dataset.code = msg.code;
+  setTimeout(() => { location.href = p.path; }, LAPSE_WAIT);
+  return true;
+}
+
 export function onMessage(msg) {
+  if (msg.type === "notice" && LAPSED.has(msg.code)) return lapsed(msg);
   if (msg.type !== "arena_seated" || typeof msg.path !== "string") return false;
   if (!msg.path.startsWith("/tables/")) return true;
   const here = location.pathname + location.search;
@@ -56,6 +75,9 @@ function paint() {
     btn.hidden = false;
   } else {
     text.textContent = box.dataset.watch;
+    // only the arena seats here: the page's "choose an empty seat" would mislead
+    const note = $("waiting-note");
+    if (note) note.textContent = "";
   }
   box.hidden = false;
 }
