@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from games import events, play, plugins, presence, queries
 from games.engine import BOT_POLICIES
 from games.models import Game, Seat, Table
+from games.names import display_name
 from yuanzi_site.refusals import Refused
 
 if TYPE_CHECKING:
@@ -218,7 +219,8 @@ def playing_elsewhere(table: Table) -> Refused:
                     "it within two minutes.")
     else:
         message = _("You are playing at table “%(name)s”: finish that game first.")
-    return Refused("seated_elsewhere", message % {"name": table.name}, {"table_id": table.pk})
+    name = display_name(table.name)  # the given names: this language's half
+    return Refused("seated_elsewhere", message % {"name": name}, {"table_id": table.pk})
 
 
 def _locked_tables(*table_ids: int) -> dict[int, Table]:

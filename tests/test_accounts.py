@@ -67,6 +67,21 @@ def test_signup_username_box_and_its_error_say_what_a_name_may_be(client):
     assert get_user_model().objects.filter(username="用户名中文").exists()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "error"), [
+    ("zh-hans", "用户名最多 20 个字符。"), ("en", "A username has at most 20 characters.")])
+def test_a_name_longer_than_twenty_is_refused_not_cut(client, language, error):
+    """A tester removed the box's maxlength and reported 25 × "a" signed up as
+    the first 20: the server refuses it, in the page's language, under the
+    username box, and creates no account (nor its first 20 characters')."""
+    data = {"username": "a" * 25, "password1": PASSWORD, "password2": PASSWORD}
+    response = client.post(reverse("account_signup"), data, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    assert error in _field_block(response.content.decode(), "username")
+    assert not get_user_model().objects.filter(username__startswith="a" * 20).exists()
+    assert "_auth_user_id" not in client.session
+
+
 def _field_block(html: str, name: str) -> str:
     """The markup of one form field (templates/allauth/elements/fields.html)."""
     start = html.index(f'data-field="{name}"')

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -823,3 +824,71 @@ def test_a_kicked_owner_hands_the_table_over_and_their_view_says_until_when(mod)
     # a kick of someone who does not own the table leaves the owner be
     actions.kick(mod, table.pk, players[3].username, "x")
     assert Table.objects.get(pk=table.pk).owner == players[1]
+
+
+# --- the console's forms and labels (a tester's defects) --------------------------------
+
+
+def test_the_rename_box_takes_the_40_a_table_name_may_have_and_says_so(mod, owner):
+    """A tester's rename kept the first 30 characters and said 桌子已改名: the
+    box allows what ``games.tables.clean_name`` does and counts near the end
+    (static/js/forms.js ``data-count``); a longer name posted anyway is
+    refused with clean_name's words, never cut."""
+    table = tables.create_table(owner, "老桌")
+    client = _client(mod)
+    page = client.get(f"/mod/tables/{table.pk}/").content.decode()
+    box = re.search(r'<input[^>]*name="name"[^>]*>', page).group(0)
+    assert f'maxlength="{tables.NAME_MAX_LENGTH}"' in box
+    assert "data-count" in box
+    assert 'type="text"' in box  # styled as the site's text boxes
+    url = f"/mod/tables/{table.pk}/rename/"
+    forty = "名" * tables.NAME_MAX_LENGTH
+    r = client.post(url, {"name": forty + "字", "reason": "太长"}, follow=True)
+    assert [str(m) for m in r.context["messages"]] == [
+        "桌名须为 1 到 40 个字符，且不能含控制字符。"]
+    assert Table.objects.get(pk=table.pk).name == "老桌"
+    r = client.post(url, {"name": forty, "reason": "改"}, follow=True)
+    assert [str(m) for m in r.context["messages"]] == ["桌子已改名。"]
+    assert Table.objects.get(pk=table.pk).name == forty
+
+
+@pytest.mark.parametrize("page", ["table", "user", "settings"])
+def test_every_console_label_puts_its_words_above_its_own_field(mod, owner, outsider, page):
+    """The 理由 words sat at the bottom-left of their box (text beside an
+    inline textarea): every label of a console form holds its words in
+    ``.mod-label`` (a line of its own, static/css/moderation.css) and then
+    its field."""
+    table = tables.create_table(owner, "布局桌")
+    url = {"table": f"/mod/tables/{table.pk}/", "user": "/mod/users/outsider/",
+           "settings": "/mod/settings/"}[page]
+    html = _client(mod).get(url).content.decode()
+    forms = re.findall(r'<form[^>]*class="mod-action".*?</form>', html, re.S)
+    labels = [label for f in forms for label in re.findall(r"<label>.*?</label>", f, re.S)]
+    assert labels
+    for label in labels:
+        assert re.match(r'<label><span class="mod-label">[^<]+</span>\s*<(input|textarea)',
+                        label), label
+    css = (Path(__file__).resolve().parent.parent / "static" / "css" / "moderation.css")
+    assert ".mod-action .mod-label { flex-basis: 100%; }" in css.read_text()
+
+
+def test_an_arena_table_is_labelled_arena_not_friends_room(
+        mod, owner, django_capture_on_commit_callbacks):
+    """An arena's tables are private (nobody else joins them) but are no
+    好友房: the console says 比赛 and the arena's name, server-rendered and
+    in /mod/tables.json (static/js/mod_console.js redraws from it)."""
+    from tests.test_arena import _four_seated
+
+    _arena, _users, seating = _four_seated(mod, "mcar", django_capture_on_commit_callbacks)
+    friends = tables.create_table(owner, "好友桌", private=True)
+    html = _client(mod).get("/mod/").content.decode()
+    rows = dict(re.findall(r'<a href="/mod/tables/(\d+)/">.*?</a>(.*?)</td>', html, re.S))
+    assert "比赛 · 周三擂台" in rows[str(seating.table_id)]
+    assert "好友房" not in rows[str(seating.table_id)]
+    assert "好友房" in rows[str(friends.pk)]
+    assert "比赛" not in rows[str(friends.pk)]
+    listed = {t["id"]: t for t in _client(mod).get("/mod/tables.json").json()["tables"]}
+    assert listed[seating.table_id]["arena"]["name"] == "周三擂台"
+    assert "arena" not in listed[friends.pk]
+    script = (Path(__file__).resolve().parent.parent / "static" / "js" / "mod_console.js")
+    assert "if (t.arena)" in script.read_text()

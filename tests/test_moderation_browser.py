@@ -192,3 +192,49 @@ def test_a_kicked_player_reloading_reads_why_and_until_when_and_gets_no_seat(
         assert p.page.locator(".seat button.sit").count() == 0
         p.assert_clean()
         p.page.context.close()
+
+
+# each console label's words and its own field, as drawn: the words on a line
+# of their own, left-aligned with the field, just above it
+LABEL_BOXES_JS = """() => [...document.querySelectorAll('form.mod-action label')].map((label) => {
+  const words = label.querySelector('.mod-label').getBoundingClientRect();
+  const field = label.querySelector('input, textarea').getBoundingClientRect();
+  return {text: label.querySelector('.mod-label').textContent,
+          above: words.bottom <= field.top + 1, gap: field.top - words.bottom,
+          left: Math.abs(words.left - field.left)};
+})"""
+
+
+def _above_its_field(box: dict) -> bool:
+    return box["above"] and box["gap"] < 12 and box["left"] < 2
+
+
+@pytest.mark.parametrize("width", [1000, 360])
+def test_the_table_pages_labels_sit_above_their_own_fields(site, browser, width):  # noqa: F811
+    """A tester found 理由 at the bottom-left of its box on /mod/tables/<id>/;
+    and the rename box counts to 40 (static/js/forms.js ``data-count``)."""
+    owner = Player.open(browser, "bj" + uuid.uuid4().hex[:6])
+    owner.sign_up(site.base_url)
+    table_id = owner.create_table("布局桌").rstrip("/").rsplit("/", 1)[-1]
+    mod = Player.open(browser, "gl" + uuid.uuid4().hex[:6],
+                      viewport={"width": width, "height": 900})
+    mod.sign_up(site.base_url)
+    site.manage("moderator", "add", mod.name)
+    page = mod.page
+    page.goto(f"{site.base_url}/mod/tables/{table_id}/")
+    for summary in page.locator("details summary").all():
+        summary.click()
+    boxes = page.evaluate(LABEL_BOXES_JS)
+    assert len(boxes) == 4  # the kick's reason, the new name and its reason, the close's reason
+    assert [b for b in boxes if not _above_its_field(b)] == []
+    name = page.locator('form.mod-action input[name="name"]')
+    name.fill("名" * 35)
+    assert page.locator("form.mod-action .field-count").inner_text() == "35/40"
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    # the user page's forms the same (a length with its unit, coins)
+    page.goto(f"{site.base_url}/mod/users/{owner.name}/")
+    boxes = page.evaluate(LABEL_BOXES_JS)
+    assert len(boxes) == 10
+    assert [b for b in boxes if not _above_its_field(b)] == []
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    mod.assert_clean()

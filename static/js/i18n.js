@@ -26,4 +26,15 @@ export function inMyLanguage(texts) {
   return (texts && texts[T.lang === "en" ? "en" : "zh-hans"]) || "";
 }
 
+/* A table's name in this page's language: the names the site gives, stored
+   once in both ("桌 12 · Table 12", "练习桌 3 · Practice 3"; games/names.py
+   display_name), give this page's half; any other name is shown as stored. */
+const GIVEN_NAME = /^(练习桌|桌) ([0-9]+) · (Practice|Table) ([0-9]+)$/;
+
+export function tableName(name) {
+  const m = GIVEN_NAME.exec(name || "");
+  if (!m || m[2] !== m[4] || (m[1] === "桌") !== (m[3] === "Table")) return name || "";
+  return T.lang === "en" ? m[3] + " " + m[4] : m[1] + " " + m[2];
+}
+
 export function signed(n) { return n > 0 ? "+" + n : String(n); }

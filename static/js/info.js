@@ -4,14 +4,14 @@
 
 import {cardEl, rankText} from "./cards.js";
 import {$, clear, el} from "./dom.js";
-import {T, fmt} from "./i18n.js";
+import {T, fmt, tableName} from "./i18n.js";
 import {playerName, teamShort} from "./names.js";
 import {playing, state, teamOrder} from "./state.js";
 
 export function renderInfo(s = state) {
   const {table, view} = s;
-  $("table-name").textContent = table ? table.name : "";
-  $("table-name").title = table ? table.name : "";
+  $("table-name").textContent = table ? tableName(table.name) : "";
+  $("table-name").title = $("table-name").textContent;
   const watching = table ? table.spectators : 0;  // nobody watching: nothing said
   $("spectators").textContent = watching ? fmt(T.spectators, {n: watching}) : "";
   $("spectators").hidden = !watching;

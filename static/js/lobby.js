@@ -6,7 +6,7 @@
 
 import {avatarEl} from "./avatar.js";
 import {$, clear, el} from "./dom.js";
-import {T, fmt, useStrings} from "./i18n.js";
+import {T, fmt, tableName, useStrings} from "./i18n.js";
 import {personalFrame} from "./me.js";
 import {openSocket} from "./socket.js";
 
@@ -51,7 +51,7 @@ function rowEl(t) {
   li.dataset.tableId = t.id;
   li.dataset.status = t.status;
   const head = el("div", "lt-head");
-  const a = el("a", "lt-name", t.name);
+  const a = el("a", "lt-name", tableName(t.name));
   a.href = "/tables/" + t.id + "/";
   head.appendChild(a);
   head.appendChild(el("span", "lt-status " + t.status, t.status === "playing" ? T.playing : T.waiting));

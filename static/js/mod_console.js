@@ -26,7 +26,12 @@ async function refresh() {
   for (const t of tables) {
     const row = body.insertRow();
     const name = cell(row, `${t.name} (${t.owner})`, `/mod/tables/${t.id}/`);
-    if (t.private) {  // listed here only: the lobby never shows a private table
+    if (t.arena) {  // an arena's table is private too, but no friends' room
+      const note = document.createElement("small");
+      note.className = "mod-arena";
+      note.textContent = " " + table.dataset.arena + " · " + t.arena.name;
+      name.append(note);
+    } else if (t.private) {  // listed here only: the lobby never shows a private table
       const note = document.createElement("small");
       note.className = "mod-private";
       note.textContent = " " + table.dataset.private +
