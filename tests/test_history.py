@@ -460,3 +460,18 @@ def test_a_bot_partner_is_named_by_its_level(owner, table, client):
     assert "机器人（大师）" in zh
     en = client.get("/history/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Bot (Master)" in en
+
+
+def test_a_given_table_name_shows_in_the_readers_language(players, client):
+    """The stored bilingual name of a table nobody named (``桌 N · Table N``)
+    shows its page's half in the history's rows (games.names)."""
+    from games import tables
+
+    owner = players[0]
+    table = tables.create_table(owner)
+    _game(table, players, at=T0, winner=0, seat_points=[(300, 0)], firsts=[0])
+    client.force_login(owner)
+    zh = client.get("/history/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert f'history-table-name">桌 {table.pk}</div>' in zh
+    en = client.get("/history/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'history-table-name">Table {table.pk}</div>' in en
