@@ -256,5 +256,8 @@ def test_a_lapsed_seating_sends_its_pages_to_the_arena(lapsing, site, browser):
     for p in (confirms, lapses):
         p.page.wait_for_url(f"{base}/arenas/{arena_id}/", timeout=15_000)
     lapses.page.locator("form[action$='/resume'] button").wait_for()
+    # each is told where they stand
+    assert "你在队列中" in confirms.page.locator("#arena-my-status").inner_text()
+    assert "你已暂停" in lapses.page.locator("#arena-my-status").inner_text()
     for p in (confirms, lapses):
         p.assert_clean()

@@ -174,9 +174,12 @@ out.push(store.state.view !== null);
 store.setTable({status: "waiting", seats: seats(0)});  // the last one left
 out.push(store.state.view !== null);
 out.push(store.acceptView(over(null)) !== null);      // a sync brings it back: not taken
-store.acceptView(over(2));              // a player of that game keeps its end
+store.acceptView(over(2));              // a player of that game keeps its result
 out.push(store.state.view !== null);
-store.dismissResult();                  // and why they stood, after its result
+store.dismissResult();                  // until they close it
+out.push(store.state.view !== null);
+store.acceptView({...over(2), game_id: 10, stood_reason: {en: "kicked"}});
+store.dismissResult();                  // why they stood stays for the banner
 out.push(store.state.view !== null);
 process.stdout.write(JSON.stringify(out));
 """
@@ -185,12 +188,13 @@ process.stdout.write(JSON.stringify(out));
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 def test_an_emptied_table_drops_its_last_board():
     """Once nobody sits at a waiting table, its last game's view (刀, scores,
-    badges) goes from a spectator's page; a player of that game keeps it (its
-    result, why they stood). games.snapshots.emptied on the server."""
+    badges) goes from a spectator's page, and from a player's once they close
+    its result unless it says why they stood (stood_reason: the banner).
+    games.snapshots.emptied and seatview.game_view on the server."""
     run = subprocess.run(
         [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
          f"(async () => {{ {_EMPTIED_JS} }})()", str(STATE_JS)],
         capture_output=True, text=True, timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == [True, False, False, True, True]
+    assert json.loads(run.stdout) == [True, False, False, True, False, True]

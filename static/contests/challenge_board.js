@@ -37,6 +37,7 @@ function cardEl(c, i) {
     if (selected.includes(i)) b.classList.add("selected");
     b.setAttribute("aria-pressed", String(selected.includes(i)));
     b.addEventListener("click", () => {
+      if (frame.status !== "playing") return;  // paused: 继续 first
       selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i];
       say("");
       render();

@@ -190,10 +190,13 @@ export function emptied(s = state) {
   return !!(s.table && s.table.status === "waiting" && !s.table.seats.some((x) => x.player));
 }
 
-/* An ended game's view the page no longer shows: the table emptied and I did
-   not play in it (a player keeps their game's end: its result, why they stood). */
+/* An ended game's view the page no longer shows once the table emptied: I
+   did not play in it, or I did and closed its result, unless the server says
+   why I stood (stood_reason: a moderator's kick, an arena) for the banner. */
 function staleBoard(v) {
-  return !!(v && v.status === "over" && emptied() && (v.seat === null || v.seat === undefined));
+  if (!(v && v.status === "over" && emptied())) return false;
+  if (v.seat === null || v.seat === undefined) return true;
+  return !v.stood_reason && state.dismissedResult === v.game_id;
 }
 
 export function setConn(conn) { state.conn = conn; }
@@ -287,4 +290,7 @@ export function clearSelection() {
 export function markStandAsked(on) { state.standAsked = on; }
 
 
-export function dismissResult() { if (state.view) state.dismissedResult = state.view.game_id; }
+export function dismissResult() {
+  if (state.view) state.dismissedResult = state.view.game_id;
+  if (staleBoard(state.view)) state.view = null;
+}

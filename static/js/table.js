@@ -238,7 +238,10 @@ wireInvite({
 }, {waitingAlone: boot.waiting_alone});
 wireResult({
   ready: toggleReady,
-  close: () => { store.dismissResult(); renderResult(); renderNotices(); renderControls(); },
+  close: () => {
+    store.dismissResult();
+    if (state.view) { renderResult(); renderNotices(); renderControls(); } else render(); // an emptied table's board went too
+  },
 });
 setChatMe(state.me.username);
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});

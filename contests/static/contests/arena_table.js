@@ -60,6 +60,12 @@ function paint() {
   const s = last;
   const a = s && s.table && s.table.arena;
   if (!box) return;
+  // a closed arena table: the way back is the arena, not the lobby
+  const back = $("closed-lobby-link");
+  if (a && back) {
+    back.href = a.path;
+    back.textContent = $("arena-banner-link").textContent;
+  }
   if (!a || !tableWaiting(s)) { box.hidden = true; return; }
   const seat = mySnapshotSeat(s);
   const mine = seat !== null && seat !== undefined ? s.table.seats[seat] : null;
@@ -73,6 +79,10 @@ function paint() {
     const left = Math.max(0, Math.ceil((Date.parse(a.confirm_by) - Date.now()) / 1000));
     text.textContent = box.dataset.confirm.replace("{s}", String(left));
     btn.hidden = false;
+    // it presses the page's Ready, which waits for the connection: a press
+    // before it opened was lost without a word (a tester was then paused)
+    const ready = $("ready-btn");
+    btn.disabled = !ready || ready.disabled;
   } else {
     text.textContent = box.dataset.watch;
     // only the arena seats here: the page's "choose an empty seat" would mislead
