@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from django.db.models import Subquery
 from django.utils import timezone
@@ -214,18 +214,13 @@ def game_view(game_id: int | None, user: User | AnonymousUser | None,
     that has just read the table's current game id (a snapshot's ``game_id``).
 
     :param emptied: the table waits with nobody seated
-        (``games.snapshots.emptied``): its last game is history, not the board
-        anyone finds coming back, except a player it stood up for a reason
-        they are to read (``stood_reason``: a moderator's kick, an arena).
+        (``games.snapshots.emptied``): its last game is history, shown only to
+        those who played it (their result), not as the board a newcomer finds.
     """
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     if game is None:
         return None
     seat = seat_of(game, user)
-    if emptied and game.state["status"] == engine.OVER:
-        if seat is None:
-            return None
-        view = view_for(game, seat)
-        # stood_reason is another app's view key (GamePlugin.view_keys)
-        return view if cast(dict[str, Any], view).get("stood_reason") else None
+    if emptied and seat is None and game.state["status"] == engine.OVER:
+        return None
     return view_for(game, seat)

@@ -174,13 +174,15 @@ out.push(store.state.view !== null);
 store.setTable({status: "waiting", seats: seats(0)});  // the last one left
 out.push(store.state.view !== null);
 out.push(store.acceptView(over(null)) !== null);      // a sync brings it back: not taken
-store.acceptView(over(2));              // a player of that game keeps its result
+store.acceptView(over(2));              // a player of that game keeps its end
 out.push(store.state.view !== null);
-store.dismissResult();                  // until they close it
+store.dismissResult();                  // and why they stood, after its result
 out.push(store.state.view !== null);
-store.acceptView({...over(2), game_id: 10, stood_reason: {en: "kicked"}});
-store.dismissResult();                  // why they stood stays for the banner
-out.push(store.state.view !== null);
+store.setTable({status: "waiting", seats: seats(2)});
+store.acceptView({...over(null), game_id: 10, status: "playing"});  // watched running
+store.acceptView({...over(null), game_id: 10});
+store.setTable({status: "waiting", seats: seats(0)});
+out.push(store.state.view !== null);    // its end stays on the page that watched it
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -188,13 +190,13 @@ process.stdout.write(JSON.stringify(out));
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 def test_an_emptied_table_drops_its_last_board():
     """Once nobody sits at a waiting table, its last game's view (刀, scores,
-    badges) goes from a spectator's page, and from a player's once they close
-    its result unless it says why they stood (stood_reason: the banner).
-    games.snapshots.emptied and seatview.game_view on the server."""
+    badges) goes from a page that did not see it running; a player of that
+    game, or a page that watched it, keeps its end (the result, why one
+    stood). games.snapshots.emptied and seatview.game_view on the server."""
     run = subprocess.run(
         [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
          f"(async () => {{ {_EMPTIED_JS} }})()", str(STATE_JS)],
         capture_output=True, text=True, timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == [True, False, False, True, False, True]
+    assert json.loads(run.stdout) == [True, False, False, True, True, True]

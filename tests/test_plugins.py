@@ -22,6 +22,7 @@ from django.utils import timezone
 from accounts.models import Profile, RatingEntry
 from games import chat, engine, events, play, plugins, presence, roster, seatview, snapshots, tables
 from games.models import ChatMessage, Game, GameEvent, Seat, Table
+from games.names import display_name
 from tests.helpers import force_due, fresh, make_players, make_plugin, seat_row, start_game
 from yuanzi_site.asgi import application
 from yuanzi_site.refusals import Refused, register_reasons
@@ -240,7 +241,8 @@ def test_one_seat_per_person_moves_from_a_waiting_table_and_refuses_from_a_runni
     with pytest.raises(Refused) as refused:
         tables.sit(a.pk, runner, 1)
     assert refused.value.reason == "seated_elsewhere"
-    assert Table.objects.get(pk=game.table_id).name in str(refused.value)
+    # the given name, in this language's half (games.names)
+    assert display_name(Table.objects.get(pk=game.table_id).name) in str(refused.value)
     assert Seat.objects.filter(user=runner).count() == 1
 
 

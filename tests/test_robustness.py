@@ -137,10 +137,13 @@ async def test_cards_must_be_a_list_of_at_most_41_card_strings(settings):
     try:
         await _until(comm, "game")
         hand = game.state["hands"][game.state["turn"]]
-        for cards in ["7S", hand[0], [hand[0]] * 42, {"0": hand[0]}, [1, 2], None]:
+        for cards in ["7S", hand[0], {"0": hand[0]}, [1, 2], None]:
             await comm.send_json_to({"type": "play", "seq": game.seq, "cards": cards})
             msg = await _until(comm, "error")
             assert msg["reason"] == "bad_card", cards
+        # real cards, more than any hand holds: not in the hand, unread
+        await comm.send_json_to({"type": "play", "seq": game.seq, "cards": [hand[0]] * 42})
+        assert (await _until(comm, "error"))["reason"] == "not_in_hand"
         assert not await database_sync_to_async(GameEvent.objects.filter(game=game).exists)()
         await _still_alive(comm)
     finally:

@@ -190,13 +190,14 @@ export function emptied(s = state) {
   return !!(s.table && s.table.status === "waiting" && !s.table.seats.some((x) => x.player));
 }
 
-/* An ended game's view the page no longer shows once the table emptied: I
-   did not play in it, or I did and closed its result, unless the server says
-   why I stood (stood_reason: a moderator's kick, an arena) for the banner. */
+// the games this page saw running (their end is the page's own to show)
+const seenRunning = new Set();
+
+/* An ended game's view the page does not show once the table emptied: one
+   it did not see running and I did not play in (a newcomer's stale board). */
 function staleBoard(v) {
-  if (!(v && v.status === "over" && emptied())) return false;
-  if (v.seat === null || v.seat === undefined) return true;
-  return !v.stood_reason && state.dismissedResult === v.game_id;
+  return !!(v && v.status === "over" && emptied() && (v.seat === null || v.seat === undefined)
+    && !seenRunning.has(v.game_id));
 }
 
 export function setConn(conn) { state.conn = conn; }
@@ -209,6 +210,7 @@ export function acceptView(v) {
   if (!v) return null;
   const old = state.view;
   if (old && v.game_id === old.game_id && v.seq < old.seq) return null; // stale
+  if (v.status === "playing") seenRunning.add(v.game_id);
   if (staleBoard(v)) return null;
   state.view = v;
   state.viewAt = performance.now();
@@ -290,7 +292,4 @@ export function clearSelection() {
 export function markStandAsked(on) { state.standAsked = on; }
 
 
-export function dismissResult() {
-  if (state.view) state.dismissedResult = state.view.game_id;
-  if (staleBoard(state.view)) state.view = null;
-}
+export function dismissResult() { if (state.view) state.dismissedResult = state.view.game_id; }

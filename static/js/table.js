@@ -238,10 +238,7 @@ wireInvite({
 }, {waitingAlone: boot.waiting_alone});
 wireResult({
   ready: toggleReady,
-  close: () => {
-    store.dismissResult();
-    if (state.view) { renderResult(); renderNotices(); renderControls(); } else render(); // an emptied table's board went too
-  },
+  close: () => { store.dismissResult(); renderResult(); renderNotices(); renderControls(); },
 });
 setChatMe(state.me.username);
 wireChat({say: (text) => send({type: "chat", text}), tooLong: (m) => toast(m)});
