@@ -182,6 +182,9 @@ def board_strings(own: bool) -> dict[str, Any]:
         "pass": _("Pass"), "nothing_beats": _("Nothing in your hand beats this: pass."),
         "your_turn": _("Your turn"), "waiting": _("Waiting…"),
         "paused": _("Paused after two timeouts: press Resume to go on."),
+        "timed_out": _("Time ran out: the clock passed for you (or, on your lead, "
+                       "played one of your cards)."),
+        "earlier": _("… %(n)s earlier plays in this trick"),
         "done": _("Board over"), "raw": _("Your score (North–South)"),
         "mp": _("Matchpoints"), "field": _("The field on this board"),
         "seconds_left": _("seconds left"), "dao": _("Dao"), "indicator": _("Indicator"),

@@ -199,6 +199,9 @@ def table_strings() -> dict[str, Any]:
             "connection is lost, is stood up (no penalty). Click an empty seat to sit "
             "down again."
         ),
+        # a page opened after its player left their seat cannot tell why
+        "not_seated": _("You are not seated at this table now. Click an empty seat to "
+                        "sit down."),
         "no_watching": _("This table does not allow spectators: you can sit down when "
                          "the game ends."),
         "us": _("Us"),

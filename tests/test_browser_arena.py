@@ -166,6 +166,14 @@ def test_an_arena_table_says_how_to_confirm_and_shows_no_invites(seated, site, b
     page.wait_for_function(
         "() => document.getElementById('arena-banner-text').textContent.includes('你已确认')")
     assert page.locator("#arena-ready-btn").is_hidden()
+    # how many have confirmed, and the seconds the others have, counting down
+    said = page.locator("#arena-banner-text").inner_text()
+    assert "已确认 1/4" in said, said
+    left = int(said.split("还剩 ")[1].split(" 秒")[0])
+    assert 500 < left <= 600, said
+    page.wait_for_function(
+        "left => !document.getElementById('arena-banner-text').textContent"
+        ".includes(`还剩 ${left} 秒`)", arg=left)
     p.assert_clean()
 
 

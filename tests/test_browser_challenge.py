@@ -63,6 +63,9 @@ def test_a_whole_board_on_a_phone(site, browser):
         if board.get_attribute("data-status") == "done":
             break
         seq = board.get_attribute("data-seq")
+        # a trick's last round only, the rest counted (a long trick pushed the
+        # hand off a 1280×800 screen)
+        assert page.locator("#ch-trick li:not(.ch-earlier)").count() <= 4
         if page.locator("#ch-pass").is_enabled():
             page.locator("#ch-pass").click()
         else:  # a lead: 提示 selects the server's weakest legal play, which plays
@@ -114,7 +117,8 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     sent anyway (a page out of date), the server's sentence shows under the
     buttons and stays through the signs of life (every 2 s they redrew the
     board and wiped it: a tester saw nothing) until the player's next step;
-    the cards stay picked. A pick the clock's pass overtakes goes with it."""
+    the cards stay picked. A pick the clock's pass overtakes goes with it, and
+    the page says the clock acted."""
     me = Player.open(browser, "tiaozhan3", **PHONE)
     me.sign_up(site.base_url)
     page = me.page
@@ -153,6 +157,8 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     page.wait_for_function(
         "seq => document.getElementById('ch-board').dataset.seq !== seq", arg=seq)
     assert page.locator("#ch-hand .ch-card.selected").count() == 0
+    # and the page says the clock acted (it happened unseen)
+    assert error.inner_text() == "时间到：已替你过牌（轮到你首出时随机出一张）。"
     _without_refusals(me)
     me.assert_clean()
 

@@ -376,3 +376,41 @@ def test_desktop_my_plays_clear_my_plate_and_sit_comes_first(site, browser):
     for sel in (MY_PLATE, "#hand", "#play-controls"):
         assert not _overlap(rects[".toast.error"], rects[sel]), (sel, rects)
     me.assert_clean()
+
+
+# The rectangles of every shown toast and every seat's 坐下 (viewport CSS px).
+SIT_AND_TOASTS_JS = """() => {
+  const rect = (e) => { const r = e.getBoundingClientRect();
+    return {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}; };
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility());
+  return {toasts: shown('#toasts .toast').map(rect),
+          sits: shown('.seat-actions button.sit').map(rect)};
+}"""
+
+
+def test_portrait_toasts_leave_the_empty_seats_sit_buttons_free(site, browser):
+    """360 × 740, a waiting table with its four seats empty: three toasts
+    (the most the stack shows) never cover a seat's 坐下 (a tester found a
+    game-end toast over one), wherever the page is scrolled."""
+    me = _person(browser, site.base_url, PORTRAIT)
+    page = me.page
+    me.create_table("坐下不被挡")
+    page.locator(".seat-actions button.sit").first.wait_for()
+    # the page's own toast(), from the module the table page loaded
+    page.evaluate("""async () => {
+      const src = [...document.scripts].find((s) => /\\/table[.][^/]*js$/.test(s.src)).src;
+      const {toast} = await import(new URL('notices.js', src).href);
+      for (const n of [1, 2, 3]) toast('第 ' + n + ' 条：这一局的结果与积分变化，' +
+        '一句不短的话，占两三行的位置。', 'info', 60000);
+    }""")
+    for where in ("window.scrollTo(0, 0)",
+                  "document.getElementById('felt').scrollIntoView({block: 'start'})"):
+        page.evaluate(where)
+        page.evaluate(NEXT_FRAME_JS)
+        rects = page.evaluate(SIT_AND_TOASTS_JS)
+        assert len(rects["toasts"]) == 3, (where, rects)
+        assert len(rects["sits"]) >= 3, (where, rects)
+        for t in rects["toasts"]:
+            for s in rects["sits"]:
+                assert not _overlap(t, s), (where, t, s)
+    me.assert_clean()

@@ -187,6 +187,35 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
+_SEATED_JS = r"""
+const store = await import(process.argv[1]);
+store.state.me = {id: 3};
+const seats = (me) => [0, 1, 2, 3].map((i) => ({index: i, player: i === 2 && me ? {id: 3} : null}));
+const out = [];
+store.setTable({status: "waiting", seats: seats(false)});  // opened after I stood
+out.push(store.state.sawSeated);
+store.setTable({status: "waiting", seats: seats(true)});   // I sit
+store.setTable({status: "waiting", seats: seats(false)});  // and am stood up
+out.push(store.state.sawSeated);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+def test_a_page_tells_why_i_stand_only_if_it_saw_me_seated():
+    """A page opened after its player left their seat (on purpose, an escape,
+    a lost connection) cannot tell which: it says where they are (T.not_seated),
+    not "you were stood up"; a page that saw them seated can (static/js/notices.js
+    stoodUpText reads ``sawSeated``)."""
+    run = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
+         f"(async () => {{ {_SEATED_JS} }})()", str(STATE_JS)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [False, True]
+
+
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 def test_an_emptied_table_drops_its_last_board():
     """Once nobody sits at a waiting table, its last game's view (刀, scores,

@@ -487,6 +487,7 @@ def test_table_strings_explain_stand_up_and_auto_play(client, owner):
         client.get(reverse("table", args=[table.pk])).content.decode(), "table-strings"
     )
     assert strings["stood_up"] == "你已离座：连接中断或逃跑后会被请离座位。点击空位重新坐下。"
+    assert strings["not_seated"] == "你现在不在座位上。点击空位即可坐下。"
     assert strings["auto_by_timeout"] == (
         "连续两次超时，已为你托管。点击「取消托管」即可恢复自己出牌。"
     )

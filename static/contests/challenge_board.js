@@ -15,6 +15,7 @@ let selected = [];
 let busy = false;
 
 const $ = (id) => document.getElementById(id);
+const TRICK_LINES = 4;  // one round of the four seats
 
 // a refusal's sentence stays until the player's next step: a render (the sign
 // of life redraws every 2 s) must not wipe it (a tester saw nothing)
@@ -75,7 +76,18 @@ function render() {
       li.textContent = `${S.seats[s]}${S.colon}${n} ${S.cards}`;
       return li;
     }));
-    $("ch-trick").replaceChildren(...v.trick.plays.map(([s, cards]) => line(s, cards)));
+    // a trick's last round only (a long trick pushed the hand off the screen);
+    // the trick's first lines are counted, not drawn
+    const plays = v.trick.plays;
+    const earlier = Math.max(0, plays.length - TRICK_LINES);
+    const lines = plays.slice(earlier).map(([s, cards]) => line(s, cards));
+    if (earlier) {
+      const li = document.createElement("li");
+      li.className = "ch-earlier";
+      li.textContent = S.earlier.replace("%(n)s", String(earlier));
+      lines.unshift(li);
+    }
+    $("ch-trick").replaceChildren(...lines);
     // strongest first, the jokers apart at the weak right end, as at the table
     // (the view's hand is weakest first; a lone joker plays as the lowest 3, RULES.md §3)
     const shown = v.hand.map((c, i) => [c, i]).reverse();
@@ -170,6 +182,8 @@ async function send(what, body = {}) {
       // my move, or my turn gone by on the clock: the selection was for it
       const passed = was && was.turn === 2 && (!frame.view || frame.view.seq !== was.seq);
       if (what !== "sync" || passed) selected = [];
+      // the clock acted for me (RULES.md §8): say so, it happened unseen
+      if (what === "sync" && passed) say(S.timed_out);
       render();
     });
   } finally {

@@ -24,8 +24,9 @@ export function toast(message, kind = "error", ms = 3500) {
 }
 
 // What a toast never covers: the action row (提示 / 不要 / 出牌, ready), the
-// hand, and the seat at the bottom of the felt (mine: my clock and my count).
-const KEEP_CLEAR = ["#controls", "#hand", '.seat[data-pos="bottom"]'];
+// hand, the seat at the bottom of the felt (mine: my clock and my count), and
+// the seats' own buttons (坐下, a bot): a game-end toast hid an empty seat's 坐下.
+const KEEP_CLEAR = ["#controls", "#hand", '.seat[data-pos="bottom"]', ".seat-actions"];
 const MARGIN = 6;  // px between a toast and what it keeps clear of
 
 /* Put the toasts in the tallest band of the screen that is free of the
@@ -43,7 +44,7 @@ export function placeToasts() {
   const right = inView ? Math.min(felt.right, vw) : vw;
   const width = Math.min(right - left - 2 * MARGIN, 416, vw * 0.92);
   // the screen's rows taken by what is kept clear (where it meets those columns)
-  const taken = KEEP_CLEAR.map((sel) => document.querySelector(sel)).filter(Boolean)
+  const taken = KEEP_CLEAR.flatMap((sel) => [...document.querySelectorAll(sel)])
     .map((n) => n.getBoundingClientRect())
     .filter((r) => r.height > 0 && r.bottom > 0 && r.top < vh && r.right > left && r.left < right)
     .map((r) => [Math.max(r.top - MARGIN, 0), Math.min(r.bottom + MARGIN, vh)])
@@ -78,8 +79,11 @@ function notice(id, on, text) {
 let standReason = {text: null, game: null};
 
 /* Why I am no longer seated after a game: leaving a practice game is no
-   escape (RULES.md §7), so its words say leaving, not 逃跑. */
+   escape (RULES.md §7), so its words say leaving, not 逃跑. A page that never
+   saw me seated (opened after I stood, on purpose or not) cannot tell why, so
+   it only says where I am. */
 export function stoodUpText(s = state) {
+  if (!s.sawSeated) return T.not_seated;
   return s.view && s.view.practice ? T.stood_up_practice : T.stood_up;
 }
 

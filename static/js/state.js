@@ -25,12 +25,14 @@ export const state = {
   viewAt: 0,            // performance.now() when the view arrived (the clock counts from it)
   dismissedResult: null, // game_id whose result panel the user closed
   standAsked: false,    // this page asked to stand up (no "you were stood up" notice)
+  sawSeated: false,     // this page saw me seated here (else it cannot tell why I am not)
 };
 
 export function init(boot) {
   state.table = boot.table;
   state.me = boot.me;
   state.levels = boot.levels;
+  noteSeated();
   acceptView(boot.view);
 }
 
@@ -173,6 +175,7 @@ export function selectedHint(s = state) {
 
 export function setTable(table) {
   state.table = table;
+  noteSeated();
   if (staleBoard(state.view)) state.view = null;
 }
 
@@ -188,6 +191,10 @@ export function tableClosed() {
    not the board a newcomer finds (the server's games.snapshots.emptied). */
 export function emptied(s = state) {
   return !!(s.table && s.table.status === "waiting" && !s.table.seats.some((x) => x.player));
+}
+
+function noteSeated() {
+  if (mySnapshotSeat() !== null) state.sawSeated = true;
 }
 
 // the games this page saw running (their end is the page's own to show)

@@ -73,10 +73,14 @@ function paint() {
   const btn = $("arena-ready-btn");
   $("arena-banner-link").href = a.path;
   btn.hidden = true;
+  const left = a.confirm_by
+    ? Math.max(0, Math.ceil((Date.parse(a.confirm_by) - Date.now()) / 1000)) : null;
   if (mine && mine.ready) {
-    text.textContent = box.dataset.confirmed;
-  } else if (mine && a.confirm_by) {
-    const left = Math.max(0, Math.ceil((Date.parse(a.confirm_by) - Date.now()) / 1000));
+    // how long the others have, and how many have confirmed
+    const ready = s.table.seats.filter((x) => x.ready).length;
+    text.textContent = left === null ? box.dataset.confirmed
+      : box.dataset.confirmedLeft.replace("{n}", String(ready)).replace("{s}", String(left));
+  } else if (mine && left !== null) {
     text.textContent = box.dataset.confirm.replace("{s}", String(left));
     btn.hidden = false;
     // it presses the page's Ready, which waits for the connection: a press
