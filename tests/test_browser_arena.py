@@ -178,6 +178,136 @@ def test_an_arena_table_says_how_to_confirm_and_shows_no_invites(seated, site, b
 
 
 @pytest.fixture
+def seated_here(transactional_db):
+    """As :func:`seated`, with the arena's and the table's ids and the
+    moderator who made the arena: ``(name, path, arena id, table id, moderator)``."""
+    from contests import arena_run
+    from contests.models import ArenaSeating
+
+    found, four, seating = seat_four("arenac", "关桌擂台")
+    ArenaSeating.objects.filter(pk=seating.pk).update(
+        confirm_by=timezone.now() + timedelta(minutes=10))
+    return (four[0].username, arena_run.table_path(seating.table), found.pk,
+            seating.table_id, found.created_by.username)
+
+
+def test_the_banners_ready_waits_for_the_connection(seated_here, site, browser):
+    """Until the table's socket opens, the banner's Ready is off like the
+    page's own (a press before it opened was lost without a word, and the
+    player was then paused for not confirming); once it opens it confirms."""
+    name, path, *_ = seated_here
+    base = site.base_url
+    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
+    p = Player.open(browser, name, **PHONE)
+    p.log_in(base)
+    page = p.page
+    held = {"on": True}
+
+    def table_socket(ws):
+        # held: refused, so the page keeps trying (connecting); then let through
+        if held["on"]:
+            ws.close()
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/table/"), table_socket)
+    page.goto(base + path)
+    banner = page.locator("#arena-banner")
+    banner.wait_for()
+    assert "比赛：点 准备 确认座位" in banner.inner_text()
+    ready = page.locator("#arena-ready-btn")
+    assert ready.is_visible()
+    assert ready.is_disabled()
+    assert page.locator("#conn-status").get_attribute("data-state") != "open"
+    held["on"] = False
+    p.wait_connected()  # the page's next try goes through
+    page.wait_for_function("() => !document.getElementById('arena-ready-btn').disabled")
+    ready.click()
+    page.wait_for_function(
+        "() => document.getElementById('arena-banner-text').textContent.includes('你已确认')")
+    # the refused tries were the test's own doing
+    p.console[:] = [(k, t) for k, t in p.console if "WebSocket" not in t]
+    p.assert_clean()
+
+
+CLOSE_TABLE = """
+from django.contrib.auth import get_user_model
+from moderation import actions
+actions.close_table(get_user_model().objects.get(username="%(mod)s"), %(table)d, "测试关桌")
+"""
+
+
+def test_a_closed_arena_table_points_back_to_its_arena(seated_here, site, browser):
+    """A moderator closes an arena table: its closed notice leads to the
+    arena page (where the player's standing and next table are), not the lobby."""
+    name, path, arena_id, table_id, mod = seated_here
+    base = site.base_url
+    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
+    p = Player.open(browser, name, **PHONE)
+    p.log_in(base)
+    page = p.page
+    page.goto(base + path)
+    p.wait_connected()
+    page.locator("#arena-banner").wait_for()
+    site.manage("shell", "-c", CLOSE_TABLE % {"mod": mod, "table": table_id})
+    link = page.locator("#closed-notice #closed-lobby-link")
+    link.wait_for(timeout=15_000)
+    assert link.get_attribute("href") == f"/arenas/{arena_id}/"
+    assert link.inner_text() == page.locator("#arena-banner-link").inner_text()
+    link.click()
+    page.wait_for_url(f"{base}/arenas/{arena_id}/")
+    p.console[:] = [(k, t) for k, t in p.console if "WebSocket" not in t]
+    p.assert_clean()
+
+
+START_AND_END = """
+from django.contrib.auth import get_user_model
+from games import tables
+from games.models import Table
+from tests import page_states
+table = Table.objects.get(pk=%(table)d)
+for seat in table.seats.exclude(user=None):
+    tables.set_ready(table.pk, seat.user)
+page_states.install(table.pk, "two_halves")
+"""
+
+SEND_SEATED = """
+from django.contrib.auth import get_user_model
+from games import events
+uid = get_user_model().objects.get(username="%(name)s").pk
+events.send_user(uid, {"type": "arena_seated", "arena_id": %(arena)d, "path": "%(path)s",
+                       "message": "比赛：你的下一桌已就绪"})
+"""
+
+
+def test_a_new_seating_leaves_an_open_result_readable_a_while(seated_here, site, browser):
+    """An arena game ends and the arena seats the player again at once: with
+    the result open, the page says so and stays 10 s (the confirm window is
+    30 s) before it goes to the table, not the usual 1.2 s."""
+    name, path, arena_id, table_id, _ = seated_here
+    base = site.base_url
+    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
+    p = Player.open(browser, name, **PHONE)
+    p.log_in(base)
+    page = p.page
+    page.goto(base + path)
+    p.wait_connected()
+    site.manage("shell", "-c", START_AND_END % {"table": table_id})
+    page.reload()  # the ended game put in place (tests/page_states.py)
+    p.wait_connected()
+    page.locator("#result-panel").wait_for(timeout=15_000)
+    page.evaluate("() => { window.__before = true; }")
+    site.manage("shell", "-c", SEND_SEATED % {"name": name, "arena": arena_id, "path": path})
+    page.locator(".toast", has_text="你的下一桌已就绪").wait_for(timeout=10_000)
+    page.wait_for_timeout(5_000)  # well past the usual 1.2 s: still reading
+    assert page.evaluate("() => window.__before === true")
+    assert page.locator("#result-panel").is_visible()
+    page.wait_for_function("() => !window.__before", timeout=15_000)  # then it goes
+    p.wait_connected()
+    p.assert_clean()
+
+
+@pytest.fixture
 def lapsed(transactional_db):
     """A tester's arena: four seated, three confirmed, the fourth (index 0)
     let it lapse: they are paused, the three back at the head of the queue
