@@ -2,7 +2,10 @@
 the server's secret seed with one seed from each seat, and everyone at the
 table sees a commitment to the server seed before anyone plays.
 
-- ``server_seed``: 32 hex characters from ``secrets``, made when the game starts;
+- ``server_seed``: 32 hex characters from ``secrets``, made when the table opens
+  or its last game started (``Table.next_server_seed``) and committed to in the
+  table's snapshot (``next_commitment``) while it waits: before any player sends
+  the seed that goes with ``ready``;
 - ``player_seeds``: per seat, the string (≤ 64 characters) the player's page
   sent with ``ready``, or one the server makes (a bot, or a page that sent none);
 - the deal seed given to ``engine.new_game``:
@@ -12,9 +15,10 @@ table sees a commitment to the server seed before anyone plays.
 While the game runs the view carries only ``fairness.commitment`` (and the
 players' seeds, which the server cannot take back); once it is over also the
 server seed, so anyone can recompute the deal (docs/fairness.md). Because the
-server committed to its seed before it saw the players' final seeds are used,
-it could not steer the deal; because the players' seeds enter the hash, nobody
-could compute it in advance.
+server committed to its seed before the players sent theirs, it could not
+pick a seed to suit their seeds (a seed made at the start, after the seeds
+came, could have been drawn again and again until the deal suited); because
+the players' seeds enter the hash, nobody could compute it in advance.
 """
 
 from __future__ import annotations
@@ -86,10 +90,14 @@ def deal_seed(server_seed: str, player_seeds: list[str]) -> str:
     return hashlib.sha256(f"{server_seed}:{':'.join(player_seeds)}".encode()).hexdigest()
 
 
-def new_inputs(player_seeds: list[str | None]) -> Fairness:
+def new_inputs(player_seeds: list[str | None], server_seed: str | None = None) -> Fairness:
     """A game's fairness inputs: ``{"server_seed", "player_seeds", "commitment",
-    "seed"}`` (``seed``: the deal seed), a server-made seed where a seat gave none."""
-    server = secrets.token_hex(16)
+    "seed"}`` (``seed``: the deal seed), a server-made seed where a seat gave none.
+
+    :param server_seed: the table's ``next_server_seed``, whose commitment its
+        players saw before they sent their seeds; ``None``: a fresh one.
+    """
+    server = server_seed or secrets.token_hex(16)
     seeds = [s or secrets.token_hex(8) for s in player_seeds]
     return {"server_seed": server, "player_seeds": seeds, "commitment": commitment(server),
             "seed": deal_seed(server, seeds)}

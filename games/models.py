@@ -8,6 +8,7 @@ are the log every state is rebuilt from.
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING, ClassVar, Final, TypedDict
 
 from django.conf import settings
@@ -33,6 +34,12 @@ class Player(TypedDict):
     auto_by_clock: bool
 
 
+def new_server_seed() -> str:
+    """A server seed for a table's next deal: 32 hex characters from
+    ``secrets`` (games/fairness.py)."""
+    return secrets.token_hex(16)
+
+
 class Table(models.Model):
     """A table in the lobby: four seats, a chat, and the games played at it."""
 
@@ -56,6 +63,10 @@ class Table(models.Model):
     invite_token = models.CharField(max_length=32, blank=True, db_index=True)
     room_code = models.CharField(max_length=6, blank=True, db_index=True)
     spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
+    # the server seed of the next game dealt here, secret until that game ends;
+    # its commitment is shown while the table waits, before any player's seed
+    # is sent with ready (games/fairness.py)
+    next_server_seed = models.CharField(max_length=32, default=new_server_seed, editable=False)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created_at"]

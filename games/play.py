@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import clock, engine, events, fairness, metrics, plugins, presence, queries, roster
-from games.models import Game, GameEvent, GameSeat, Seat, Table
+from games.models import Game, GameEvent, GameSeat, Seat, Table, new_server_seed
 from games.plugins import GameEnd
 from games.roster import seat_rows
 from games.seatview import seat_of
@@ -53,8 +53,11 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
     out after commit.
     """
     rows = [_game_seat(s) for s in seats]
-    # the deal seed combines the server's secret seed with each seat's (fairness.py)
-    inputs = fairness.new_inputs([None if s.is_bot else (s.seed or None) for s in seats])
+    # the deal seed combines the server seed committed to while the table waited
+    # with each seat's (fairness.py); the next game's is made now, before its seeds
+    inputs = fairness.new_inputs([None if s.is_bot else (s.seed or None) for s in seats],
+                                 table.next_server_seed or None)
+    table.next_server_seed = new_server_seed()
     state: SiteState = {
         **engine.new_game(inputs.pop("seed"), [r.level for r in rows],
                           [engine.bot_policy(r.bot or None) for r in rows]),
@@ -69,7 +72,7 @@ def start_game(table: Table, seats: list[Seat]) -> Game:
         r.game = game
     GameSeat.objects.bulk_create(rows)
     table.status, table.current_game = Table.PLAYING, game
-    table.save(update_fields=["status", "current_game"])
+    table.save(update_fields=["status", "current_game", "next_server_seed"])
     plugins.game_started(game)  # e.g. the wager's held stake, in this transaction
     _announce(game)
     return game

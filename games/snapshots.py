@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 
 from accounts import levels
-from games import plugins, presence
+from games import fairness, plugins, presence
 from games.access import MODERATORS_GROUP
 from games.models import Seat, Table
 from games.plugins import ChosenFilter
@@ -80,6 +80,7 @@ class TableSnapshot(TypedDict):
     spectators_allowed: bool
     room_code: str | None
     invite_path: str | None
+    next_commitment: str | None
     seats: list[SeatSnapshot]
 
 
@@ -109,6 +110,8 @@ def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot |
         "spectators", "watchers" ({"names": [{"username", "moderator"}],
         "anonymous": n}), "private", "spectators_allowed", "room_code" (6 digits,
         private tables only, else ``None``), "invite_path" (likewise),
+        "next_commitment" (while it waits: SHA-256 of the next game's server
+        seed, games/fairness.py; else ``None``),
         "seats": [{"index", "player" | None, "bot", "bot_policy", "ready",
         "online"} × 4]}`` plus the keys other apps contribute
         (``GamePlugin.snapshot_keys``).
@@ -152,6 +155,9 @@ def table_snapshot(table_id: int, table: Table | None = None) -> TableSnapshot |
         "room_code": table.room_code if table.private else None,
         "invite_path": f"/tables/{table.pk}/?invite={table.invite_token}" if table.private
         else None,
+        # the next deal's commitment, shown before anyone readies (games/fairness.py)
+        "next_commitment": fairness.commitment(table.next_server_seed)
+        if table.status == Table.WAITING and table.next_server_seed else None,
         "seats": [
             {
                 "index": s.index,

@@ -245,8 +245,12 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def fairness_doc(request: HttpRequest) -> HttpResponse:
-    """``/fairness/``: docs/fairness.md (the recipe and the script) rendered
-    as a page (``yuanzi_site.markdown``: the subset it uses, no raw HTML)."""
-    text = (settings.BASE_DIR / "docs" / "fairness.md").read_text(encoding="utf-8")
+    """``/fairness/``: how deals are provably fair (a part for players, then the
+    recipe and the script) rendered as a page (``yuanzi_site.markdown``: the
+    subset it uses, no raw HTML): docs/fairness.zh.md when the active language
+    is Chinese (``zh…``), docs/fairness.md for any other."""
+    chinese = (translation.get_language() or "").startswith("zh")
+    name = "fairness.zh.md" if chinese else "fairness.md"
+    text = (settings.BASE_DIR / "docs" / name).read_text(encoding="utf-8")
     return render(request, "games/fairness.html", {"doc": markdown.render(text)})
 

@@ -44,6 +44,36 @@ def test_the_deal_seed_combines_the_server_seed_with_the_players_seeds():
     assert inputs["commitment"] == hashlib.sha256(inputs["server_seed"].encode()).hexdigest()
 
 
+def test_the_server_committed_to_its_seed_before_the_players_sent_theirs():
+    """The next game's commitment is in the waiting table's snapshot before
+    anyone readies (so the server cannot draw its seed after seeing the
+    players' seeds until the deal suits it); the game is dealt from exactly
+    that seed, and the one after from a new one, committed at once."""
+    from games.models import Table
+    from games.snapshots import table_snapshot
+
+    users = make_players(4)
+    table = tables.create_table(users[0])
+    for i, u in enumerate(users):
+        tables.sit(table.pk, u, i)
+    before = table_snapshot(table.pk)
+    committed = before["next_commitment"]
+    assert len(committed) == 64
+    secret = Table.objects.get(pk=table.pk).next_server_seed
+    assert secret not in repr(before)
+    for u in users:
+        handlers._ready(SocketContext(u, table.pk, "c"), {"type": "ready", "ready": True,
+                                                         "seed": u.username})
+    game = Game.objects.get(table=table)
+    assert game.state["fairness"]["commitment"] == committed
+    assert game.state["fairness"]["server_seed"] == secret
+    assert table_snapshot(table.pk)["next_commitment"] is None  # playing: nothing to promise
+    play.escape(game.pk, users[1])  # the game ends, its seed is shown
+    after = table_snapshot(table.pk)
+    assert after["next_commitment"] not in (None, committed)
+    assert Table.objects.get(pk=table.pk).next_server_seed != secret
+
+
 def test_a_running_games_views_carry_the_commitment_never_the_server_seed():
     game, _ = _game_with_seeds(["a", "b", "c", "d"])
     server = game.state["fairness"]["server_seed"]

@@ -342,13 +342,55 @@ def test_a_plain_chinese_name_still_signs_up():
 
 
 def test_the_fairness_page_is_rendered_not_raw_markdown(client):
-    html = client.get("/fairness/").content.decode()
+    html = client.get("/fairness/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<h1 id="provably-fair-deals">Provably fair deals</h1>' in html
     assert "<ol>" in html
     assert '<pre><code class="language-python">' in html
     assert "<strong>commitment</strong>" in html
     assert "## The recipe" not in html
     assert "```" not in html
+
+
+FAIRNESS_OPENING_EN = "Nobody can change the cards of a game once it has started"
+
+
+def test_the_fairness_page_speaks_chinese_to_players_first(client):
+    """The default (Chinese) UI serves docs/fairness.zh.md: a plain part for
+    players, in the site's words, before the developers' recipe."""
+    html = client.get("/fairness/").content.decode()
+    assert '<h1 id="可验证的公平发牌">可验证的公平发牌</h1>' in html
+    plain, _, recipe = html.partition("给开发者：具体算法")
+    assert recipe, "the recipe is under its own heading"
+    for words in ("发牌承诺", "服务器种子", "校验", "哈希", "结果页", "公平发牌校验"):
+        assert words in plain
+    for developer in ("The code is", "random.Random", "RULES.md", "&quot;type&quot;", "SHA-256"):
+        assert developer not in plain
+    assert FAIRNESS_OPENING_EN not in html
+    assert "Provably fair deals</h1>" not in html
+    assert '<pre><code class="language-python">' in recipe  # the script is kept
+    assert "random.Random" in recipe
+
+
+def test_the_fairness_page_in_english_has_the_plain_part_then_the_recipe(client):
+    html = client.get("/fairness/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    plain, _, recipe = html.partition("For developers: the exact recipe")
+    assert FAIRNESS_OPENING_EN in plain
+    assert "Deal commitment" in plain
+    for developer in ("The code is", "random.Random", "RULES.md", "&quot;type&quot;", "SHA-256"):
+        assert developer not in plain
+        assert developer in recipe
+    assert "可验证的公平发牌" not in html
+
+
+def test_both_fairness_pages_carry_the_same_scripts():
+    from django.conf import settings
+
+    def scripts(name):
+        text = (settings.BASE_DIR / "docs" / name).read_text(encoding="utf-8")
+        return [b.split("```")[0] for b in text.split("```python")[1:]]
+
+    assert len(scripts("fairness.md")) == 2
+    assert scripts("fairness.zh.md") == scripts("fairness.md")
 
 
 def test_the_renderer_never_passes_html_or_script_links():

@@ -70,7 +70,7 @@ function render() {
   renderResult(); // before the controls: its ready button stands for theirs
   renderNotices(); // after the result: the stood-up words are in one of the two
   renderControls();
-  renderFairness(state.view);
+  renderFairness(state.view, state.table);
   const off = state.conn !== "open";
   app.querySelectorAll(".seat-actions button").forEach((b) => { b.disabled = off; });
   // after that: a plugin may disable a seat's button too (social/table.js, a minimum)
