@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Notification
 from games import events
+from games.names import display_name
 from yuanzi_site.refusals import Refused
 
 #: days a notification is kept (the housekeeping purge deletes older ones)
@@ -56,10 +57,14 @@ def register_kinds(kinds: Mapping[str, Promise | str | Render]) -> None:
 
 def render(kind: str, params: dict[str, Any]) -> str:
     """The message of ``kind`` with ``params``, in the active language; an
-    unknown kind or a missing parameter renders as the kind itself."""
+    unknown kind or a missing parameter renders as the kind itself. A
+    ``table`` parameter is the stored name: a site-given bilingual one reads
+    in this language only (``games.names.display_name``)."""
     message = KINDS.get(kind)
     if message is None:
         return kind
+    if isinstance(params.get("table"), str):
+        params = {**params, "table": display_name(params["table"])}
     if not isinstance(message, Promise | str):
         return message(params)
     try:

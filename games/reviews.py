@@ -47,6 +47,7 @@ from games import engine, events, plugins, ui
 from games.engine.record import record_actions
 from games.engine.review import LABELS, SURE, Judgement, Review, Thresholds, review_game
 from games.models import Game, GameEvent, GameReview
+from games.names import display_name
 from games.plugins import Reviewable
 from games.roster import players_of
 from games.seatview import PlayKind, play_kind, seat_of
@@ -80,7 +81,7 @@ def _game_subject(game_id: int, user: Any) -> Reviewable:
     running = game.status != Game.OVER
     return Reviewable(
         kind=GameReview.GAME, ref=game.pk, seat=seat, user_id=user.pk,
-        title=_("Review of game %(id)s") % {"id": game.pk} + f" · {game.played_name}",
+        title=_("Review of game %(id)s") % {"id": game.pk} + f" · {display_name(game.played_name)}",
         names=ui.player_names(players_of(game)),
         links=[(reverse("game_result", args=[game.pk]), _("Back to the result")),
                (reverse("profile_self"), _("My recent games"))],

@@ -166,6 +166,9 @@ def table_strings() -> dict[str, Any]:
         "dealt_to": _("dealt to %(name)s"),
         "dao_is": _("dao %(rank)s"),
         "first_half_points": _("1st half: %(points)s"),
+        # an ended game's strip: each half, and the total in bold
+        "second_half_points": _("2nd half: %(points)s"),
+        "game_over": _("Game over"),
         "trick_points": _("%(points)s points on the table"),
         "stake": _("Stake %(stake)s"),
         "practice_short": _("Practice"),
@@ -379,7 +382,7 @@ def review_strings() -> dict[str, Any]:
         "review_best": _("Better"),
         "review_pass": _("Pass"),
         "review_points": _("%(points)s expected points"),
-        "review_loss": _("%(loss)s points lost for sure (estimate: %(gap)s fewer)"),
+        "review_loss": _("About %(gap)s points lost (clearly at least %(loss)s)"),
         "review_no_better": _("No play was clearly better."),
         "review_queued": _("Queued: number %(n)s in line."),
         "review_running": _("Judging your decisions: %(done)s of %(total)s."),

@@ -37,6 +37,7 @@ from accounts import inbox
 from accounts.models import GemCap, Profile
 from games import access, events, play, plugins, presence, tables, wire
 from games.models import Game, Seat, Table
+from games.names import display_name
 from moderation import hooks, roles
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Sanction
 from shop import ledger
@@ -220,7 +221,7 @@ def close_table(moderator: User, table_id: Any, reason: Any) -> AuditEntry:
 
         def message() -> str:
             return _("A moderator closed table “%(table)s”: %(reason)s") % {
-                "table": name, "reason": reason}
+                "table": display_name(name), "reason": reason}
 
         notice = _notice("moderator_close", message, table_id=table.pk, reason=reason)
         seated = tables.close(table, notice)
@@ -238,7 +239,8 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
     """Remove a player from their seat at a table; during a game it ends with
     ``moderator_kick`` (no changes for anyone). The player may not sit at that
     table again for ``MODERATION_KICK_BAN_MINUTES``; if they own it, it passes
-    to a player still seated there (``games.tables.hand_over``).
+    to a player still seated there (``games.tables.hand_over``), and with
+    nobody left to take it the table closes (RULES.md §12).
 
     :raises Refused: the reason and target codes, ``no_table``,
         ``moderator_seated``, ``not_seated``.
@@ -254,7 +256,14 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
         game = _vacate(table, user, Game.MODERATOR_KICK)
         if game is False:
             raise Refused("not_seated", _("That player is not seated at this table."))
-        tables.hand_over(Table.objects.select_for_update().get(pk=table.pk), user.pk)
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        tables.hand_over(locked, user.pk)
+        if locked.owner_id == user.pk:
+            # nobody seated to take it over: kept, it would leave the barred
+            # owner its controls (bots, wager, a paid rename), so it closes
+            tables.close(locked, _notice("moderator_close", lambda: _(
+                "This table was closed: a moderator removed its owner."),
+                table_id=table.pk, reason=reason))
         minutes = settings.MODERATION_KICK_BAN_MINUTES
         banned_until = timezone.now() + timedelta(minutes=minutes)
         Sanction.objects.create(
@@ -263,7 +272,7 @@ def kick(moderator: User, table_id: Any, username: Any, reason: Any) -> AuditEnt
         events.notify(user.pk, "moderator_kick", lambda: _(
             "A moderator removed you from table “%(table)s” (you may sit there again in "
             "%(minutes)s minutes): %(reason)s") % {
-                "table": table.name, "minutes": minutes, "reason": reason},
+                "table": display_name(table.name), "minutes": minutes, "reason": reason},
             {"table_id": table.pk, "reason": reason, "minutes": minutes})
         inbox.post(user.pk, "moderator_kick", {"table": table.name, "minutes": minutes,
                                                "reason": reason}, f"/tables/{table.pk}/",

@@ -9,6 +9,7 @@ driven directly (NOTES.md).
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -201,7 +202,23 @@ def test_the_result_says_why(site, browser, kind):
     for words in RESULTS[kind]:
         assert words in why, (kind, why)
     assert panel.get_attribute("data-reason") == ("escape" if kind == "escape" else "normal")
+    if kind == "two_halves":
+        # the strip above the felt: each half and the total, as the panel has them
+        # (a tester saw only the first half's there)
+        assert me.page.locator("#half-label").text_content() == "本局结束"
+        halves = json.loads(_server(site, HALVES % {"table": table_id}))
+        for team in (0, 1):
+            box = me.page.locator(f'#scores .score[data-team="{team}"]')
+            got = box.locator(".score-last").all_text_contents()
+            assert got == [f"上半局 {halves[0][team]}", f"下半局 {halves[1][team]}"], got
+            total = box.locator(".score-points").text_content()
+            assert total == str(halves[0][team] + halves[1][team]), total
     me.assert_clean()
+
+
+HALVES = ("import json; from games.models import Table; "
+          "print(json.dumps([h['points'] for h in "
+          "Table.objects.get(pk=%(table)d).current_game.state['halves']]))")
 
 
 # For every card of #hand: does some 28 × 28 square inside it hit that card
@@ -542,4 +559,28 @@ def test_required_fields_the_sites_words_and_english_jokers(site, browser):
     ep.locator("#spectators").click()
     assert ep.locator("#watchers-list").is_visible()
     english.assert_clean()
+    me.assert_clean()
+
+
+def test_the_next_deals_commitment_is_shown_before_ready_and_is_the_games(site, browser):
+    """Provably fair deals (docs/fairness.md): the waiting table shows the
+    next deal's commitment before anyone presses Ready (the server cannot pick
+    its seed after seeing the players'); the game that starts shows the same
+    one as its deal commitment."""
+    me = _person(browser, site.base_url, DESKTOP)
+    page = me.page
+    me.create_table("承诺在先")
+    me.sit(2)
+    me.add_bots()
+    nxt = page.locator("#next-fairness-line")
+    nxt.wait_for()
+    assert "下一局发牌承诺" in nxt.inner_text()
+    promised = nxt.locator(".commitment").inner_text()
+    assert len(promised) == 64, promised
+    assert page.locator("#fairness-line").is_hidden()
+    me.ready()
+    page.locator("#table-app[data-status=playing]").wait_for()
+    page.locator("#fairness-line").wait_for()
+    assert page.locator("#fairness-line .commitment").inner_text() == promised
+    assert nxt.is_hidden()  # nothing promised while the game runs
     me.assert_clean()

@@ -2,8 +2,10 @@
 Chinese: the avatar chooser (the chosen avatar then on the profile, the seat
 and the lobby row), 你的数据's page, the fairness page rendered, and deleting
 the account (a wrong password refused, then anonymised and signed out). No
-horizontal scroll on any of these pages. The site and browser fixtures are
-tests/test_browser.py's (``manage.py runsite`` as a child)."""
+horizontal scroll on any of these pages, nor on the profile's recent games
+after a game at a table with a long name (390 and 360 px, English and
+Chinese). The site and browser fixtures are tests/test_browser.py's
+(``manage.py runsite`` as a child)."""
 
 from __future__ import annotations
 
@@ -66,7 +68,7 @@ def test_your_data_and_deleting_the_account_on_a_phone(site, browser):
     page = bai.page
 
     page.goto(base + "/fairness/")
-    page.locator("h1", has_text="Provably fair deals").wait_for()
+    page.locator("h1", has_text="可验证的公平发牌").wait_for()  # in the page's language
     assert page.locator("ol").first.locator("li").count() == 4  # the four steps, rendered
     assert "## " not in page.locator("main").inner_text()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
@@ -101,3 +103,78 @@ def test_your_data_and_deleting_the_account_on_a_phone(site, browser):
     login.locator("button[type=submit]").tap()
     page.locator("form:has(input[name=password]) .errorlist, .alert, .errorlist").first.wait_for()
     assert "/accounts/login/" in page.url
+
+
+#: 37 characters (a table's name may have 40); CJK breaks between any two
+#: characters, so a squeezed column once stacked it one character a line
+LONG_TABLE_NAME = "周五晚上老朋友们一起打原子的超长桌名欢迎大家来玩 Friday night"
+
+
+def test_recent_games_with_a_long_table_name_fit_a_phone(site, browser):
+    """A finished rated game (its replay saved) at a table with a long name,
+    and a practice game (its "Save with a recorder" button):
+    the profile's "Recent games" row stays inside a 390 or 360 px phone in
+    English and in Chinese (it was 435 px wide), the table's name on at most
+    two lines, not one character a line (its whole text in the cell's title);
+    on a desktop every column and the whole name show."""
+    base = site.base_url
+    assert len(LONG_TABLE_NAME) <= 40
+    site.manage("shell", "-c", "from tests.page_states import saved_replay; "
+                f"saved_replay('longname', {LONG_TABLE_NAME!r}, {LONG_TABLE_NAME!r}); "
+                "from django.contrib.auth import get_user_model; "
+                "from tests.browser import PASSWORD; "
+                "u = get_user_model().objects.get(username='longname2'); "
+                "u.set_password(PASSWORD); u.save(); "
+                "from tests.page_states import finished_practice; finished_practice('longname2')")
+    cell_js = """() => {
+        const row = [...document.querySelectorAll('.recent-games-table .recent-game')]
+            .find((tr) => tr.textContent.includes('Friday night'));
+        const cell = row.querySelector('td:nth-child(2)');  // the table's name
+        const line = parseFloat(getComputedStyle(cell).lineHeight) || 20;
+        const text = document.createRange();
+        text.selectNodeContents(cell);
+        return {rowHeight: row.getBoundingClientRect().height,
+                height: text.getBoundingClientRect().height, line,
+                title: cell.getAttribute('title'),
+                right: document.querySelector('.recent-games').getBoundingClientRect().right,
+                header: document.querySelector('.site-header').getBoundingClientRect().width,
+                scrollWidth: document.documentElement.scrollWidth,
+                tableWidth: row.closest('table').getBoundingClientRect().width,
+                cells: [...row.children].map((td) => Math.round(td.getBoundingClientRect().width))};
+    }"""
+    for locale, replay in (("en-US", "Watch the replay"), ("zh-CN", "观看录像")):
+        me = Player.open(browser, "longname2", locale=locale,
+                         **{**PHONE, "viewport": {"width": 390, "height": 844}})
+        me.log_in(base)
+        page = me.page
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.goto(base + "/accounts/profile/")
+            row = page.locator(".recent-games-table .recent-game", has_text="Friday night")
+            assert page.locator(".recent-games-table .recent-game").count() == 2  # and a practice
+            row.get_by_role("link", name=replay).wait_for(state="attached")
+            got = page.evaluate(cell_js)
+            where = str((locale, width, got))
+            # a mobile viewport zooms out to fit a too-wide page (innerWidth grows with it)
+            assert got["scrollWidth"] <= width, where
+            assert page.evaluate(NO_SIDEWAYS_SCROLL), where
+            assert got["height"] < 3 * got["line"], where  # not one character a line
+            assert got["title"] == LONG_TABLE_NAME, where
+            assert got["right"] <= width, where  # the card
+            assert got["header"] >= width - 1, where  # the header to the right edge
+        me.assert_clean()
+        me.page.context.close()
+
+    # desktop: nothing hidden, the whole name
+    me = Player.open(browser, "longname2", locale="en-US", viewport={"width": 1366, "height": 800})
+    me.log_in(base)
+    page = me.page
+    page.goto(base + "/accounts/profile/")
+    row = page.locator(".recent-games-table .recent-game", has_text="Friday night")
+    heads = page.locator(".recent-games-table thead th")
+    assert [heads.nth(i).is_visible() for i in range(heads.count())] == [True] * 6
+    got = page.evaluate(cell_js)
+    assert got["height"] < 3 * got["line"], str(got)
+    assert row.locator("td:nth-child(2)").inner_text().strip() == LONG_TABLE_NAME
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    me.assert_clean()

@@ -165,7 +165,7 @@ def test_a_review_reads_on_a_phone_with_a_long_name(site, browser):
     assert clipped == []
     assert me.name in page.locator(".review-seat.is-me .review-seat-name").inner_text()
     moment = page.locator("#review-costliest li").first
-    assert "确定少 31.7 分（估计少 75.6 分）" in moment.inner_text()
+    assert "约损失 75.6 分（能确定的至少 31.7 分）" in moment.inner_text()
     overlaps = page.evaluate("""() => [...document.querySelectorAll(
             '#review-costliest .cards')].flatMap((row) => {
         const cards = [...row.querySelectorAll('.pcard')].map((c) => c.getBoundingClientRect());

@@ -63,7 +63,7 @@ def test_owner_sets_a_wager_at_the_table_and_the_lobby_filters_by_it(site, brows
     assert page.locator('#wager-select option[value="20"]').is_enabled()
     assert page.locator('#wager-select option[value="40"]').is_disabled()
     assert page.locator('#wager-select option[value="10240"]').is_disabled()
-    assert "100 倍押金" in page.locator("#wager-why").inner_text()
+    assert "押宝额的 100 倍" in page.locator("#wager-why").inner_text()
     set_wager(page, 20)  # exactly 2,000: the owner stays seated
     page.locator('.seat.is-me[data-seat="0"] .wager-afford[data-afford="1"]').wait_for()
 

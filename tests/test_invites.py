@@ -369,7 +369,7 @@ def test_a_table_page_previews_and_a_private_one_says_only_friends_room(owner):
     assert "公开桌" in page
     assert 'property="og:image"' in page
     assert "og.png" in page
-    assert "已坐 0/4，押金 0 金币" in page  # seats taken and the wager, in the description
+    assert "已坐 0/4，押宝 0 金币" in page  # seats taken and the wager, in the description
     private = _private(owner)
     html = Client().get(reverse("table", args=[private.pk]) + f"?invite={private.invite_token}"
                         ).content.decode()
@@ -442,5 +442,5 @@ def test_an_invites_words_name_the_wager_and_minimum_only_when_set():
             "laowang invites you to the table “桌 7”: join within two minutes.")
         assert "wager 40 coins, finish rate at least 90%" in inbox.render("table_invite", both)
     with translation.override("zh-hans"):
-        assert "押金" not in inbox.render("table_invite", plain)
-        assert "（押金 40 金币，完成率至少 90%）" in inbox.render("table_invite", both)
+        assert "押宝" not in inbox.render("table_invite", plain)
+        assert "（押宝 40 金币，完成率至少 90%）" in inbox.render("table_invite", both)

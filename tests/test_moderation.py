@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 from accounts.models import GemCap, Profile, RatingEntry
 from games import access, chat, engine, presence, snapshots, tables
 from games.models import ChatMessage, Game, Seat, Table
+from games.names import display_name
 from moderation import actions, hooks, roles, wordfilter
 from moderation.models import AuditEntry, BlockedWord, Report, Sanction
 from shop.models import CoinEntry
@@ -151,7 +152,7 @@ def test_console_lists_tables_with_seats_spectators_and_running_time(mod, game):
     assert r.status_code == 200
     text = r.content.decode()
     table = game.table
-    assert table.name in text
+    assert display_name(table.name) in text  # the page's half of a given name
     assert "player0" in text
     assert "0:00:0" in text
     rows = _client(mod).get("/mod/tables.json").json()["tables"]
@@ -824,6 +825,20 @@ def test_a_kicked_owner_hands_the_table_over_and_their_view_says_until_when(mod)
     # a kick of someone who does not own the table leaves the owner be
     actions.kick(mod, table.pk, players[3].username, "x")
     assert Table.objects.get(pk=table.pk).owner == players[1]
+
+
+def test_a_kicked_owner_with_nobody_to_take_over_closes_the_table(mod):
+    """A tester kicked a practice table's owner (three bots beside him): the
+    page kept his owner's controls (bots, wager, a paid rename) at a table he
+    was barred from. With nobody seated to take it over, the table closes."""
+    me, = make_players(1, "kalone")
+    table = tables.practice(me, "normal")
+    actions.kick(mod, table.pk, me.username, "挂机")
+    table = Table.objects.get(pk=table.pk)
+    assert table.closed
+    assert not Seat.objects.filter(table=table).exclude(user=None).exists()
+    assert not Seat.objects.filter(table=table, is_bot=True).exists()
+    assert Sanction.objects.filter(kind=Sanction.TABLE_BAN, user=me, table=table).exists()
 
 
 # --- the console's forms and labels (a tester's defects) --------------------------------

@@ -540,3 +540,26 @@ def test_every_page_links_a_served_icon(client):
     response = client.get(m.group(1))
     assert response.status_code == 200
     assert b"<svg" in b"".join(response.streaming_content)
+
+
+def test_chinese_names_a_challenge_board_a_ju_and_a_table_wager_yabao(client, owner):
+    """A tester read 八副牌 as "eight decks" (原子 is played with three) and saw
+    押金 beside 押宝 in one wager panel: a challenge board is a 局, the wager 押宝."""
+    client.force_login(owner)
+    page = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "8 局牌，人人相同" in page
+    assert "8 局中已完成 0 局" in page
+    assert "副牌" not in page
+    assert "matchpoints" not in page
+    lobby = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "八局牌" in lobby
+    assert "副牌" not in lobby
+    table = tables.create_table(owner, "老街")
+    html = client.get(reverse("table", args=[table.pk]),
+                      HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    for words in (_json_script(html, "wager-strings"), _json_script(lobby, "wager-strings")):
+        text = json.dumps(words, ensure_ascii=False)
+        assert "押宝" in text
+        assert "押金" not in text
+    assert "押金" not in html
+    assert "押金" not in lobby

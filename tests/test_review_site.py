@@ -454,7 +454,7 @@ def test_the_loss_shown_agrees_with_the_expected_points_shown(finished, owner, c
                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
     costliest = html[html.index('id="review-costliest"'):html.index('id="review-steps"')]
     assert costliest.count('<li data-step="') == 1
-    assert "11.7 points lost for sure (estimate: 75.6 fewer)" in costliest
+    assert "About 75.6 points lost (clearly at least 11.7)" in costliest
     assert "149.7" not in costliest
     assert 'id="review-sure"' in html
     assert "1.5 standard errors" in html
@@ -463,7 +463,7 @@ def test_the_loss_shown_agrees_with_the_expected_points_shown(finished, owner, c
     assert steps[b]["judgement"]["gap"] == 42.7
     zh = client.get(reverse("game_review", args=[finished.pk]),
                     HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "确定少 11.7 分（估计少 75.6 分）" in zh
+    assert "约损失 75.6 分（能确定的至少 11.7 分）" in zh
 
 
 def test_a_review_with_nothing_to_judge_says_so(finished, owner, client):

@@ -111,3 +111,45 @@ def test_the_pages_scripts_read_names_the_same_way():
         input=json.dumps([c[0] for c in CASES]), capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == {"zh": [c[1] for c in CASES], "en": [c[2] for c in CASES]}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "shown", "hidden"), [
+    ("zh-hans", "练习桌 {n}", "Practice {n}"), ("en", "Practice {n}", "练习桌 {n}")])
+def test_a_played_game_its_review_the_console_and_a_kick_read_in_one_language(
+        language, shown, hidden):
+    """A tester read "第 1 局 · 练习桌 1 · Practice 1" on the result page, the
+    review's title, the moderator console and a kick's notification: each
+    shows the page's (or the reader's) half only."""
+    from accounts import inbox
+    from accounts.models import Notification
+    from moderation import actions, roles
+    from tests import page_states
+
+    me, mod = make_players(2, "tnplay" + language[:2])
+    roles.add(mod)
+    game_id = page_states.finished_practice(me.username)
+    table_id = Table.objects.get(games__id=game_id).pk
+    shown, hidden = shown.format(n=table_id), hidden.format(n=table_id)
+    player, moderator = Client(), Client()
+    player.force_login(me)
+    moderator.force_login(mod)
+    pages = {
+        "result": _page(player, reverse("game_result", args=[game_id]), language),
+        "review": _page(player, reverse("game_review", args=[game_id]), language),
+        "console": _page(moderator, reverse("mod_console"), language),
+        "mod table": _page(moderator, reverse("mod_table", args=[table_id]), language),
+    }
+    # the moderator's rename box keeps the stored name (it is what a rename replaces)
+    pages["mod table"] = re.sub(r'<input type="text" name="name"[^>]*>', "", pages["mod table"])
+    for where, page in pages.items():
+        assert shown in page, where
+        assert hidden not in page, where
+    # stood up at the game's end (no connection here): kicked from a new one
+    n = tables.practice(me, "normal").pk
+    actions.kick(mod, n, me.username, "挂机")
+    said = inbox.as_frame(Notification.objects.get(user=me, kind="moderator_kick"))["text"]
+    assert f"练习桌 {n}" in said["zh-hans"]
+    assert f"Practice {n}" not in said["zh-hans"]
+    assert f"Practice {n}" in said["en"]
+    assert f"练习桌 {n}" not in said["en"]

@@ -18,7 +18,8 @@ export function renderInfo(s = state) {
   if (!watching) $("watchers-list").hidden = true;
   $("game-info").hidden = !view;
   if (!view) return;
-  $("half-label").textContent = view.half === 2 ? T.second_half : T.first_half;
+  $("half-label").textContent = view.status === "over" ? T.game_over
+    : view.half === 2 ? T.second_half : T.first_half;
   $("dao-rank").textContent = rankText(view.dao);
   const ind = $("indicator-card");
   clear(ind);
@@ -35,22 +36,29 @@ export function renderInfo(s = state) {
   $("stake").textContent = view.practice ? T.practice_short : fmt(T.stake, {stake: view.stake});
 }
 
-/* Points captured this half per team (partners' captures added), and the first half's. */
+/* Points captured this half per team (partners' captures added), and the
+   first half's; once the game is over, each half's and the total (a tester
+   saw only the first half's there while the result said more). */
 function renderScores(s) {
   const view = s.view;
   const cap = view.captured || [0, 0, 0, 0];
   const pts = [cap[0] + cap[2], cap[1] + cap[3]];
+  const halves = view.halves || [];
+  const over = view.status === "over";
   const scores = $("scores");
   clear(scores);
   teamOrder(s).forEach((t) => {
     const box = el("span", "score team-" + t);
     box.dataset.team = t;
     box.appendChild(el("span", "score-label", teamShort(t, s)));
-    box.appendChild(el("strong", "score-points", playing(s) ? pts[t] : ""));
-    if (view.halves && view.halves.length && (view.half === 2 || !playing(s))) {
+    const total = halves.reduce((sum, h) => sum + h.points[t], 0);
+    box.appendChild(el("strong", "score-points",
+      playing(s) ? pts[t] : over && halves.length ? total : ""));
+    const shown = over ? halves : playing(s) && view.half === 2 ? halves.slice(0, 1) : [];
+    shown.slice(0, 2).forEach((h, i) => {
       box.appendChild(el("span", "score-last",
-        fmt(T.first_half_points, {points: view.halves[0].points[t]})));
-    }
+        fmt(i ? T.second_half_points : T.first_half_points, {points: h.points[t]})));
+    });
     scores.appendChild(box);
   });
 }

@@ -1,6 +1,9 @@
 // The moderator console's table list, kept live: polls /mod/tables.json every 5 s
 // with the page's filter and redraws the rows (textContent only: names are user text).
+import {T, tableName} from "./i18n.js";
+
 const table = document.getElementById("mod-tables");
+T.lang = T.lang || document.documentElement.lang;  // tableName reads this page's language
 
 function cell(row, text, href) {
   const td = row.insertCell();
@@ -25,7 +28,7 @@ async function refresh() {
   body.replaceChildren();
   for (const t of tables) {
     const row = body.insertRow();
-    const name = cell(row, `${t.name} (${t.owner})`, `/mod/tables/${t.id}/`);
+    const name = cell(row, `${tableName(t.name)} (${t.owner})`, `/mod/tables/${t.id}/`);
     if (t.arena) {  // an arena's table is private too, but no friends' room
       const note = document.createElement("small");
       note.className = "mod-arena";
