@@ -265,4 +265,12 @@ def test_a_seated_player_short_of_the_wager_cannot_press_ready_and_is_told_why(
     note = page.locator("#wager-short-note")
     assert note.is_visible()
     assert "2000" in note.inner_text(), note.inner_text()
+    # each seat's mark is a pill of its words, on a side seat too (a tester saw
+    # a bar across the whole plate there)
+    page.locator('.seat[data-seat="0"] .wager-afford').wait_for()
+    marks = page.evaluate(
+        "() => [...document.querySelectorAll('.seat .wager-afford')].map((b) =>"
+        " [b.getBoundingClientRect().width, b.closest('.seat').getBoundingClientRect().width])")
+    assert len(marks) == 2, marks
+    assert all(w < 0.8 * plate for w, plate in marks), marks
     me.assert_clean()
