@@ -121,8 +121,9 @@ def test_a_wrong_play_is_explained(site, browser, locale, words):
     text = feedback.inner_text()
     assert all(w in text for w in words), text
     assert page.locator("#tut-next").is_hidden()
-    # the selection stays for another try; clearing it gives the hand back as it was
-    page.locator("#tut-clear").click()
+    # the refused cards go back: the next pick is judged alone (a tester's
+    # second card joined the refused one)
+    assert page.locator("#tut-hand .pcard.selected").count() == 0
     assert page.locator("#tut-hand").inner_html() == hand_before
     assert _no_horizontal_scroll(page)
     visitor.assert_clean()

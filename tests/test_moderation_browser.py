@@ -25,6 +25,10 @@ def test_a_player_reports_a_chat_line_and_a_moderator_sees_it(site, browser):  #
     writer.sit(0)
     writer.page.locator("#chat-input").fill("你们都是菜鸟")
     writer.page.locator("#chat-send").click()
+    # no ⚑ on one's own line: nobody reports themselves (a tester saw one)
+    own = writer.page.locator("#chat-log li", has_text="你们都是菜鸟")
+    own.wait_for()
+    assert own.locator("button.chat-report").count() == 0
 
     reader = Player.open(browser, "jubao", viewport={"width": 390, "height": 800})
     reader.sign_up(site.base_url)

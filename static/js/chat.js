@@ -38,7 +38,8 @@ export function addLine(line) {
   if (line.moderator) li.appendChild(el("span", "badge mod", $("mod-badge-text").textContent));
   li.appendChild(richText(el("span", "chat-text"), phraseLabel(line.text)));
   const dialog = $("report-dialog");
-  if (line.id && dialog) {  // report this line (report.js opens the dialog)
+  // report this line (report.js opens the dialog): not one's own
+  if (line.id && dialog && !(me && line.user === me)) {
     li.dataset.lineId = line.id;
     const flag = el("button", "chat-report link", "⚑");
     flag.type = "button";

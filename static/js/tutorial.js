@@ -177,7 +177,12 @@ async function answer(extra, button) {
     const r = await api("/play", {step: step.index, ...extra});
     feedback(r.ok, r.explanation);
     if (button) button.classList.add(r.ok ? "right" : "wrong");
-    if (!r.ok) return;  // the step stays as it was: try again
+    if (!r.ok) {
+      // the step as it was, the refused cards put back: a tester's next pick
+      // joined them and was judged as one (A♠ with the refused 4♠)
+      if (extra.cards) { selected = []; renderHand(); }
+      return;
+    }
     $("tut-controls").hidden = true;
     clear($("tut-hand"));  // the play made is the first of `after`
     $("tut-options").querySelectorAll("button").forEach((b) => { b.disabled = true; });

@@ -1,7 +1,7 @@
 /* Reports and moderator badges on the table page (moderation.plugin; docs/protocol.md
  * `report`, `reported`, the snapshot's `moderators`, chat lines' `moderator`).
  *
- * - Every chat line gets a ⚑ button: it opens #report-dialog to report that
+ * - Every chat line but one's own gets a ⚑ button: it opens #report-dialog to report that
  *   line (its author); #report-btn opens it to report a player at the table.
  * - One report in flight at a time: #report-send stays disabled from the send
  *   until its answer (`reported`) or refusal (`error`) arrives, or
