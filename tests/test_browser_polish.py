@@ -191,7 +191,9 @@ def test_the_card_counter_sits_beside_the_hand_in_this_deals_order(site, browser
     assert len(counts) == 54
     assert counts == view["card_counter"]
     # a tester saw "on for this half" beside "使用算牌器 × 1", and still on the result
-    assert page.locator("#items-message").inner_text() == "算牌器本半局已开启。"
+    # (the use's answer may come after the view that drew the counter: waited for)
+    page.wait_for_function(
+        "() => document.getElementById('items-message').textContent === '算牌器本半局已开启。'")
     assert page.locator("[data-for=card_counter]").is_hidden()
     page.locator("#escape-btn").click()
     page.locator("#escape-confirm").click()
