@@ -177,6 +177,14 @@ def test_an_arena_table_says_how_to_confirm_and_shows_no_invites(seated, site, b
     p.assert_clean()
 
 
+def _logged_in(site, browser, name: str) -> Player:
+    """``name`` (an account made by a fixture) logged in on a phone."""
+    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
+    p = Player.open(browser, name, **PHONE)
+    p.log_in(site.base_url)
+    return p
+
+
 @pytest.fixture
 def seated_here(transactional_db):
     """As :func:`seated`, with the arena's and the table's ids and the
@@ -197,9 +205,7 @@ def test_the_banners_ready_waits_for_the_connection(seated_here, site, browser):
     player was then paused for not confirming); once it opens it confirms."""
     name, path, *_ = seated_here
     base = site.base_url
-    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
-    p = Player.open(browser, name, **PHONE)
-    p.log_in(base)
+    p = _logged_in(site, browser, name)
     page = p.page
     held = {"on": True}
 
@@ -242,9 +248,7 @@ def test_a_closed_arena_table_points_back_to_its_arena(seated_here, site, browse
     arena page (where the player's standing and next table are), not the lobby."""
     name, path, arena_id, table_id, mod = seated_here
     base = site.base_url
-    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
-    p = Player.open(browser, name, **PHONE)
-    p.log_in(base)
+    p = _logged_in(site, browser, name)
     page = p.page
     page.goto(base + path)
     p.wait_connected()
@@ -286,9 +290,7 @@ def test_a_new_seating_leaves_an_open_result_readable_a_while(seated_here, site,
     30 s) before it goes to the table, not the usual 1.2 s."""
     name, path, arena_id, table_id, _ = seated_here
     base = site.base_url
-    site.manage("shell", "-c", SET_PASSWORD % {"name": name})
-    p = Player.open(browser, name, **PHONE)
-    p.log_in(base)
+    p = _logged_in(site, browser, name)
     page = p.page
     page.goto(base + path)
     p.wait_connected()
