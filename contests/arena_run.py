@@ -491,7 +491,7 @@ def stop(arena_id: int) -> None:
 def pay_out(arena_id: int) -> bool:
     """Pay a finishing arena whose games have all ended: the pool goes to
     the standings by :func:`prizes` in one ``arena_prize`` transfer; escapers
-    (removed) are not ranked.
+    (removed) are not ranked; every ranked entry still in is ``done``.
 
     :returns: whether it paid out now.
     """
@@ -509,8 +509,11 @@ def pay_out(arena_id: int) -> bool:
             ledger.transfer([(arena.pool_id, -sum(a for _, a in legs)), *legs],
                             ledger.Reason.ARENA_PRIZE, note=arena.name)
         for place, (entry, amount) in enumerate(zip(ranked, amounts, strict=True), start=1):
+            # withdrawn entries with games are ranked too, and keep saying so
+            if entry.status != ArenaEntry.WITHDRAWN:
+                entry.status = ArenaEntry.DONE
             entry.place, entry.prize = place, amount
-            entry.save(update_fields=["place", "prize"])
+            entry.save(update_fields=["status", "place", "prize"])
             if amount:
                 inbox.post(entry.user_id, "arena_prize",
                            {"arena": arena.name, "place": place, "amount": amount},

@@ -245,6 +245,8 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
                   .order_by("place"))
     assert len(ranked) == 7
     assert [e.place for e in ranked] == list(range(1, 8))
+    # paid out: nobody is left "paused" or "queued" in a finished arena
+    assert {e.status for e in ranked} == {ArenaEntry.DONE}
     assert sum(e.prize for e in ranked) == pool
     # the two winners of game 0 tie on points: they share 1st and 2nd (80 %)
     assert ranked[0].points == ranked[1].points == won

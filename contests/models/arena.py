@@ -68,14 +68,16 @@ class ArenaEntry(models.Model):
     ``status``: ``queued`` (waiting for a table, since ``queued_at``),
     ``seated`` (at an arena table, to confirm the new game), ``playing``,
     ``paused``, ``withdrawn`` (before the start: refunded; while running: out
-    of the queue, points kept) or ``removed`` (escaped: out, points void).
+    of the queue, points kept), ``removed`` (escaped: out, points void) or
+    ``done`` (the arena paid out: ``place`` and ``prize`` are final).
     ``pause_after``: pause once the current game ends. ``last_partner`` and
     ``last_opponents`` (user ids): whom pairing avoids next.
     """
 
-    QUEUED, SEATED, PLAYING, PAUSED, WITHDRAWN, REMOVED = (
-        "queued", "seated", "playing", "paused", "withdrawn", "removed")
-    STATUSES = tuple((s, s) for s in (QUEUED, SEATED, PLAYING, PAUSED, WITHDRAWN, REMOVED))
+    QUEUED, SEATED, PLAYING, PAUSED, WITHDRAWN, REMOVED, DONE = (
+        "queued", "seated", "playing", "paused", "withdrawn", "removed", "done")
+    STATUSES = tuple((s, s) for s in (QUEUED, SEATED, PLAYING, PAUSED, WITHDRAWN, REMOVED,
+                                      DONE))
 
     arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
