@@ -188,6 +188,7 @@ def board_strings(own: bool) -> dict[str, Any]:
         "done": _("Board over"), "raw": _("Your score (North–South)"),
         "mp": _("Matchpoints"), "field": _("The field on this board"),
         "seconds_left": _("seconds left"), "dao": _("Dao"), "indicator": _("Indicator"),
+        "dealt_to": _("dealt to %(name)s"),  # the table's words (games/ui.py)
         "cards": _("cards"), "next": _("Next board"), "own": "1" if own else "0",
         "best": _("The field's best on this deal"), "replay": _("Replay"),
         "prev": _("Previous"), "step": _("Next"), "player": _("Player"),

@@ -80,8 +80,15 @@ def test_a_whole_board_on_a_phone(site, browser):
     assert "你的得分" in result
     assert "比赛分：" in result  # a full-width colon in Chinese
     assert ": " not in result
-    assert page.locator("#ch-log li").count() > 10
+    plays = page.locator("#ch-log li").count()
+    assert plays > 10
     assert page.locator("#ch-log-title").is_visible()  # shown once the board is over
+    # the log scrolls in its box, so its title counts the plays (a tester saw
+    # 11 lines of a 92-play board and took the board for cut short)
+    assert page.locator("#ch-log-count").inner_text() == f"({plays})"
+    # "由 西（机器人） 摸到", not the seat's brackets inside brackets
+    assert "摸到" in page.locator("#ch-info").inner_text()
+    assert "））" not in page.locator("#ch-info").inner_text()
     assert _no_horizontal_scroll(page)
     page.goto(site.base_url + "/challenge/")
     assert "1" in page.locator("#ch-progress").inner_text()

@@ -53,6 +53,9 @@ function line(seat, cards) {
   return li;
 }
 
+// "dealt to West (bot)": the seat names carry brackets of their own
+const dealtTo = (seat) => S.dealt_to.replace("%(name)s", S.seats[seat]);
+
 function render() {
   const f = frame;
   // for tests and styles: the board's state at a glance
@@ -70,7 +73,7 @@ function render() {
   log.hidden = $("ch-log-title").hidden = f.status !== "done";
   if (running) {
     const v = f.view;
-    $("ch-info").textContent = `${S.dao} ${v.dao} · ${S.indicator} ${cardText(v.indicator)} (${S.seats[v.indicator_seat]})`;
+    $("ch-info").textContent = `${S.dao} ${v.dao} · ${S.indicator} ${cardText(v.indicator)} ${dealtTo(v.indicator_seat)}`;
     $("ch-counts").replaceChildren(...v.counts.map((n, s) => {
       const li = document.createElement("li");
       li.textContent = `${S.seats[s]}${S.colon}${n} ${S.cards}`;
@@ -103,11 +106,12 @@ function render() {
     $("ch-hint").disabled = !mine || f.status !== "playing";
     $("ch-result").hidden = true;
   } else if (f.status === "done") {
-    $("ch-info").textContent = `${S.dao} ${f.dao} · ${S.indicator} ${cardText(f.indicator)} (${S.seats[f.indicator_seat]})`;
+    $("ch-info").textContent = `${S.dao} ${f.dao} · ${S.indicator} ${cardText(f.indicator)} ${dealtTo(f.indicator_seat)}`;
     $("ch-counts").replaceChildren();
     $("ch-trick").replaceChildren();
     f.hand.forEach((c) => hand.append(cardEl(c)));
     f.actions.forEach(([s, cards]) => log.append(line(s, cards)));
+    $("ch-log-count").textContent = `(${f.actions.length})`; // the box scrolls: say how many
     $("ch-status").textContent = S.done;
     const r = $("ch-result");
     r.hidden = false;
