@@ -93,7 +93,8 @@ def as_frame(n: Notification) -> dict[str, Any]:
 
 
 def post(user_id: int, kind: str, params: dict[str, Any] | None = None,
-         link: str = "", *, quiet: bool = False) -> Notification:
+         link: str = "", *, quiet: bool = False,
+         supersedes: dict[str, Any] | None = None) -> Notification:
     """Keep a notification for ``user_id`` in the current transaction and,
     after it commits, send them ``{"type": "notification", "notification":
     as_frame(n), "unread": n, "quiet": bool}`` on every open page.
@@ -104,10 +105,17 @@ def post(user_id: int, kind: str, params: dict[str, Any] | None = None,
     :param link: a site path to what it is about, or "".
     :param quiet: the cause also sends its own ``notice`` (a toast of the same
         news): the page then only bumps its badge, no second toast.
+    :param supersedes: this one replaces the user's earlier notifications of
+        ``kind`` whose ``params`` hold these values (a prompt that only the
+        latest counts for, as an arena's "your table is ready": a tester's
+        inbox held 36 of one arena); they are deleted.
     :raises ValueError: an unregistered kind (a programming error).
     """
     if kind not in KINDS:
         raise ValueError(f"unregistered notification kind {kind!r}")
+    if supersedes:
+        Notification.objects.filter(user_id=user_id, kind=kind, **{
+            f"params__{key}": value for key, value in supersedes.items()}).delete()
     n = Notification.objects.create(user_id=user_id, kind=kind, params=params or {},
                                     link=link)
     transaction.on_commit(lambda: _send(n, quiet))

@@ -8,7 +8,9 @@
   "unread": n, "next": url | null}`` (rows: :func:`accounts.inbox.as_frame`).
 - ``POST /api/notifications/read`` with JSON ``{"ids": [id, …]}`` or
   ``{"all": true}`` (or the page's form fields ``ids`` / ``all``) →
-  ``{"ok": true, "unread": n}``; refused ``bad_notifications`` (400).
+  ``{"ok": true, "unread": n}``; refused ``bad_notifications`` (400), or
+  ``bad_message`` (400) for a JSON body that is malformed, not an object or
+  nested too deeply (docs/protocol.md "Input rules").
 
 Session-authenticated (an anonymous API request is answered 401 JSON, the
 page sends them to log in); the POST is under Django's CSRF check.
@@ -16,7 +18,6 @@ page sends them to log in); the POST is under Django's CSRF check.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -26,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import inbox
+from games import wire
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused, refused_json
 
@@ -84,30 +86,38 @@ def api_notifications(request: HttpRequest) -> JsonResponse:
 
 
 def _read_request(request: HttpRequest) -> tuple[Any, bool]:
-    """``(ids, everything)`` from a JSON body or the page's form fields; a
-    body that is not a JSON object names nothing (refused by ``mark_read``)."""
+    """``(ids, everything)`` from a JSON object body or the page's form fields
+    (ids as :func:`games.wire.whole` reads numbers); what they name is
+    ``mark_read``'s to check (``bad_notifications``).
+
+    :raises Refused: ``bad_message`` for a JSON body that is malformed, not an
+        object or nested too deeply (as every JSON endpoint answers it).
+    """
     if request.content_type == "application/json":
         try:
-            body = json.loads(request.body or b"null")
-        except ValueError:
+            body = wire.loads(request.body or b"{}")
+        except ValueError:  # malformed, or nested too deeply: 400, never 500
             body = None
         if not isinstance(body, dict):
-            return None, False
+            raise Refused("bad_message", _("Malformed message."))
         return body.get("ids"), body.get("all") is True
     ids = request.POST.getlist("ids")
-    numbers = [int(i) for i in ids if i.isascii() and i.isdigit() and len(i) < 19]
+    numbers = [n for n in map(wire.whole, ids) if n is not None]
     return (numbers if len(numbers) == len(ids) else None), request.POST.get("all") == "1"
 
 
 @require_POST
 def api_read(request: HttpRequest) -> HttpResponse:
     """``POST /api/notifications/read`` ``{"ids": [...]}`` or ``{"all": true}``
-    → ``{"ok": true, "unread": n}``; the page's form (no script) is sent back
-    to ``next`` (a path on this site) or ``/notifications/``."""
+    → ``{"ok": true, "unread": n}``; refused 400 ``{"ok": false, "reason",
+    "message", "params"}``: ``bad_message`` for a JSON body that is no JSON
+    object, ``bad_notifications`` for one naming nothing to mark. The page's
+    form (no script) is sent back to ``next`` (a path on this site) or
+    ``/notifications/`` (also when refused)."""
     if not request.user.is_authenticated:
         return _unauthorized() if _wants_json(request) else redirect("account_login")
-    ids, everything = _read_request(request)
     try:
+        ids, everything = _read_request(request)
         left = inbox.mark_read(request.user.pk, ids, everything=everything)
     except Refused as e:
         if _wants_json(request):

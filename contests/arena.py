@@ -141,8 +141,8 @@ def join(arena_id: int, user: User) -> ArenaEntry:
     while it runs, the player is queued for the next table at once.
 
     :raises Refused: ``no_arena``, ``arena_closed``, ``already_joined``,
-        ``arena_level`` (under the minimum level), ``arena_full``,
-        ``seated_elsewhere``, ``not_enough_coins``.
+        ``arena_removed`` (escaped one of its games), ``arena_level`` (under the
+        minimum level), ``arena_full``, ``seated_elsewhere``, ``not_enough_coins``.
     """
     with transaction.atomic():
         _leave_waiting_seat(user)
@@ -152,6 +152,8 @@ def join(arena_id: int, user: User) -> ArenaEntry:
             raise Refused("arena_forbidden", _("This account cannot join arenas."))
         entry = ArenaEntry.objects.select_for_update().filter(arena=arena, user=user).first()
         now = timezone.now()
+        if entry is not None and entry.status == ArenaEntry.REMOVED:
+            raise _removed()
         if entry is not None and entry.status != ArenaEntry.WITHDRAWN:
             raise Refused("already_joined", _("You are already in this arena."))
         if entry is not None:  # withdrew while it ran (no refund): back into the queue
@@ -178,9 +180,16 @@ def join(arena_id: int, user: User) -> ArenaEntry:
                                          fee_paid=arena.entry_fee)
 
 
+def _removed() -> Refused:
+    return Refused("arena_removed", _("You left an arena game: you are out of this arena "
+                                      "and its points are void."))
+
+
 def _entry(arena: Arena, user: User) -> ArenaEntry:
     entry = ArenaEntry.objects.select_for_update().filter(arena=arena, user=user).first()
-    if entry is None or entry.status in (ArenaEntry.WITHDRAWN, ArenaEntry.REMOVED):
+    if entry is not None and entry.status == ArenaEntry.REMOVED:
+        raise _removed()  # they did join: "not in this arena" misled a tester
+    if entry is None or entry.status == ArenaEntry.WITHDRAWN:
         raise Refused("not_joined", _("You are not in this arena."))
     return entry
 
@@ -201,7 +210,7 @@ def withdraw(arena_id: int, user: User) -> int:
     in the standings and no new table is given (joining again re-queues).
 
     :returns: the coins refunded.
-    :raises Refused: ``no_arena``, ``not_joined``, ``arena_closed`` (over),
+    :raises Refused: ``no_arena``, ``not_joined``, ``arena_removed``, ``arena_closed`` (over),
         ``arena_in_game`` (an arena game of theirs is running).
     """
     with transaction.atomic():
@@ -227,7 +236,7 @@ def pause(arena_id: int, user: User, paused: bool = True) -> ArenaEntry:
     """Pause (no new table is given; a running game of theirs finishes first)
     or resume (queued again, at the back).
 
-    :raises Refused: ``no_arena``, ``not_joined``, ``arena_closed``.
+    :raises Refused: ``no_arena``, ``not_joined``, ``arena_removed``, ``arena_closed``.
     """
     with transaction.atomic():
         if paused:

@@ -13,6 +13,8 @@ CODES = {
     "arena_level": "joining an arena under its minimum level (params: min_level)",
     "arena_full": "joining an arena that has its maximum of players",
     "not_joined": "withdrawing or pausing in an arena you are not in",
+    "arena_removed": "joining, withdrawing or pausing after escaping an arena game (out of "
+                     "that arena, points void)",
     "arena_in_game": "withdrawing from an arena while your arena game runs",
     "arena_table": "sitting at, adding a bot to or renaming an arena table (only the four "
                    "it seated sit there; nobody renames it but a moderator)",

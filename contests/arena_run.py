@@ -334,8 +334,8 @@ def start(arena_id: int) -> bool:
                 inbox.post(e.user_id, "arena_cancelled", {"arena": arena.name,
                                                           "amount": e.fee_paid},
                            _link(arena.pk))
-            ArenaEntry.objects.filter(arena=arena).update(fee_paid=0,
-                                                          status=ArenaEntry.WITHDRAWN)
+            # "done", not "withdrawn": the cancelled arena still lists who entered
+            ArenaEntry.objects.filter(arena=arena).update(fee_paid=0, status=ArenaEntry.DONE)
             arena.status, arena.ended_at = Arena.CANCELLED, timezone.now()
             arena.save(update_fields=["status", "ended_at"])
             return False
@@ -419,9 +419,10 @@ def _seat_group(arena: Arena, group: list[int], users: dict[int, Any]) -> None:
                 tables.sit(table.pk, users[uid], index)
             except Refused as e:
                 raise Refused(e.reason, e.words, {**e.params, "user_id": uid}) from None
-        params = {"arena": arena.name, "table": table.name}
+        params = {"arena": arena.name, "table": table.name, "arena_id": arena.pk}
         for uid in group:
-            inbox.post(uid, "arena_seated", params, table_path(table))
+            inbox.post(uid, "arena_seated", params, table_path(table),
+                       supersedes={"arena_id": arena.pk})
             # the ticker speaks no language of its own: each page gets its own
             events.send_user(uid, {"type": "arena_seated", "arena_id": arena.pk,
                                    "seating": seating.pk, "path": table_path(table),

@@ -48,7 +48,7 @@ from games.engine.policies import POLICIES
 from games.engine.shapes import Action, State
 from games.engine.view import bot_view
 from games.models import Seat, Table
-from games.tables import playing_elsewhere, stand
+from games.tables import playing_elsewhere, stand_up
 from moderation.fairplay import address_hash
 from yuanzi_site.refusals import Refused
 
@@ -101,8 +101,16 @@ def _refuse_if_seated(user: User) -> Seat | None:
 
 
 def _leave(seat: Seat | None, user: User) -> None:
-    if seat is not None:
-        stand(seat.table_id, user)  # a waiting seat is left for the board (§12)
+    """A waiting seat is left for the board (§12: one seat per person); the
+    table's pages are told why (a tester's said "your connection was lost")."""
+    if seat is None:
+        return
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=seat.table_id,
+                                                         status=Table.WAITING).first()
+        if table is not None:
+            stand_up(table, [user.pk], "challenge_left_seat", lambda: _(
+                "You started a daily challenge board, so your seat here is free again."))
 
 
 def open_board(user: User) -> ChallengeBoard | None:

@@ -38,6 +38,7 @@ from contests.challenge_show import board_frame
 from contests.models import ChallengeBoard, ChallengeDay, ChallengeEntry
 from games import reviews
 from games.access import is_moderator
+from games.adapters import ratelimit
 from games.said import say_refused
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused, refused_json
@@ -171,7 +172,8 @@ def board_page(request: AuthenticatedHttpRequest, iso: str, number: str) -> Http
     return render(request, "contests/challenge_board.html", {
         "board": board, "frame": board_frame(board), "own": own, "review": review,
         "review_path": challenge_review.review_path(board),
-        "strings": board_strings(own),
+        "strings": {**board_strings(own), "more": "1" if own and ChallengeBoard.objects.filter(
+            day=day, user=request.user).count() < settings.CHALLENGE_BOARDS else "0"},
     })
 
 
@@ -275,11 +277,16 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 @require_POST
 def api_board_write(request: HttpRequest, board_id: str, what: str) -> JsonResponse:
     """``sync`` (a sign of life), ``act`` (``{"seq", "action"}``) or
-    ``resume``: ``{"ok": true, "board": frame}``."""
+    ``resume``: ``{"ok": true, "board": frame}``. ``act`` and ``resume`` are
+    rate-limited with the tables' actions (``GAMES_ACTION_RATE``: 429
+    ``rate_limited``)."""
     if not request.user.is_authenticated:
         return _unauthorized()
     close_due()
     user, pk = request.user, int(board_id)
+    # moves and resumes share the tables' action budget (one seat per person, §12)
+    if what != "sync" and not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
+        return refused_json(Refused("rate_limited", _("Slow down: too many actions.")), 429)
     try:
         if what == "sync":
             board = challenge_play.sync(pk, user)

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import chat
+from games import chat, wire
 from yuanzi_site.refusals import Refused
 
 if TYPE_CHECKING:
@@ -55,10 +55,13 @@ def reactions_from() -> int:
 def say(table_id: int, user: User, index: Any) -> ChatMessage:
     """Post phrase ``index`` as a chat line.
 
-    :raises Refused: ``bad_message`` for an index that is not an integer of
-        the list; whatever :func:`games.chat.chat` raises.
+    :param index: as the client sent it: a whole number as
+        :func:`games.wire.whole` reads one (``2`` or ``"2"``).
+    :raises Refused: ``bad_message`` for an index that is not a number or not
+        one of the list; whatever :func:`games.chat.chat` raises.
     """
     items = phrases()
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(items):
+    number = wire.whole(index)
+    if number is None or number >= len(items):
         raise Refused("bad_message", _("There is no such quick phrase."))
-    return chat.chat(table_id, user, items[index])
+    return chat.chat(table_id, user, items[number])

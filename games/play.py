@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import clock, engine, events, fairness, metrics, plugins, presence, queries, roster
+from games import clock, engine, events, fairness, metrics, plugins, presence, queries, roster, wire
 from games.models import Game, GameEvent, GameSeat, Seat, Table, new_server_seed
 from games.plugins import GameEnd
 from games.roster import seat_rows
@@ -140,14 +140,16 @@ def _locked_game(game_id: int, table_id: int | None = None) -> Game:
 def act(game_id: int, user: User, seq: Any, action: Any, table_id: int | None = None) -> Game:
     """Apply ``user``'s action to the game if ``seq`` is the game's current seq.
 
-    :param seq: the seq the client saw; a stale or repeated action is refused.
+    :param seq: the seq the client saw, as it sent it: a whole number as
+        :func:`games.wire.whole` reads one (``17`` or ``"17"``); a stale or
+        repeated action is refused.
     :param action: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
     :param table_id: given when ``game_id`` is only a hint of the table's
         current game (the connection's, ``SocketContext.game_id``): a locked
         row of another table, or of a game no longer playing, is not trusted,
         and the table's current game is looked up instead.
-    :raises Refused: ``no_game``, ``not_seated``, ``bad_message`` (``seq`` not
-        an integer), ``stale``, or an engine
+    :raises Refused: ``no_game``, ``not_seated``, ``bad_message`` (``seq``
+        missing or not a number), ``stale``, or an engine
         reason code (``not_your_turn``, ``does_not_beat`` …); nothing changes.
     """
     with transaction.atomic():
@@ -155,11 +157,12 @@ def act(game_id: int, user: User, seq: Any, action: Any, table_id: int | None = 
         seat = seat_of(game, user)
         if seat is None:
             raise Refused("not_seated", _("You are not playing in this game."))
-        if not isinstance(seq, int) or isinstance(seq, bool):
+        seen = wire.whole(seq)
+        if seen is None:
             raise Refused("bad_message", _("“seq” must be a whole number."))
-        if seq > game.seq:
+        if seen > game.seq:
             raise Refused("stale", _("That move names a position the table has not reached."))
-        if seq < game.seq:
+        if seen < game.seq:
             raise Refused(
                 "stale", _("That move was made on an old position; the table has moved on.")
             )

@@ -13,7 +13,7 @@ CODES = {
     "bad_name": "a table name blank, over 40 characters or with control characters",
     "too_many_tables": "the owner already has the maximum of empty tables open",
     "game_running": "a seat change or setting during a game",
-    "bad_seat": "seat is not an integer 0–3",
+    "bad_seat": "seat is not a whole number 0–3 (a JSON integer or ASCII-digit text)",
     "seat_taken": "that seat has a player or a bot",
     "seated_elsewhere": "you sit at another table whose game is running",
     "not_seated": "you have no seat at this table / in this game",

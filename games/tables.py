@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events, play, plugins, presence, queries
+from games import events, play, plugins, presence, queries, wire
 from games.engine import BOT_POLICIES
 from games.models import Game, Seat, Table
 from games.names import display_name
@@ -244,9 +244,10 @@ def _waiting(table: Table) -> None:
 
 
 def _seat(table: Table, index: Any) -> Seat:
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 3:
+    number = wire.whole(index)  # a JSON integer or ASCII-digit text (docs/protocol.md)
+    if number is None or number > 3:
         raise Refused("bad_seat", _("There is no such seat."))
-    return Seat.objects.select_for_update().get(table=table, index=index)
+    return Seat.objects.select_for_update().get(table=table, index=number)
 
 
 def sit(table_id: int, user: User, index: Any) -> None:
@@ -256,8 +257,9 @@ def sit(table_id: int, user: User, index: Any) -> None:
     that is waiting, empties the old seat; a seat at a table whose game is
     running cannot be left this way.
 
-    :param index: as the client sent it: anything but a whole number 0–3 is
-        refused (``bad_seat``), as in :func:`add_bot` and :func:`remove_bot`.
+    :param index: as the client sent it: a whole number 0–3 as
+        :func:`games.wire.whole` reads one (``1`` or ``"1"``); anything else
+        is refused (``bad_seat``), as in :func:`add_bot` and :func:`remove_bot`.
     :raises Refused: ``no_table``, ``game_running``, ``bad_seat``,
         ``seat_taken``, ``seated_elsewhere`` (naming the other table), or a
         seat policy's reason (e.g. ``not_enough_coins``).

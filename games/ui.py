@@ -286,8 +286,10 @@ def why_strings() -> dict[str, Any]:
             "%(name)s went out first in the first half, so %(us)s needed 300 "
             "and %(them)s 305: %(winner)s win."
         ),
-        "why_stake": _("The stake is %(stake)s rating points: each winner gains it, "
-                       "each loser loses it."),
+        "why_stake": plural_forms("The stake is %(stake)s rating point: each winner gains "
+                                  "it, each loser loses it.",
+                                  "The stake is %(stake)s rating points: each winner gains "
+                                  "it, each loser loses it."),
         "why_stake_doubled": _("The stake of %(base)s is doubled by the double clamp to "
                                "%(stake)s rating points: each winner gains it, each loser "
                                "loses it."),

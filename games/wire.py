@@ -1,6 +1,7 @@
 """Reading what clients send, the same way on every HTTP endpoint and socket
-(never an HTTP 500): whole numbers in ASCII digits only, JSON text that cannot
-raise anything but :class:`ValueError`.
+(never an HTTP 500): whole numbers in ASCII digits only (:func:`whole`, the
+one reading of every number field, docs/protocol.md "Input rules"), JSON text
+that cannot raise anything but :class:`ValueError`.
 
 Python's ``int()`` and ``str.isdigit()`` take far more than ``0``–``9``:
 ``int("３００")`` is 300, ``int("٣")`` is 3, and ``"²".isdigit()`` is true while
@@ -22,27 +23,34 @@ from typing import Any
 import orjson
 
 _DIGITS = re.compile(r"[0-9]+")
-#: the longest number text read (a bigint has 19 digits; ``int()`` of 8,000 raises)
+#: the most digits a number may have (a bigint column holds 19; ``int()`` of
+#: 8,000 raises): a longer one, as text or as a JSON integer, is no number
 MAX_DIGITS = 18
 
 
 def whole(value: Any, max_digits: int = MAX_DIGITS) -> int | None:
-    """A whole number ≥ 0 from a form field (``"3"``, surrounding ASCII spaces
-    allowed) or JSON (``3``); ``None`` for anything else.
+    """The number a client sent in a number field (a socket message's ``seat``,
+    ``seq``, ``index``, ``slot`` …, a JSON body's, a form's or a query's), or
+    ``None`` when it sent none.
 
-    >>> whole("42"), whole(7), whole(" 5 ")
-    (42, 7, 5)
-    >>> [whole(v) for v in ("²", "٣", "１", "３００", "-1", "1_0", "", True, 2.0)]
-    [None, None, None, None, None, None, None, None, None]
+    The rule of docs/protocol.md "Input rules": a JSON integer (``3``) or text
+    of ASCII digits ``0``–``9`` and nothing else (``"3"``, ``"03"``), ≥ 0 and
+    of at most ``max_digits`` digits. Not numbers: booleans, negative numbers,
+    floats (``2.0``), other digits (``"²"``, ``"٣"``, ``"１"``), signs,
+    separators, exponents and spaces around or inside (``" 5"``), the empty
+    text, and anything longer. A range (a seat 0–3) is the caller's to check.
+
+    >>> whole("42"), whole(7), whole("007")
+    (42, 7, 7)
+    >>> [whole(v) for v in ("²", "٣", "１", "-1", "1_0", " 5 ", "", True, 2.0, -3, 10**18)]
+    [None, None, None, None, None, None, None, None, None, None, None]
     """
-    if isinstance(value, bool):
+    if isinstance(value, bool):  # a bool is an int to Python, never a number here
         return None
     if isinstance(value, int):
-        return value if value >= 0 else None
-    if isinstance(value, str):
-        text = value.strip(" \t\r\n")
-        if len(text) <= max_digits and _DIGITS.fullmatch(text):
-            return int(text)
+        return value if 0 <= value < 10**max_digits else None
+    if isinstance(value, str) and len(value) <= max_digits and _DIGITS.fullmatch(value):
+        return int(value)
     return None
 
 

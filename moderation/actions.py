@@ -216,7 +216,8 @@ def close_table(moderator: User, table_id: Any, reason: Any) -> AuditEntry:
         table = Table.objects.select_for_update().get(pk=table.pk)
         if table.closed:
             raise Refused("already_closed", _("This table is already closed."))
-        status = table.status
+        # as it was before the close: ending the game above set it back to waiting
+        status = Table.PLAYING if game is not None else table.status
         name = table.name
 
         def message() -> str:

@@ -68,13 +68,14 @@ def create_report(reporter: User, table_id: int, *, category: Any, user_id: Any 
     line = None
     target_id: int | None
     if line_id is not None:
-        line = (ChatMessage.objects.filter(pk=line_id, table=table).first()
-                if isinstance(line_id, int) and not isinstance(line_id, bool) else None)
+        number = wire.whole(line_id)  # docs/protocol.md "Input rules" (no 10**30 to the DB)
+        line = (ChatMessage.objects.filter(pk=number, table=table).first()
+                if number is not None else None)
         if line is None:
             raise Refused("bad_report", _("There is no such chat line at this table."))
         target_id = line.user_id
     else:
-        target_id = user_id if isinstance(user_id, int) and not isinstance(user_id, bool) else None
+        target_id = wire.whole(user_id)
         if target_id == reporter.pk:
             raise Refused("report_self", _("You cannot report yourself."))
         # no id: refused below without asking the database

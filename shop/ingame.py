@@ -41,8 +41,9 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
     and they hold ``SHOP_TIMER_FEE`` coins; the owner pays, each other human
     receives ``SHOP_TIMER_SHARE`` (one ledger transfer, in the transaction of
     the extension, under the game's lock: the countdown and the sweep cannot
-    both fire it); each receiver gets a ``timer_paid`` notice, kept in their
-    notification centre too (``accounts.inbox``, same transaction). Only coins not
+    both fire it); each receiver gets a ``timer_paid`` notice and the owner a
+    ``timer_fired`` one, each kept in their notification centre too
+    (``accounts.inbox``, same transaction). Only coins not
     held by a wager game count (RULES.md §12 "Held stake"). In a practice game
     or short of coins: no extension, it stays armed, the owner gets a
     ``notice`` (``timer_no_coins``, params ``fee`` and ``held``).
@@ -92,6 +93,9 @@ def timer_timeout(game: Game, seat: int) -> timedelta | None:
                   lambda: _("Your timer gave you %(seconds)s more seconds (%(fee)s coins).")
                   % {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
                   {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee})
+    # the owner's coins moved too: kept in their 消息 (a tester missed the toast)
+    inbox.post(user_id, "timer_fired", {"seconds": settings.SHOP_TIMER_SECONDS, "fee": fee},
+               f"/tables/{game.table_id}/", quiet=True)
     return timedelta(seconds=settings.SHOP_TIMER_SECONDS)
 
 

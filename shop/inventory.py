@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games import wire
 from shop import ledger
 from shop.models import InventorySlot, Item
 from yuanzi_site.refusals import Refused
@@ -100,10 +101,10 @@ def slot_index(value: object) -> int:
 
     :raises Refused: ``bad_slot`` otherwise.
     """
-    if (isinstance(value, bool) or not isinstance(value, int)
-            or not 0 <= value < settings.SHOP_INVENTORY_SLOTS):
+    number = wire.whole(value)  # docs/protocol.md "Input rules": 3 or "3"
+    if number is None or not number < settings.SHOP_INVENTORY_SLOTS:
         raise Refused("bad_slot", _("There is no such inventory slot."))
-    return value
+    return number
 
 
 def expect(slots: list[InventorySlot], slot: Any, code: Any) -> InventorySlot:

@@ -71,6 +71,11 @@ class ShopPlugin(GamePlugin):
         """A wager table's solvency and no-bots rule."""
         wagers.seat_policy(table, user, moment)
 
+    def quick_start_tables(self, user: User, tables: list[Table]) -> list[Table]:
+        """Not a wager table: coins are bet only where one chose to sit (a
+        tester's quick start put a new account at a 10-coin table)."""
+        return wagers.without_wager(tables)
+
     def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
         """``coins_held``, ``armed_timer``, ``card_counter``, ``drops``, and a

@@ -84,6 +84,14 @@ def wager_of(table_id: int) -> int:
     return wager or 0
 
 
+def without_wager(tables_: list[Table]) -> list[Table]:
+    """``tables_`` less those with a wager, in order (one query; RULES.md §12
+    "Wagers": a bet is the sitter's choice, so quick start leaves them out)."""
+    wagered = set(TableWager.objects.filter(table_id__in=[t.pk for t in tables_], wager__gt=0)
+                  .values_list("table_id", flat=True))
+    return [t for t in tables_ if t.pk not in wagered]
+
+
 #: every write of a ``TableWager`` drops its table's entry (``shop.signals``);
 #: the expiry bounds what a read racing a write can leave
 WAGER_CACHE_SECONDS = 60

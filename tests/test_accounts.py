@@ -143,6 +143,8 @@ def test_signup_is_rate_limited(client, settings):
         client.logout()
     response = _signup(client, "third")
     assert response.status_code == 429
+    # the site's own page in the site's language (a tester met a bare English one)
+    assert "尝试过于频繁" in response.content.decode()
     assert not get_user_model().objects.filter(username="third").exists()
 
 

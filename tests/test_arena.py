@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import Profile
-from contests import arena, arena_pairing, arena_run
+from accounts.models import Notification, Profile
+from contests import arena, arena_pairing, arena_read, arena_run
 from contests.models import Arena, ArenaEntry, ArenaSeating
 from games import events, play, presence, seatview, snapshots, tables
 from games.models import Game, Seat, Table
@@ -102,6 +102,11 @@ def test_fewer_than_four_entrants_refunds_every_entry(mod):
     refunds = CoinEntry.objects.filter(reason=ledger.Reason.ARENA_REFUND)
     assert refunds.count() == 4
     assert len({e.transfer_id for e in refunds}) == 1
+    # the cancelled arena still says who entered (a tester found "0 players, nobody yet")
+    shown = arena_read.detail(Arena.objects.get(pk=a.pk), users[0].pk)
+    assert shown["players"] == 3
+    assert len(shown["standings"]["rows"]) == 3
+    assert shown["me"]["status"] == ArenaEntry.DONE
 
 
 def test_withdrawing_before_the_start_refunds_and_after_does_not(mod):
@@ -201,6 +206,9 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
         assert entries[uid].points == 0
         assert entries[uid].games == 0
     assert entries[escaper.pk].status == ArenaEntry.REMOVED
+    # out of the arena, and told so (not "you are not in this arena")
+    for action in (arena.withdraw, arena.pause, arena.join):
+        refused("arena_removed", action, a.pk, escaper)
     assert entries[pauser.pk].status == ArenaEntry.PAUSED
     queued = [u for u, e in entries.items() if e.status == ArenaEntry.QUEUED]
     assert len(queued) == 6
@@ -238,6 +246,10 @@ def test_an_arena_of_eight_pairs_requeues_pauses_scores_and_pays(mod, django_use
     arena_run.tick()
     a.refresh_from_db()
     assert a.status == Arena.FINISHED
+    # a visitor is not asked to log in to join an arena that is over
+    assert "arena-standings" in (anon := Client().get(f"/arenas/{a.pk}/").content.decode())
+    assert "登录后报名" not in anon
+    assert "?next=/arenas/" not in anon
     assert seatview.view_for(g0, 0)["stood_reason"]["en"] == "The arena is over."
     assert coins(a.pool) == 0
     pool = 8 * FEE + 200
@@ -433,6 +445,9 @@ def test_a_reseating_at_the_same_table_tells_all_four_anew(
     me = client.get(api).json()["me"]
     assert (me["status"], me["seating"], me["table"]) == (
         "seated", again.pk, arena_run.table_path(again.table))
+    # the inbox keeps the latest "your table is ready" of the arena, not one a seating
+    for u in users:
+        assert Notification.objects.filter(user=u, kind="arena_seated").count() == 1
 
 
 def test_a_queued_player_who_plays_elsewhere_is_paused_at_pairing(mod):

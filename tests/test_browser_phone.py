@@ -414,3 +414,50 @@ def test_portrait_toasts_leave_the_empty_seats_sit_buttons_free(site, browser):
             for s in rects["sits"]:
                 assert not _overlap(t, s), (where, t, s)
     me.assert_clean()
+
+
+def test_portrait_result_totals_fit_with_a_twenty_letter_name(site, browser):
+    """The result's totals on a 360 px phone: a 20-letter name (the longest
+    allowed) wraps and the figures stay in view (a tester found the 合计 column
+    pushed out of the box and "上半局" stacked a letter a line)."""
+    me = _person(browser, site.base_url, PORTRAIT)
+    page = me.page
+    me.create_table("长名字的结果")
+    page.locator(".seat-actions button.sit").first.wait_for()
+    # the result box as static/js/result.js draws it (no game needed to lay it out)
+    fit = page.evaluate("""() => {
+      const panel = document.getElementById('result-panel');
+      const box = panel.querySelector('.result-box');
+      const table = document.createElement('table');
+      table.className = 'result-totals';
+      table.innerHTML = '<tr><th></th><th>上半局</th><th>下半局</th><th>合计</th></tr>' +
+        '<tr><th>WWWWWWWWWWWWWWWWWWWW · 机器人（南）</th><td>45</td><td>230</td><td>275</td></tr>' +
+        '<tr><th>机器人（东） · 机器人（西）</th><td>255</td><td>70</td><td>325</td></tr>';
+      document.getElementById('result-body').replaceChildren(table);
+      panel.hidden = false;
+      const heads = [...table.rows[0].cells].slice(1);
+      return {table: table.scrollWidth, box: box.clientWidth,
+              headLines: heads.map((h) => Math.round(h.getBoundingClientRect().height))};
+    }""")
+    assert fit["table"] <= fit["box"], fit
+    assert max(fit["headLines"]) < 2 * min(fit["headLines"]) + 1, fit  # one line each
+    me.assert_clean()
+
+
+def test_an_item_bought_in_another_tab_is_offered_at_the_table(site, browser):
+    """A tester bought a 算牌器 in the shop in a second tab while their game
+    ran; the table's 道具 stayed empty until a reload. The table page asks for
+    the inventory again when it is looked at again (and at each new game)."""
+    me = _person(browser, site.base_url, DESKTOP)
+    page = me.page
+    _practice_game(me, "另一个标签页买的")
+    assert page.locator("[data-for=card_counter]").is_hidden()  # none held yet
+    shop = page.context.new_page()
+    shop.goto(site.base_url + "/shop/")
+    shop.locator('.catalogue-item[data-item="card_counter"] button[type=submit]').click()
+    shop.wait_for_load_state()
+    shop.close()
+    page.bring_to_front()
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.locator("[data-for=card_counter]:not([hidden]) #use-counter").wait_for(timeout=10_000)
+    me.assert_clean()

@@ -20,10 +20,10 @@ from accounts.models import Notification, Profile
 from contests import challenge, challenge_close, challenge_play
 from contests.challenge_scores import matchpoints, standings
 from contests.models import Achievement, ChallengeBoard, ChallengeDay, ChallengeEntry, TaskProgress
-from games import engine, tables
+from games import engine, events, tables
 from games.engine.bots import heuristic_policy
 from shop.models import CoinEntry
-from tests.helpers import make_players, refused, start_game
+from tests.helpers import listening, make_players, refused, start_game
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -127,6 +127,22 @@ def test_boards_go_in_order_once_each():
         play_board(challenge_play.start(user, now=NOON), user, NOON)
     assert ChallengeBoard.objects.filter(user=user, status="done").count() == 8
     refused("challenge_done", challenge_play.start, user, NOON)
+    # no "next board" on a finished board's page once all eight are dealt
+    client = Client()
+    client.force_login(user)
+    strings = json.loads(re.search(r'id="ch-strings"[^>]*>(.*?)</script>', client.get(
+        f"/challenge/{second.day.date.isoformat()}/3/").content.decode()).group(1))
+    assert strings["more"] == "0"
+
+
+def test_a_finished_board_offers_the_next_while_boards_remain():
+    (user,) = make_players(1, "more")
+    board = play_board(challenge_play.start(user, now=NOON), user, NOON)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/challenge/{board.day.date.isoformat()}/1/").content.decode()
+    strings = json.loads(re.search(r'id="ch-strings"[^>]*>(.*?)</script>', page).group(1))
+    assert strings["more"] == "1"
 
 
 def test_a_stale_or_illegal_move_changes_nothing():
@@ -207,11 +223,16 @@ def test_one_seat_per_person():
     assert game.pk
 
 
-def test_starting_a_board_leaves_a_waiting_seat_but_a_refusal_does_not(table):
+def test_starting_a_board_leaves_a_waiting_seat_but_a_refusal_does_not(
+        table, django_capture_on_commit_callbacks):
     (user,) = make_players(1, "waiting")
     tables.sit(table.pk, user, 1)
-    board = challenge_play.start(user, now=NOON)
+    with listening(events.Notice) as told, django_capture_on_commit_callbacks(execute=True):
+        board = challenge_play.start(user, now=NOON)
     assert not table.seats.filter(user=user).exists()
+    # the table's page says why the seat is free (not "your connection was lost")
+    assert [(n.user_id, n.notice["code"], n.notice["params"]) for n in told] == [
+        (user.pk, "challenge_left_seat", {"table_id": table.pk, "table": table.name})]
     # a paused board holds no seat: they sit down; a refused move leaves them there
     ChallengeBoard.objects.filter(pk=board.pk).update(status="paused", seen_at=None)
     tables.sit(table.pk, user, 1)
@@ -279,6 +300,32 @@ def test_after_a_board_the_player_sees_its_provisional_matchpoints_and_the_field
     assert frame["field"] == [board.raw - 5]
     assert frame["matchpoints"] == 100.0
     assert frame["raw"] == board.raw
+
+
+def test_board_moves_share_the_tables_action_rate_limit(settings):
+    """A tester sent 772 moves in 32 s over HTTP, all processed: moves and
+    resumes now count against ``GAMES_ACTION_RATE`` as a table's actions do."""
+    import time
+
+    from django.core.cache import cache
+
+    settings.GAMES_ACTION_RATE = (3, 60)
+    (user,) = make_players(1, "spam")
+    # the counter lives in the cache (Redis in CI, shared across runs and ids)
+    cache.delete(f"rl:act:{user.pk}:{int(time.time() // 60)}")
+    board = challenge_play.start(user)
+    client = Client()
+    client.force_login(user)
+    act = f"/api/challenge/board/{board.pk}/act"
+    answers = [client.post(act, {"seq": -1, "action": "pass"}, content_type="application/json")
+               for _ in range(4)]
+    assert all(a.status_code == 400 for a in answers[:3])  # refused, but counted
+    assert answers[3].status_code == 429
+    assert answers[3].json()["reason"] == "rate_limited"
+    board.refresh_from_db()
+    assert board.state["seq"] == challenge_play.start(user).state["seq"]  # nothing moved
+    # a sign of life is not an action
+    assert client.post(f"/api/challenge/board/{board.pk}/sync").json()["ok"]
 
 
 # --- 4. the close ----------------------------------------------------------------

@@ -256,8 +256,10 @@ async def test_illegal_plays_and_stale_seq_are_refused_and_change_nothing(table,
         ({"type": "play", "seq": 0, "cards": []}, "not_a_combination"),
         ({"type": "pass", "seq": 0}, "must_lead"),
         ({"type": "play", "seq": 1, "cards": [hand[0]]}, "stale"),
-        ({"type": "play", "seq": -1, "cards": [hand[0]]}, "stale"),
-        ({"type": "play", "seq": "0", "cards": [hand[0]]}, "bad_message"),
+        ({"type": "play", "seq": "1", "cards": [hand[0]]}, "stale"),  # ASCII digits: a number
+        ({"type": "play", "seq": -1, "cards": [hand[0]]}, "bad_message"),  # no whole number
+        ({"type": "play", "seq": "０", "cards": [hand[0]]}, "bad_message"),
+        ({"type": "play", "seq": " 0", "cards": [hand[0]]}, "bad_message"),
         ({"type": "play", "cards": [hand[0]]}, "bad_message"),
         # more copies than any hand holds: real cards, not in the hand
         ({"type": "play", "seq": 0, "cards": [hand[0]] * 50}, "not_in_hand"),

@@ -155,7 +155,8 @@ def test_write_and_read_modules_never_import_their_transports():
         parts = module.split(".")
         if parts[0] not in APPS or module.startswith("games.adapters"):
             continue
-        if any(part in WIRING for part in parts[1:]):
+        # a view module by name too (contests.challenge_views: Django's views)
+        if any(part in WIRING or part.endswith("_views") for part in parts[1:]):
             continue
         checked += 1
         bad = sorted(m for m in imported if m.startswith("games.adapters"))

@@ -21,7 +21,7 @@ from django.db import close_old_connections, connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import GemCap, Profile, RatingEntry
+from accounts.models import GemCap, Notification, Profile, RatingEntry
 from games import engine, events, play, snapshots, tables
 from games.engine.cards import DISTINCT_CARDS
 from games.models import Game
@@ -97,7 +97,7 @@ def test_a_use_names_slot_item_and_key_and_acts_once(owner, outsider):
     for bad_slot, code, reason in [(slot + 1, "timer", "wrong_item"),
                                    (slot, "gem_shard", "wrong_item"),
                                    (24, "timer", "bad_slot"), (-1, "timer", "bad_slot"),
-                                   ("0", "timer", "bad_slot"), (slot, "nothing", "wrong_item")]:
+                                   ("０", "timer", "bad_slot"), (slot, "nothing", "wrong_item")]:
         refused(reason, items.use, owner, bad_slot, code, f"k-{reason}-{bad_slot}")
     refused("bad_key", items.use, owner, slot, "timer", "")
     refused("wrong_item", items.use, outsider, slot, "timer", "other")  # not in their slot
@@ -165,6 +165,9 @@ async def test_timer_extends_once_pays_270_and_every_clock_shows_it(table, playe
     assert await _db(lambda: TimerFiring.objects.count())() == 1
     assert await _db(held)(owner, "timer") == 0
     assert (owner.pk, "timer_fired", {"seconds": 90, "fee": 270}) in notices
+    # and kept in the owner's 消息: their coins moved
+    assert await _db(lambda: list(Notification.objects.filter(user=owner).values_list(
+        "kind", "params")))() == [("timer_fired", {"seconds": 90, "fee": 270})]
     # the extended turn runs out too: now the clock acts (no second extension)
     await _db(helpers.force_due)(game)
     assert await _db(play.sweep_due)() == 1

@@ -152,6 +152,11 @@ def test_page_shows_the_top_100_only_and_my_rank(client, django_assert_max_num_q
     assert "r149" not in html
     assert response.context["mine"].rank == 120
     assert "120" in html.split('class="my-rank"')[1].split("</p>")[0]
+    # one point is a point, not "1 rating points" (a tester's leaderboard)
+    Profile.objects.filter(user=me).update(rating_points=1)
+    LeaderboardEntry.objects.filter(user=me).update(rating_points=1)
+    en = client.get("/leaderboard/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "(1 rating point)" in en.split('class="my-rank"')[1].split("</p>")[0]
 
 
 def test_page_marks_my_row_and_titles(client):

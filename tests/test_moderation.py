@@ -98,6 +98,10 @@ def test_every_page_refuses_anonymous_visitors_and_players(mod, owner, outsider)
         assert "无权访问" in r.content.decode(), url
         assert 'href="/"' in r.content.decode(), url
         assert moderator.get(url).status_code == 200, url
+    # a user's page shows the coins a wager game holds (a revoke cannot take them)
+    Profile.objects.filter(user=outsider).update(coins_held=200)
+    assert "200 冻结" in moderator.get(user_page).content.decode()
+    Profile.objects.filter(user=outsider).update(coins_held=0)  # no game holds them
     for url in _post_urls(table.pk, outsider.username):
         r = anonymous.post(url, {"reason": "x"})
         assert r.status_code == 302, url
@@ -187,6 +191,7 @@ def test_close_ends_the_game_with_no_changes_closes_the_table_and_audits(mod, ga
     assert (entry.action, entry.moderator, entry.table_id, entry.reason) == (
         "close", mod, table.pk, "刷分")
     assert entry.before["game"] == game.pk
+    assert entry.before["status"] == Table.PLAYING  # as closed, not after the game's end
     assert entry.after == {"closed": True}
     with pytest.raises(Refused) as e:
         actions.close_table(mod, table.pk, "again")

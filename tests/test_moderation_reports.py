@@ -48,6 +48,12 @@ def test_a_chat_line_of_another_table_cannot_be_reported(owner, outsider):
     with pytest.raises(Refused) as e:
         reports.create_report(owner, here.pk, category="chat_abuse", line_id=line.pk)
     assert e.value.reason == "bad_report"
+    # ids too large for the database are refused, not sent to it (a tester's 10**30)
+    for field in ("line_id", "user_id"):
+        with pytest.raises(Refused) as e:
+            reports.create_report(owner, here.pk, category="chat_abuse", **{field: 10**30})
+        assert e.value.reason == "bad_report"
+    assert not Report.objects.exists()
 
 
 def test_the_queue_shows_context_and_never_a_running_games_record(mod):

@@ -229,3 +229,37 @@ def test_an_emptied_table_drops_its_last_board():
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == [True, False, False, True, True, True]
+
+
+_PLAY_NAME_JS = r"""
+const {T} = await import(process.argv[1] + "/i18n.js");
+const {playName} = await import(process.argv[1] + "/cards.js");
+Object.assign(T, JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify([
+  playName({kind: "single", rank: "3", jokers: 1}, ["BJ"]),
+  playName({kind: "pair", rank: "3", jokers: 2}, ["RJ", "RJ"]),
+  playName({kind: "single", rank: "T", jokers: 0}, ["TS"]),
+]));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+def test_a_lone_joker_is_named_as_the_joker_it_is():
+    """A tester read "Single jokers" for one joker played (RULES.md §3: a joker
+    alone is a single); it is named as its card, a group of jokers as jokers."""
+    from django.utils import translation
+
+    from games.ui import table_strings
+
+    with translation.override("en"):
+        strings = table_strings()
+    run = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=commonjs", "-e",
+         f"(async () => {{ {_PLAY_NAME_JS} }})()", str(STATE_JS.parent)],
+        input=json.dumps(strings), capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    single, pair, ten = json.loads(run.stdout)
+    assert single == strings["kinds"]["single"].replace("%(rank)s", "Small joker")
+    assert "jokers" in pair
+    assert ten.endswith("10")

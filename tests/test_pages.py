@@ -502,6 +502,10 @@ def test_table_strings_explain_stand_up_and_auto_play(client, owner):
     assert en["stake_line"] == {"one": "Stake: %(stake)s rating point",
                                 "other": "Stake: %(stake)s rating points"}
     assert en["rating_delta"]["one"] == "%(delta)s rating point"
+    # a stake of 1 in a result's "why" (a tester read "1 rating points")
+    assert en["why_stake"]["one"].startswith("The stake is %(stake)s rating point:")
+    assert strings["why_stake"]["one"] == strings["why_stake"]["other"] == (
+        "对局分 %(stake)s：赢家各得 %(stake)s 积分，输家各扣 %(stake)s 积分。")
 
 
 def test_table_strings_word_leaving_a_practice_game_as_leaving(client, owner):

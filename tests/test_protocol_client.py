@@ -50,14 +50,92 @@ def _json_client(user) -> Client:
     return client
 
 
+# docs/protocol.md "Input rules": a number is a JSON integer or text of ASCII
+# digits only, 0 or more, at most 18 digits; anything else is no number
+# ("\u0661" is the Arabic-Indic digit one)
+NOT_NUMBERS: list[object] = [
+    "１", "\u0661", "٣", "²", " 1", "1 ", " 7 ", "\t1", "1\n", "-1", "+1", "1.0", "1e0", "",
+    "9" * 19, True, False, -1, 1.0, None, [1], {"n": 1}, 10**18, 10**30,
+]
+
+
 def test_whole_reads_ascii_digits_only():
-    assert [wire.whole(v) for v in ("0", "42", " 7 ", 5)] == [0, 42, 7, 5]
+    assert [wire.whole(v) for v in ("0", "42", "007", 5, "9" * 18, 10**18 - 1)] == [
+        0, 42, 7, 5, 10**18 - 1, 10**18 - 1]
     assert [wire.whole(v) for v in STRANGE_DIGITS] == [None] * len(STRANGE_DIGITS)
+    assert [wire.whole(v) for v in NOT_NUMBERS] == [None] * len(NOT_NUMBERS)
     assert wire.whole("9" * 8000) is None
-    assert wire.whole(True) is None
-    assert wire.whole(-3) is None
-    assert wire.whole(1.0) is None
     assert wire.whole(None) is None
+
+
+@pytest.fixture
+def _generous(settings):
+    # dozens of refused messages in a row, under no rate limit
+    settings.GAMES_ACTION_RATE = (100_000, 5)
+    settings.GAMES_CHAT_RATE = (100_000, 10)
+
+
+def _seats(frame: dict) -> list[tuple[str | None, bool]]:
+    return [((s["player"] or {}).get("username"), s["bot"]) for s in frame["table"]["seats"]]
+
+
+async def _table_frame(comm, want) -> dict:
+    """The next ``table`` frame whose seats are ``want``."""
+    for _ in range(50):
+        frame = await _until(comm, "table")
+        if _seats(frame) == want:
+            return frame
+    raise AssertionError(f"no table frame with seats {want}")
+
+
+@pytest.mark.usefixtures("_generous")
+async def test_a_seat_is_a_json_integer_or_ascii_digit_text(owner):
+    table = await database_sync_to_async(tables.create_table)(owner, "seats")
+    comm = await _open(table.pk, owner)
+    try:
+        for kind in ("sit", "add_bot", "remove_bot"):
+            for bad in NOT_NUMBERS:
+                await comm.send_json_to({"type": kind, "seat": bad})
+                assert (await _until(comm, "error"))["reason"] == "bad_seat", (kind, bad)
+        await comm.send_json_to({"type": "sit", "seat": "1"})
+        await _table_frame(comm, [(None, False), ("owner", False), (None, False), (None, False)])
+        await comm.send_json_to({"type": "add_bot", "seat": "02"})
+        await _table_frame(comm, [(None, False), ("owner", False), (None, True), (None, False)])
+        await comm.send_json_to({"type": "remove_bot", "seat": "2"})
+        await _table_frame(comm, [(None, False), ("owner", False), (None, False), (None, False)])
+        await comm.send_json_to({"type": "sit", "seat": "4"})  # a number, but no seat
+        assert (await _until(comm, "error"))["reason"] == "bad_seat"
+    finally:
+        await comm.disconnect()
+
+
+@pytest.mark.usefixtures("_generous")
+async def test_seq_and_a_phrase_index_are_json_integers_or_ascii_digit_text(players):
+    from games.models import ChatMessage, Game
+    from tests.helpers import start_game
+
+    game = await database_sync_to_async(start_game)(players)
+    turn = game.state["turn"]
+    comm = await _open(game.table_id, players[turn])
+    try:
+        for bad in NOT_NUMBERS:
+            await comm.send_json_to({"type": "pass", "seq": bad})
+            assert (await _until(comm, "error"))["reason"] == "bad_message", bad
+            await comm.send_json_to({"type": "phrase", "index": bad})
+            assert (await _until(comm, "error"))["reason"] == "bad_message", bad
+        await comm.send_json_to({"type": "pass", "seq": "1"})  # read as 1: not reached yet
+        assert (await _until(comm, "error"))["reason"] == "stale"
+        await comm.send_json_to({"type": "play", "seq": "0",
+                                 "cards": [game.state["hands"][turn][0]]})
+        while (await _until(comm, "game"))["view"]["seq"] != 1:
+            pass
+        await comm.send_json_to({"type": "phrase", "index": "0"})
+        assert (await _until(comm, "chat"))["line"]["text"]
+    finally:
+        await comm.disconnect()
+    assert (await database_sync_to_async(Game.objects.get)(pk=game.pk)).seq == 1
+    lines = ChatMessage.objects.filter(table_id=game.table_id)
+    assert await database_sync_to_async(lines.count)() == 1
 
 
 def test_shop_numbers_take_ascii_digits_only(owner):

@@ -63,6 +63,19 @@ def test_quick_start_never_picks_a_table_with_a_bot():
                                    user__in=[me, other]).exists()
 
 
+def test_quick_start_never_seats_you_at_a_wager_table():
+    """A tester's quick start put a new account at a 10-coin table: a bet is
+    made by choosing the table, so the fuller wager table loses to a plain one."""
+    from shop import wagers
+
+    a, b, b2, me = make_players(4, "qw")
+    bet = _filled(tables.create_table(a), [a, b])                 # 2 people, a wager
+    wagers.set_wager(bet.pk, a, 10)
+    plain = _filled(tables.create_table(b2), [b2])                # 1 person, no wager
+    assert tables.quick_start(me)[0].pk == plain.pk
+    assert not Seat.objects.filter(table=bet, user=me).exists()
+
+
 def test_quick_start_moves_you_from_a_waiting_table_and_refuses_in_a_game():
     a, me = make_players(2, "m")
     best = _filled(tables.create_table(a), [a])
@@ -205,7 +218,8 @@ def test_a_quick_phrase_is_said_by_index_through_the_chat():
     table = tables.create_table(me)
     phrases.say(table.pk, me, 1)
     assert ChatMessage.objects.get(table=table).text == phrases.phrases()[1]
-    for bad in (-1, len(phrases.phrases()), "1", True, None, 1.0):
+    # ASCII-digit text is a number (docs/protocol.md "Input rules"), "１" is not
+    for bad in (-1, len(phrases.phrases()), "１", " 1", True, None, 1.0):
         with pytest.raises(Refused) as e:
             phrases.say(table.pk, me, bad)
         assert e.value.reason == "bad_message"

@@ -215,7 +215,7 @@ def test_swap_keeps_the_order_and_the_arming(owner):
         {"slot": 2, "item": None, "count": 0, "armed": False}]
     inventory.swap(owner, 1, 23)
     assert inventory.slots_of(owner.pk)[23].armed
-    for bad in (-1, 24, "3", None, True):
+    for bad in (-1, 24, "３", " 3", None, True):
         before = picture(owner)
         with pytest.raises(Refused) as e:
             inventory.swap(owner, 0, bad)

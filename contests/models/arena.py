@@ -69,7 +69,8 @@ class ArenaEntry(models.Model):
     ``seated`` (at an arena table, to confirm the new game), ``playing``,
     ``paused``, ``withdrawn`` (before the start: refunded; while running: out
     of the queue, points kept), ``removed`` (escaped: out, points void) or
-    ``done`` (the arena paid out: ``place`` and ``prize`` are final).
+    ``done`` (the arena paid out: ``place`` and ``prize`` are final; or it was
+    cancelled and the fee refunded).
     ``pause_after``: pause once the current game ends. ``last_partner`` and
     ``last_opponents`` (user ids): whom pairing avoids next.
     """

@@ -40,7 +40,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: a text frame longer than this (characters) is refused unread
+#: a text frame longer than this (characters) is refused unread (``bad_message``);
+#: one over Daphne's own limit, 1 MiB of UTF-8 (``--websocket-max-message-size``),
+#: never gets here: Daphne drops the connection (1006, docs/protocol.md)
 MAX_FRAME = 8192
 
 

@@ -73,7 +73,7 @@ function render() {
   log.hidden = $("ch-log-title").hidden = f.status !== "done";
   if (running) {
     const v = f.view;
-    $("ch-info").textContent = `${S.dao} ${v.dao} · ${S.indicator} ${cardText(v.indicator)} ${dealtTo(v.indicator_seat)}`;
+    $("ch-info").textContent = `${S.dao} ${v.dao === "T" ? "10" : v.dao} · ${S.indicator} ${cardText(v.indicator)} ${dealtTo(v.indicator_seat)}`;
     $("ch-counts").replaceChildren(...v.counts.map((n, s) => {
       const li = document.createElement("li");
       li.textContent = `${S.seats[s]}${S.colon}${n} ${S.cards}`;
@@ -106,7 +106,7 @@ function render() {
     $("ch-hint").disabled = !mine || f.status !== "playing";
     $("ch-result").hidden = true;
   } else if (f.status === "done") {
-    $("ch-info").textContent = `${S.dao} ${f.dao} · ${S.indicator} ${cardText(f.indicator)} ${dealtTo(f.indicator_seat)}`;
+    $("ch-info").textContent = `${S.dao} ${f.dao === "T" ? "10" : f.dao} · ${S.indicator} ${cardText(f.indicator)} ${dealtTo(f.indicator_seat)}`;
     $("ch-counts").replaceChildren();
     $("ch-trick").replaceChildren();
     f.hand.forEach((c) => hand.append(cardEl(c)));
@@ -127,7 +127,9 @@ function render() {
       const e = document.createElement("p"); e.append(a); r.append(e);
     }
     if (f.closed) renderReplay();
-    if (own && !f.closed && f.number < 8) {
+    // a board of the day's eight has not been dealt yet (a tester went back to
+    // board 3 after the eighth and was offered a "next" that was refused)
+    if (own && !f.closed && S.more === "1") {
       const a = document.createElement("button");
       a.type = "button"; a.className = "primary"; a.id = "ch-next"; a.textContent = S.next;
       a.addEventListener("click", () => post("/api/challenge/today/start", {}, (d) => window.location.assign(d.path)));

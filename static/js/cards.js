@@ -58,6 +58,8 @@ export function playName(kind, cards) {
   let rank;
   if (kind.kind === "atom") {
     rank = kind.jokers ? jokerName(cards[0]) : rankText(kind.rank) + SUIT_SYMBOL[cards[0][1]];
+  } else if (cards.length === 1 && kind.jokers) {
+    rank = jokerName(cards[0]);  // "单张 大王", not "Single jokers"
   } else if (kind.jokers === cards.length) {
     rank = T.jokers;
   } else {

@@ -50,7 +50,7 @@ export function whySentences(view, s) {
   if (reason === "normal") {
     if (!view.practice) {
       out.push(res.double_clamp ? fmt(T.why_stake_doubled, {base: view.stake, stake: res.stake})
-        : fmt(T.why_stake, {stake: res.stake}));
+        : fmt(T.why_stake, {stake: res.stake, n: res.stake}));
     }
   } else if (reason !== "escape") {
     out.push(T.why_no_change);

@@ -256,5 +256,19 @@ if (conf.user_id) {
   refresh();
 }
 if (!window.YuanziTable) socket();  // no table page state to read: follow the table ourselves
-setInterval(render, 400);
+// items bought in another tab (the shop) count here too: asked again when this
+// page is looked at again and when a new game starts (a tester's counter stayed "× 0")
+let lastGame = null;
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") refresh();
+});
+setInterval(() => {
+  const v = current().view;
+  const game = v ? v.game_id : null;
+  if (game !== lastGame) {
+    if (lastGame !== null && game !== null) refresh();
+    lastGame = game;
+  }
+  render();
+}, 400);
 render();
