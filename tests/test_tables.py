@@ -23,7 +23,7 @@ def test_seat_rules_through_services(table, owner, partner, opponent, outsider, 
     assert list(Seat.objects.filter(table=table, user=owner).values_list("index", flat=True)) \
         == [1]
     tables.sit(t, partner, 0)
-    for bad in (-1, 4, "1", None, True, 1.0):
+    for bad in (-1, 4, "１", " 1", None, True, 1.0):  # "1" is a seat (Input rules)
         refused("bad_seat", tables.sit, t, outsider, bad)
     refused("not_seated", tables.stand, t, outsider)
     refused("not_seated", tables.set_ready, t, outsider)
