@@ -108,7 +108,8 @@ def _leave(seat: Seat | None, user: User) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=seat.table_id,
                                                          status=Table.WAITING).first()
-        if table is not None:
+        # still there (they may have stood meanwhile: then nothing to say)
+        if table is not None and Seat.objects.filter(table=table, user=user).exists():
             stand_up(table, [user.pk], "challenge_left_seat", lambda: _(
                 "You started a daily challenge board, so your seat here is free again."))
 

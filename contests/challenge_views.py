@@ -169,11 +169,13 @@ def board_page(request: AuthenticatedHttpRequest, iso: str, number: str) -> Http
     own = board.user_id == request.user.pk
     review = (reviews.statuses(challenge_review.NAME, [board.pk], request.user)[board.pk]
               if own and day.closed else None)
+    # a board of the day not dealt yet: the finished board offers "next board"
+    more = own and (ChallengeBoard.objects.filter(day=day, user=request.user).count()
+                    < settings.CHALLENGE_BOARDS)
     return render(request, "contests/challenge_board.html", {
         "board": board, "frame": board_frame(board), "own": own, "review": review,
         "review_path": challenge_review.review_path(board),
-        "strings": {**board_strings(own), "more": "1" if own and ChallengeBoard.objects.filter(
-            day=day, user=request.user).count() < settings.CHALLENGE_BOARDS else "0"},
+        "strings": {**board_strings(own), "more": "1" if more else "0"},
     })
 
 
