@@ -488,10 +488,14 @@ def test_previous_trick_after_a_reload(site, browser, device):
     button = page.locator("#prev-trick-btn")
     button.wait_for()
     page.wait_for_function("() => !document.getElementById('prev-trick-btn').disabled")
-    button.click()
+    # The panel is a snapshot of the trick at the click; the bots go on
+    # playing, so the click and the reading of the state are one JS task.
+    prev = page.evaluate(
+        "() => { document.getElementById('prev-trick-btn').click();"
+        " return window.YuanziTable.state().view.previous_trick; }"
+    )
     box = page.locator("#prev-trick")
     assert box.is_visible()
-    prev = page.evaluate("window.YuanziTable.state().view.previous_trick")
     assert box.locator(".prev-play").count() == len(prev["plays"])
     shown = box.locator(".prev-play:not(.passed) .pcard").count()
     assert shown == sum(len(c) for _, c in prev["plays"])
