@@ -16,7 +16,8 @@ player is South (seat 2); the day's bot plays North, East and West.
   counts toward the turn (``CHALLENGE_TURN_SECONDS``) only when they are at
   most ``CHALLENGE_GAP_SECONDS`` apart, so leaving (closing the page, a lost
   connection, the site down) pauses it and a reload or a restart resumes it
-  where it was. A turn that runs out acts as §8 (a leader's random single, a
+  where it was; the page's "leave for now" and its closing say so at once
+  (:func:`leave`). A turn that runs out acts as §8 (a leader's random single, a
   follower's pass) and two in a row pause the board until the player resumes
   it (:func:`resume`); there is no 托管.
 - Boards go in order, one attempt per account and day: a finished board is
@@ -217,6 +218,26 @@ def sync(board_id: int, user: User, now: datetime | None = None) -> ChallengeBoa
         board = _locked(board_id, user)
         if board.status != ChallengeBoard.DONE and not board.day.closed:
             _tick(board, now)
+            board.save()
+    return board
+
+
+def leave(board_id: int, user: User, now: datetime | None = None) -> ChallengeBoard:
+    """The player leaves the board's page (its "leave for now" button, or the
+    page being closed): the time since the last sign of life counts as in
+    :func:`sync`, then the clock stops at once and the board holds the player
+    no longer (:func:`refuse_if_on_board`), rather than after
+    ``CHALLENGE_GAP_SECONDS`` (§12: leaving pauses it). The next sign of life
+    starts the clock again where it was.
+
+    :raises Refused: ``no_board`` for a board that is not the user's.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        board = _locked(board_id, user)
+        if board.status != ChallengeBoard.DONE and not board.day.closed:
+            _tick(board, now)
+            board.seen_at = None
             board.save()
     return board
 

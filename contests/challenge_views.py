@@ -7,7 +7,8 @@ day has closed both carry the 复盘 button of the player's own boards
 (``contests.challenge_review``; the review page is the games app's).
 API: ``GET /api/challenge/today``, ``POST /api/challenge/today/start``,
 ``GET /api/challenge/<date>``, and per board ``GET /api/challenge/board/<id>``,
-``POST …/sync``, ``POST …/act`` (``{"seq", "action"}``), ``POST …/resume``.
+``POST …/sync``, ``POST …/act`` (``{"seq", "action"}``), ``POST …/resume``,
+``POST …/leave``.
 A refusal answers ``{"ok": false, "reason", "message"}`` (400) and nothing
 changed; an anonymous write 401. Every request first closes the days due
 (``contests.challenge_close.close_due``, the lazy close).
@@ -278,20 +279,23 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 
 @require_POST
 def api_board_write(request: HttpRequest, board_id: str, what: str) -> JsonResponse:
-    """``sync`` (a sign of life), ``act`` (``{"seq", "action"}``) or
-    ``resume``: ``{"ok": true, "board": frame}``. ``act`` and ``resume`` are
-    rate-limited with the tables' actions (``GAMES_ACTION_RATE``: 429
-    ``rate_limited``)."""
+    """``sync`` (a sign of life), ``leave`` (the page is left: the clock
+    stops), ``act`` (``{"seq", "action"}``) or ``resume``: ``{"ok": true,
+    "board": frame}``. ``act`` and ``resume`` are rate-limited with the
+    tables' actions (``GAMES_ACTION_RATE``: 429 ``rate_limited``)."""
     if not request.user.is_authenticated:
         return _unauthorized()
     close_due()
     user, pk = request.user, int(board_id)
     # moves and resumes share the tables' action budget (one seat per person, §12)
-    if what != "sync" and not ratelimit.allow(f"act:{user.pk}", *settings.GAMES_ACTION_RATE):
+    if what in ("act", "resume") and not ratelimit.allow(f"act:{user.pk}",
+                                                         *settings.GAMES_ACTION_RATE):
         return refused_json(Refused("rate_limited", _("Slow down: too many actions.")), 429)
     try:
         if what == "sync":
             board = challenge_play.sync(pk, user)
+        elif what == "leave":
+            board = challenge_play.leave(pk, user)
         elif what == "resume":
             board = challenge_play.resume(pk, user)
         else:

@@ -92,6 +92,9 @@ def test_a_whole_board_on_a_phone(site, browser):
     assert _no_horizontal_scroll(page)
     page.goto(site.base_url + "/challenge/")
     assert "1" in page.locator("#ch-progress").inner_text()
+    # the board's score is named (points) and explained under the list
+    assert page.locator(".ch-boards .ch-raw").first.inner_text().endswith(" 分")
+    assert "双夹" in page.locator(".ch-legend").inner_text()
     me.assert_clean()
 
 
@@ -189,4 +192,27 @@ def test_start_pressed_twice_asks_once_and_back_shows_continue(site, browser):
     page.locator("#ch-start").wait_for()
     assert page.locator("#ch-start").inner_text() == "继续"
     assert page.locator("#ch-start").is_enabled()
+    me.assert_clean()
+
+
+def test_leave_for_now_frees_the_player_at_once(site, browser):
+    """暂时离开 on a board in progress goes back to the challenge page (继续
+    there) and the board holds the player no longer: a table they open at
+    once seats them (not after the 10 s the clock's gap would take)."""
+    me = Player.open(browser, "tiaozhan5", **PHONE)
+    me.sign_up(site.base_url)
+    page = me.page
+    page.goto(site.base_url + "/challenge/")
+    page.locator("#ch-start").click()
+    page.wait_for_url("**/challenge/*/1/")
+    page.wait_for_selector("#ch-board[data-mine='1']")
+    leave = page.locator("#ch-leave")
+    assert leave.inner_text() == "暂时离开"
+    assert _no_horizontal_scroll(page)
+    leave.click()
+    page.wait_for_url("**/challenge/")
+    assert page.locator("#ch-start").inner_text() == "继续"
+    page.goto(site.base_url + "/")
+    me.create_table("离开后开桌")
+    page.locator('.seat.is-me[data-seat="0"]').wait_for(timeout=3000)
     me.assert_clean()

@@ -182,6 +182,35 @@ def test_the_clock_runs_only_while_connected_and_resumes_after_a_reload():
     assert board.state["halves"][0]["actions"][0] if board.state["halves"] else True
 
 
+def test_leaving_stops_the_clock_and_frees_the_player_at_once(client):
+    """暂时离开 (and the page closing): the time so far counts, then nothing
+    until the next sign of life, and a table's seat is not refused meanwhile."""
+    (user,) = make_players(1, "leaver")
+    board = challenge_play.start(user, now=timezone.now())
+    t = board.seen_at
+    table = tables.create_table(user)
+    refused("seated_elsewhere", tables.sit, table.pk, user, 0)  # the board holds them
+    board = challenge_play.leave(board.pk, user, t + timedelta(seconds=4))
+    assert (board.clock_ms, board.seen_at, board.status) == (4000, None, "playing")
+    tables.sit(table.pk, user, 0)  # at once, not after the 10 s gap
+    tables.stand(table.pk, user)
+    # back 8 s later (inside the gap): the time away does not count
+    board = challenge_play.sync(board.pk, user, t + timedelta(seconds=12))
+    assert board.clock_ms == 4000
+    board = challenge_play.sync(board.pk, user, t + timedelta(seconds=14))
+    assert board.clock_ms == 6000
+    # over HTTP, as the button and the page's closing send it; not another's board
+    client.force_login(user)
+    r = client.post(f"/api/challenge/board/{board.pk}/leave")
+    assert r.status_code == 200
+    assert r.json()["board"]["status"] == "playing"
+    assert ChallengeBoard.objects.get(pk=board.pk).seen_at is None
+    (other,) = make_players(1, "intruder")
+    client.force_login(other)
+    assert client.post(f"/api/challenge/board/{board.pk}/leave").json()["reason"] == "no_board"
+    assert ChallengeBoard.objects.get(pk=board.pk).clock_ms == board.clock_ms
+
+
 def test_two_timeouts_in_a_row_pause_the_board_until_resumed():
     (user,) = make_players(1, "pause")
     board = challenge_play.start(user, now=NOON)
@@ -567,6 +596,14 @@ def test_the_pages_in_english(client):
     zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "每日挑战" in zh
     assert "开始" in zh
+    # a finished board's score says what it is: points, and how they are counted
+    _done_board(challenge.today(), user, 1, -100)
+    page = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<span class="ch-raw">-100 points</span>' in page
+    assert "−100 for one you suffer" in page
+    zh = client.get("/challenge/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert '<span class="ch-raw">-100 分</span>' in zh
+    assert "被双夹减 100" in zh
 
 
 def test_no_move_after_the_close():

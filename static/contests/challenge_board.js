@@ -222,9 +222,20 @@ $("ch-hint").addEventListener("click", () => {
   render();
 });
 $("ch-resume").addEventListener("click", () => send("resume"));
+// 暂时离开: the clock stops at once and the board frees you for a table
+$("ch-leave").addEventListener("click", async () => {
+  try { await send("leave"); } finally { window.location.href = root.dataset.back; }
+});
 
 render();
 if (own) {
   // a sign of life every 2 s while the page is open: the clock runs only then
   setInterval(() => { if (frame.status !== "done" && !document.hidden) send("sync"); }, 2000);
+  // the page closed or left: say so (keepalive outlives the page) rather
+  // than let the server wait out the gap
+  window.addEventListener("pagehide", () => {
+    if (frame.status === "done") return;
+    fetch(`/api/challenge/board/${boardId}/leave`, {method: "POST", keepalive: true,
+      credentials: "same-origin", headers: {"X-CSRFToken": token}});
+  });
 }
