@@ -101,6 +101,17 @@ def _refuse_if_seated(user: User) -> Seat | None:
     return seat
 
 
+def busy_elsewhere(user: User) -> Refused | None:
+    """The refusal a start would meet while the user plays a running game
+    (``seated_elsewhere``, with the table to link back to), else None: the
+    challenge page says it beside a disabled 开始 (§12 one seat per person)."""
+    try:
+        _refuse_if_seated(user)
+    except Refused as e:
+        return e
+    return None
+
+
 def _leave(seat: Seat | None, user: User) -> None:
     """A waiting seat is left for the board (§12: one seat per person); the
     table's pages are told why (a tester's said "your connection was lost")."""

@@ -151,6 +151,8 @@ def _day_page(request: HttpRequest, day: ChallengeDay, today: bool) -> HttpRespo
         "streak": streak(request.user, challenge.local_date())
         if request.user.is_authenticated else 0,
         "close_time": challenge.close_time(day.date),
+        "busy": challenge_play.busy_elsewhere(request.user)
+        if today and request.user.is_authenticated else None,
     })
 
 

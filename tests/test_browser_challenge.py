@@ -99,9 +99,10 @@ def test_a_whole_board_on_a_phone(site, browser):
 
 
 def test_a_refusal_while_playing_links_back_to_the_game(site, browser):
-    """Starting the challenge during a practice game is refused (one seat per
-    person, RULES.md §12); the page says how to be free of it and links back
-    to the game (a tester found no way back)."""
+    """During a practice game the challenge cannot start (one seat per
+    person, RULES.md §12): the page says so before any press, how to be free
+    of it, and links back to the game (a tester found no way back). A start
+    sent anyway is refused the same way (tests/test_challenge.py)."""
     me = Player.open(browser, "tiaozhan2", **PHONE)
     me.sign_up(site.base_url)
     page = me.page
@@ -110,15 +111,14 @@ def test_a_refusal_while_playing_links_back_to_the_game(site, browser):
     page.locator("#table-app[data-status=playing]").wait_for()
     table_path = page.url.split(site.base_url, 1)[1].split("?")[0]
     page.goto(site.base_url + "/challenge/")
-    page.locator("#ch-start").click()
-    back = page.locator("#ch-progress a.ch-back")
-    back.wait_for()
-    assert "打练习局" in page.locator("#ch-progress").inner_text()
+    # said before any press: 开始 is disabled beside the reason and the way back
+    assert page.locator("#ch-start").is_disabled()
+    back = page.locator("#ch-busy a")
+    assert "打练习局" in page.locator("#ch-busy").inner_text()
     assert back.inner_text() == "回到你的对局"
     assert back.get_attribute("href") == table_path
     back.click()
     page.wait_for_url("**" + table_path)
-    _without_refusals(me)  # the refused request's 400 is the one console line, expected
     me.assert_clean()
 
 

@@ -245,6 +245,10 @@ def test_one_seat_per_person():
     page = client.post("/api/challenge/today/start", follow=True).content.decode()
     assert f'<a href="/tables/{game.table_id}/">' in page
     assert not ChallengeBoard.objects.exists()
+    # the page says so beside a disabled 开始, with the way back
+    page = client.get("/challenge/").content.decode()
+    assert 'id="ch-start" disabled' in page
+    assert f'<a href="/tables/{game.table_id}/">' in page.split('id="ch-busy"')[1]
     (player,) = make_players(1, "boarder")
     challenge_play.start(player)  # now: its sign of life is fresh
     table = tables.create_table(users[0] if False else player)
