@@ -107,3 +107,30 @@ def test_find_request_accept_see_the_table_and_block(site, browser):
     assert "No friend requests." in hong.page.locator("#incoming").inner_text()
     hong.assert_clean()
     ming.assert_clean()
+
+
+def test_the_friends_page_follows_requests_and_acceptances_live(site, browser):
+    """Both on the friends page, neither reloads: her request appears in his
+    requests, and his acceptance moves him into her friends (the per-user
+    channel's notifications redraw the lists)."""
+    base = site.base_url
+    lan = Player.open(browser, "xiaolan", locale="en-US",
+                       viewport={"width": 1280, "height": 900})
+    gang = Player.open(browser, "xiaogang", **PHONE)
+    lan.sign_up(base)
+    gang.sign_up(base)
+    gang.page.goto(base + "/friends/")
+    gang.page.wait_for_function("document.body.dataset.personal === 'open'")
+    _search(lan.page, base, "xiaogang", "xiaogang")
+    lan.page.wait_for_function("document.body.dataset.personal === 'open'")
+    lan.page.locator('#search-results .social-row[data-username="xiaogang"]') \
+        .get_by_role("button", name="Add friend").click()
+    _said(lan.page, "Friend request sent.")
+    incoming = _row(gang.page, "incoming", "xiaolan")
+    incoming.wait_for(timeout=10000)  # no reload
+    incoming.get_by_role("button", name="接受").click()
+    _said(gang.page, "你们已成为好友。")
+    _row(lan.page, "friends", "xiaogang").wait_for(timeout=10000)  # no reload
+    assert lan.page.locator("#outgoing .social-row").count() == 0
+    lan.assert_clean()
+    gang.assert_clean()
