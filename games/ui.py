@@ -171,6 +171,7 @@ def table_strings() -> dict[str, Any]:
         "game_over": _("Game over"),
         "trick_points": _("%(points)s points on the table"),
         "stake": _("Stake %(stake)s"),
+        "stake_doubled": _("Stake %(stake)s (doubled by the double clamp)"),
         "practice_short": _("Practice"),
         "cards_left": plural_forms("%(n)s card", "%(n)s cards"),
         "hand_count": plural_forms("%(n)s card in hand", "%(n)s cards in hand"),

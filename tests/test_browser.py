@@ -159,6 +159,9 @@ def test_four_people_rated_game(site, browser):
         double = panel.get_attribute("data-double-clamp") == "1"
         stake = 2 if double else 1
         assert f"{stake}" in panel.locator(".stake-note").inner_text()
+        # the header follows the doubling (a tester saw the base stake there)
+        assert p.page.locator("#stake").inner_text() == (
+            "对局分 2（双夹翻倍）" if double else "对局分 1")
         deltas = dict(zip(panel.locator(".rating-changes .who").all_inner_texts(),
                           panel.locator(".rating-changes .delta").all_inner_texts(), strict=True))
         assert set(deltas) == set(names)

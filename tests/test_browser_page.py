@@ -588,3 +588,25 @@ def test_the_next_deals_commitment_is_shown_before_ready_and_is_the_games(site, 
     assert page.locator("#fairness-line .commitment").inner_text() == promised
     assert nxt.is_hidden()  # nothing promised while the game runs
     me.assert_clean()
+
+
+def test_the_header_stake_follows_a_double_clamp(site, browser):
+    """The bar above the felt (static/js/info.js) shows an ended game's stake
+    as the result counts it: doubled by a double clamp (RULES.md §6), said
+    so; the base stake otherwise. Rendered by the page's own module from the
+    game's state with its result set each way."""
+    me = _person(browser, site.base_url, DESKTOP)
+    _practice_game(me, "双夹桌")
+    shown = me.page.evaluate("""async () => {
+      const info = await import("/static/js/info.js");
+      const ended = (double) => {
+        const s = JSON.parse(JSON.stringify(window.YuanziTable.state()));
+        Object.assign(s.view, {practice: false, stake: 3, status: "over"});
+        s.view.result = {winner: 0, double_clamp: double, stake: double ? 6 : 3,
+                         totals: [200, 100], rating_changes: [3, -3, 3, -3]};
+        info.renderInfo(s);
+        return document.getElementById("stake").textContent;
+      };
+      return [ended(true), ended(false)];
+    }""")
+    assert shown == ["对局分 6（双夹翻倍）", "对局分 3"]

@@ -33,7 +33,11 @@ export function renderInfo(s = state) {
   const points = view.trick ? view.trick.points : 0;
   tp.textContent = playing(s) ? fmt(T.trick_points, {points}) : "";
   tp.classList.toggle("has-points", playing(s) && points > 0);
-  $("stake").textContent = view.practice ? T.practice_short : fmt(T.stake, {stake: view.stake});
+  // a double clamp doubled it (RULES.md §6): the ended game's header says so
+  const res = view.status === "over" ? view.result : null;
+  const doubled = res && res.double_clamp && res.stake > view.stake;
+  $("stake").textContent = view.practice ? T.practice_short
+    : doubled ? fmt(T.stake_doubled, {stake: res.stake}) : fmt(T.stake, {stake: view.stake});
 }
 
 /* Points captured this half per team (partners' captures added), and the
