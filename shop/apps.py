@@ -23,6 +23,7 @@ class ShopConfig(AppConfig):
             "timer_paid": _("%(name)s's timer fired: you receive %(coins)s coins."),
             "timer_fired": _("Your timer gave you %(seconds)s more seconds (%(fee)s coins)."),
             "wager_won": _("The wager is settled: you win %(coins)s coins."),
+            "wager_lost": _("The wager is settled: you lose %(coins)s coins."),
             "escape_paid": _("%(name)s left the game: you receive %(coins)s coins."),
             "escape_fined": _("You left the game: you paid %(coins)s coins."),
         })

@@ -350,6 +350,7 @@ def settle(end: GameEnd) -> None:
     GameWager.objects.create(game=game, wager=wager, coin_changes=changes)
     tell_receivers(end, changes, escaper)
     tell_escaper(end, changes, escaper)
+    tell_losers(end, changes, escaper)
 
 
 def tell_receivers(end: GameEnd, changes: list[int], escaper: int | None) -> None:
@@ -389,6 +390,20 @@ def tell_escaper(end: GameEnd, changes: list[int], escaper: int | None) -> None:
     if user_id is not None:
         inbox.post(user_id, "escape_fined", {"coins": -changes[escaper]},
                    f"/games/{end.game.pk}/")
+
+
+def tell_losers(end: GameEnd, changes: list[int], escaper: int | None) -> None:
+    """Keep a ``wager_lost`` notification (``params``: ``coins``, the net
+    loss) for each player who paid in ``end``'s normal settlement (RULES.md
+    §12 "Wagers"), in the game's transaction, linking to the game's result
+    page: the winners' ``wager_won`` has its pair (a tester's losers had no
+    word of it in 消息). Not quiet: no ``notice`` says it, so its frame is the
+    toast. After an escape only the escaper paid (:func:`tell_escaper`)."""
+    if escaper is not None:
+        return
+    for row, change in zip(end.seats, changes, strict=True):
+        if change < 0 and row.user_id is not None:
+            inbox.post(row.user_id, "wager_lost", {"coins": -change}, f"/games/{end.game.pk}/")
 
 
 # --- what clients see ------------------------------------------------------------------------

@@ -160,7 +160,9 @@ def test_an_unregistered_kind_is_a_programming_error(owner):
         inbox.post(owner.pk, "no_such_kind")
 
 
-def test_a_wager_won_is_kept_for_the_winners_only(django_capture_on_commit_callbacks):
+def test_a_wager_settlement_is_kept_for_winners_and_losers(django_capture_on_commit_callbacks):
+    """wager_won for the two who gained (quiet: their notice is the toast),
+    wager_lost for the two who paid (a tester's losers had nothing in 消息)."""
     four = helpers.make_players(4, "nw")
     for user in four:
         tw.set_coins(user, 5000)
@@ -175,11 +177,15 @@ def test_a_wager_won_is_kept_for_the_winners_only(django_capture_on_commit_callb
             assert (n.kind, n.params, n.link) == ("wager_won", {"coins": change},
                                                   f"/games/{game.pk}/")
         else:
-            assert kinds(user) == []
+            n = ours().get(user=user)
+            assert (n.kind, n.params, n.link) == ("wager_lost", {"coins": -change},
+                                                  f"/games/{game.pk}/")
+            assert inbox.render(n.kind, n.params) == f"押宝结算：你输了 {-change} 金币"
     frames = [e.frame for e in heard if e.frame["type"] == "notification"
-              and e.frame["notification"]["kind"] == "wager_won"]
-    assert len(frames) == 2
-    assert all(f["quiet"] for f in frames)  # the wager_won notice is its toast
+              and e.frame["notification"]["kind"].startswith("wager_")]
+    assert sorted((f["notification"]["kind"], f["quiet"]) for f in frames) == [
+        ("wager_lost", False), ("wager_lost", False),  # no notice told them: the toast
+        ("wager_won", True), ("wager_won", True)]  # the wager_won notice is their toast
 
 
 def test_an_escapers_payment_is_kept_for_the_three_paid_and_the_escaper(
@@ -295,7 +301,7 @@ def test_every_kind_reads_in_both_languages():
 
     params = {"name": "n", "coins": 1, "amount": 1, "reason": "r", "table": "t",
               "minutes": 1, "until": "u"}
-    for kind in ("friend_request", "friend_accepted", "timer_paid", "wager_won",
+    for kind in ("friend_request", "friend_accepted", "timer_paid", "wager_won", "wager_lost",
                  "escape_paid", "escape_fined", "moderator_kick", "muted", "unmuted", "suspended",
                  "suspended_forever", "unsuspended", "coins_granted", "coins_revoked",
                  "report_resolved", "report_dismissed"):
