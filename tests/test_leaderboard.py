@@ -193,6 +193,9 @@ def test_unranked_and_anonymous_visitors(client, django_user_model):
     response = client.get("/leaderboard/")
     assert response.context["mine"] is None
     assert 'class="my-rank"' in response.content.decode()
+    # a practice game does not rank you: the hint names the rated game (a tester's)
+    zh = client.get("/leaderboard/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "打完一局积分局（四位真人，没有机器人）即可上榜" in zh
 
 
 def test_empty_leaderboard_page(client):
