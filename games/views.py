@@ -225,10 +225,15 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/games/<id>/``: a finished game's result. While it runs nothing of it is
-    shown (only a link to its table)."""
+    shown (only a link to its table). The link to the table is given only
+    while the table is open and the viewer may open it (``games.access``)."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    # 去牌桌 only where it opens: a 好友房 is a 404 without its invite (a tester's dead end)
+    token = request.session.get("invites", {}).get(str(game.table_id))
+    table_open = access.open_table(game.table_id, request.user, token) is not None
     if game.status != Game.OVER:
-        return render(request, "games/result.html", {"game": game, "running": True})
+        return render(request, "games/result.html",
+                      {"game": game, "running": True, "table_open": table_open})
     view = view_for(game, seat_of(game, request.user))
     shown = fairness.public(game.state)
     fair = None
@@ -239,8 +244,7 @@ def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         "games/result.html",
         {"game": game, "running": False, "summary": results.result_summary(view), "fair": fair,
-         "review": reviews.status_for(game, request.user),
-         "table_open": Table.objects.filter(pk=game.table_id, closed=False).exists()},
+         "review": reviews.status_for(game, request.user), "table_open": table_open},
     )
 
 

@@ -132,3 +132,32 @@ async def test_the_owner_standing_still_watches_with_spectators_off(players, out
     assert view["hand"] is None
     snap = await db(snapshots.table_snapshot)(table.pk)
     assert snap["spectators"] == 1
+
+
+def test_a_private_tables_game_page_links_to_it_only_for_those_it_opens_for(
+        django_user_model):
+    """A 好友房's game page offers 去牌桌 only to those the table opens for
+    (its players, its owner, an invite in the session): for anyone else the
+    table is a 404, so the link was a dead end (a tester's). The lobby's
+    checkbox says how one gets in: the link or the code, not friendship."""
+    from tests import helpers
+    from tests.test_wagers import finish_with, finished_state
+
+    four = helpers.make_players(4, "room")
+    game = helpers.start_game(four)
+    Table.objects.filter(pk=game.table_id).update(
+        private=True, room_code="246810", invite_token="t" * 24)
+    finish_with(game, finished_state("0"))
+    visitor = django_user_model.objects.create_user(username="roomvisitor")
+    go = 'href="/tables/{}/"'.format(game.table_id)
+    mine = Client()
+    mine.force_login(four[0])
+    assert go in mine.get(f"/games/{game.pk}/").content.decode()
+    assert go not in Client().get(f"/games/{game.pk}/").content.decode()  # anonymous
+    theirs = Client()
+    theirs.force_login(visitor)
+    assert go not in theirs.get(f"/games/{game.pk}/").content.decode()
+    theirs.post("/tables/join/", {"code": "246810"})  # the code: now it opens
+    assert go in theirs.get(f"/games/{game.pk}/").content.decode()
+    lobby = mine.get("/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "好友房（凭邀请链接或房间号进入）" in lobby
