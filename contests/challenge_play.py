@@ -48,8 +48,8 @@ from games import engine, play
 from games.engine.policies import POLICIES
 from games.engine.shapes import Action, State
 from games.engine.view import bot_view
-from games.models import Seat, Table
-from games.tables import playing_elsewhere, stand_up
+from games.models import Seat
+from games.tables import leave_waiting_seat, waiting_seat_or_refuse
 from moderation.fairplay import address_hash
 from yuanzi_site.refusals import Refused
 
@@ -92,38 +92,10 @@ def _advance(board: ChallengeBoard, policy: str, now: datetime) -> None:
             quests.count(board.user_id, "challenge", now=now)
 
 
-def _refuse_if_seated(user: User) -> Seat | None:
-    """Refuse (``seated_elsewhere``) while the user plays a running game; else
-    their waiting seat, if any, which the caller leaves once the board is theirs."""
-    seat = Seat.objects.filter(user=user).select_related("table").first()
-    if seat is not None and seat.table.status != Table.WAITING:
-        raise playing_elsewhere(seat.table)
-    return seat
-
-
-def busy_elsewhere(user: User) -> Refused | None:
-    """The refusal a start would meet while the user plays a running game
-    (``seated_elsewhere``, with the table to link back to), else None: the
-    challenge page says it beside a disabled 开始 (§12 one seat per person)."""
-    try:
-        _refuse_if_seated(user)
-    except Refused as e:
-        return e
-    return None
-
-
 def _leave(seat: Seat | None, user: User) -> None:
-    """A waiting seat is left for the board (§12: one seat per person); the
-    table's pages are told why (a tester's said "your connection was lost")."""
-    if seat is None:
-        return
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=seat.table_id,
-                                                         status=Table.WAITING).first()
-        # still there (they may have stood meanwhile: then nothing to say)
-        if table is not None and Seat.objects.filter(table=table, user=user).exists():
-            stand_up(table, [user.pk], "challenge_left_seat", lambda: _(
-                "You started a daily challenge board, so your seat here is free again."))
+    """A waiting seat is left for the board (§12: one seat per person)."""
+    leave_waiting_seat(seat, user, "challenge_left_seat", lambda: _(
+        "You started a daily challenge board, so your seat here is free again."))
 
 
 def open_board(user: User) -> ChallengeBoard | None:
@@ -145,7 +117,7 @@ def start(user: User, now: datetime | None = None, address: str | None = None) -
     :param address: the client's address, kept only as its keyed hash.
     """
     now = now or timezone.now()
-    waiting = _refuse_if_seated(user)
+    waiting = waiting_seat_or_refuse(user)
     current = open_board(user)
     if current is not None:
         _leave(waiting, user)
@@ -261,7 +233,7 @@ def resume(board_id: int, user: User, now: datetime | None = None) -> ChallengeB
         ``challenge_closed``.
     """
     now = now or timezone.now()
-    waiting = _refuse_if_seated(user)
+    waiting = waiting_seat_or_refuse(user)
     with transaction.atomic():
         board = _locked(board_id, user)
         _check_open(board)
@@ -309,7 +281,7 @@ def act(board_id: int, user: User, seq: Any, data: Any,
     """
     now = now or timezone.now()
     action = parse_action(data)
-    waiting = _refuse_if_seated(user)
+    waiting = waiting_seat_or_refuse(user)
     with transaction.atomic():
         board = _locked(board_id, user)
         _check_open(board)

@@ -37,7 +37,7 @@ from contests.challenge_close import close_due
 from contests.challenge_scores import Standing, standings
 from contests.challenge_show import board_frame
 from contests.models import ChallengeBoard, ChallengeDay, ChallengeEntry
-from games import reviews
+from games import reviews, tables
 from games.access import is_moderator
 from games.adapters import ratelimit
 from games.said import say_refused
@@ -151,7 +151,7 @@ def _day_page(request: HttpRequest, day: ChallengeDay, today: bool) -> HttpRespo
         "streak": streak(request.user, challenge.local_date())
         if request.user.is_authenticated else 0,
         "close_time": challenge.close_time(day.date),
-        "busy": challenge_play.busy_elsewhere(request.user)
+        "busy": tables.busy_elsewhere(request.user)
         if today and request.user.is_authenticated else None,
     })
 

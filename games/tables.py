@@ -223,6 +223,46 @@ def playing_elsewhere(table: Table) -> Refused:
     return Refused("seated_elsewhere", message % {"name": name}, {"table_id": table.pk})
 
 
+def waiting_seat_or_refuse(user: User) -> Seat | None:
+    """One seat per person (RULES.md §12) for something that is not a table
+    (a challenge board, a tutorial lesson): ``user``'s seat at a waiting table,
+    which the caller leaves with :func:`leave_waiting_seat` once the thing is
+    theirs, or ``None``.
+
+    :raises Refused: ``seated_elsewhere`` (:func:`playing_elsewhere`) while they
+        play a running game.
+    """
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    if seat is not None and seat.table.status != Table.WAITING:
+        raise playing_elsewhere(seat.table)
+    return seat
+
+
+def busy_elsewhere(user: User) -> Refused | None:
+    """The refusal of :func:`waiting_seat_or_refuse` as a value, for a page
+    that says it before anything is pressed (a disabled 开始 with the way
+    back), else ``None``."""
+    try:
+        waiting_seat_or_refuse(user)
+    except Refused as e:
+        return e
+    return None
+
+
+def leave_waiting_seat(seat: Seat | None, user: User, code: str, message: events.Words) -> None:
+    """Leave the waiting ``seat`` of :func:`waiting_seat_or_refuse` (if the
+    table still waits and they still sit there: they may have stood
+    meanwhile), the table's pages told why by the notice ``code`` (not "your
+    connection was lost")."""
+    if seat is None:
+        return
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=seat.table_id,
+                                                         status=Table.WAITING).first()
+        if table is not None and Seat.objects.filter(table=table, user=user).exists():
+            stand_up(table, [user.pk], code, message)
+
+
 def _locked_tables(*table_ids: int) -> dict[int, Table]:
     # the table row serialises every seat change at that table; ascending ids
     # so that two tables are always locked in the same order

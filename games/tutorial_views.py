@@ -2,10 +2,15 @@
 
 Thin: the lessons and their judging are :mod:`games.tutorial`; here only the
 HTTP shapes and an account's progress (:class:`games.models.TutorialProgress`).
-No table, seat or game row is touched, and a lesson in progress is kept
-nowhere: every request names its step. Open to visitors; only an account's
+No table or game row is touched, and a lesson in progress is kept nowhere:
+every request names its step. Open to visitors; only an account's
 completions are stored (a visitor's page keeps them in localStorage, and hands
 them to the account once its owner logs in: :func:`api_sync`).
+
+One seat per person (RULES.md §12): while an account plays a running game, a
+lesson's page says so with the way back and its plays are refused
+(``seated_elsewhere``); a play leaves a waiting seat (the notice
+``tutorial_left_seat`` tells the table's pages why).
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import tutorial, ui
+from games import tables, tutorial, ui
 from games.models import TutorialProgress
+from yuanzi_site.refusals import Refused, refused_json
 
 
 def _lang() -> str:
@@ -60,8 +67,9 @@ def page(request: HttpRequest, n: int) -> HttpResponse:
         summary = tutorial.lesson_summary(n, _lang())
     except tutorial.TutorialError as e:
         raise Http404(str(e)) from e
+    busy = tables.busy_elsewhere(request.user) if request.user.is_authenticated else None
     return render(request, "games/tutorial.html", {
-        "lessons": _lessons(request.user), "lesson": summary,
+        "lessons": _lessons(request.user), "lesson": summary, "busy": busy,
         "strings": ui.tutorial_strings(), "saved": request.user.is_authenticated})
 
 
@@ -92,13 +100,23 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 @require_POST
 def api_play(request: HttpRequest, n: int) -> JsonResponse:
     """``POST /api/tutorial/<n>/play`` ``{step, cards}`` or ``{step, choice}`` →
-    ``{ok, explanation, after, next, token}`` (:func:`games.tutorial.judge`)."""
+    ``{ok, explanation, after, next, token}`` (:func:`games.tutorial.judge`);
+    for an account playing a running game 400 ``{"ok": false, "reason":
+    "seated_elsewhere", "message", "params": {"table_id"}}`` (RULES.md §12)."""
     try:
         data = _body(request)
-        return JsonResponse(tutorial.judge(n, data.get("step"), cards=data.get("cards"),
-                                           choice=data.get("choice"), lang=_lang()))
+        judged = tutorial.judge(n, data.get("step"), cards=data.get("cards"),
+                                choice=data.get("choice"), lang=_lang())
     except tutorial.TutorialError as e:
         return _error(e)
+    if request.user.is_authenticated:
+        try:
+            seat = tables.waiting_seat_or_refuse(request.user)
+        except Refused as e:
+            return refused_json(e)
+        tables.leave_waiting_seat(seat, request.user, "tutorial_left_seat", lambda: _(
+            "You started a tutorial lesson, so your seat here is free again."))
+    return JsonResponse(judged)
 
 
 @require_POST

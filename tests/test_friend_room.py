@@ -149,7 +149,7 @@ def test_a_private_tables_game_page_links_to_it_only_for_those_it_opens_for(
         private=True, room_code="246810", invite_token="t" * 24)
     finish_with(game, finished_state("0"))
     visitor = django_user_model.objects.create_user(username="roomvisitor")
-    go = 'href="/tables/{}/"'.format(game.table_id)
+    go = f'href="/tables/{game.table_id}/"'
     mine = Client()
     mine.force_login(four[0])
     assert go in mine.get(f"/games/{game.pk}/").content.decode()

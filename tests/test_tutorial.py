@@ -529,3 +529,36 @@ def test_a_triple_is_called_三连张_in_every_chinese_text():
     triple = engine.classify(["5C", "5C", "5D"], "2")
     assert triple is not None
     assert "三连张" in tutorial._play_text(triple, "zh-hans")
+
+
+def test_one_seat_per_person_a_lesson_while_playing_is_refused_and_a_waiting_seat_left(
+        client, django_capture_on_commit_callbacks):
+    """RULES.md §12: while an account plays a running game its lesson page
+    says so with the way back and a play is refused (nothing judged, nothing
+    stored); a waiting seat is left with the first play, the table told why."""
+    from games import events, tables
+    from tests.helpers import listening, make_players, start_game
+
+    four = make_players(4, "tut")
+    game = start_game(four)
+    client.force_login(four[0])
+    page = client.get(reverse("tutorial_lesson", args=[1])).content.decode()
+    assert 'id="tut-busy"' in page
+    assert f'href="/tables/{game.table_id}/"' in page
+    assert 'data-lesson=""' in page  # the lesson's script does not start
+    step = _right(tutorial.LESSONS[0].steps[0])
+    r = _post(client, reverse("tutorial_play", args=[1]), {"step": 0, **step})
+    assert r.status_code == 400
+    assert (r.json()["reason"], r.json()["params"]) == ("seated_elsewhere",
+                                                        {"table_id": game.table_id})
+    # a waiting seat: the lesson's page is the lesson, and a play leaves the seat
+    (waiting,) = make_players(1, "tutwait")
+    table = tables.create_table(waiting)
+    tables.sit(table.pk, waiting, 1)
+    client.force_login(waiting)
+    assert 'id="tut-busy"' not in client.get(reverse("tutorial_lesson", args=[1])).content.decode()
+    with listening(events.Notice) as told, django_capture_on_commit_callbacks(execute=True):
+        r = _post(client, reverse("tutorial_play", args=[1]), {"step": 0, **step})
+    assert r.json()["ok"] is True
+    assert not table.seats.filter(user=waiting).exists()
+    assert [(n.user_id, n.notice["code"]) for n in told] == [(waiting.pk, "tutorial_left_seat")]

@@ -198,7 +198,7 @@ async function answer(extra, button) {
       await complete(r.token);
     }
   } catch (e) {
-    feedback(false, T.error);
+    feedback(false, e.message || T.error);  // the server's words (seated_elsewhere)
   } finally {
     busy = false;
     if (step && step.kind === "play") $("tut-play").disabled = selected.length === 0;
