@@ -6,6 +6,11 @@
 - Control, format, private-use, unassigned and separator characters, and the
   "default ignorable" fillers that Python counts as letters (Hangul fillers
   U+3164, U+FFA0 …), are refused: two names that look the same must be the same.
+- A letter of another script that looks like a letter of the scripts a name
+  here is written in (Latin, Chinese, Japanese kana, Korean, digits and
+  punctuation: :data:`SCRIPTS`), such as Cyrillic ``а`` in ``аlice``, is
+  refused (``confusable_homoglyphs``, Unicode's confusables): a name must
+  not pass for another player's.
 - New names are at most :data:`MAX_LENGTH` characters (after folding), so a
   name fits a lobby card and a seat; older, longer names stay.
 - The anonymised names of deleted accounts (``已注销用户 N``,
@@ -20,11 +25,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from confusable_homoglyphs import confusables
 from django import forms
 from django.utils.translation import gettext as _
 
 #: the longest new username, in characters (the column allows 150)
 MAX_LENGTH = 20
+
+#: the scripts (Unicode aliases) whose letters a name may use freely; a letter
+#: of any other script that looks like one of theirs is refused
+SCRIPTS = ["LATIN", "HAN", "COMMON", "HIRAGANA", "KATAKANA", "HANGUL"]
 
 #: the prefix of deleted accounts' names (``accounts.deletion.DELETED_PREFIX``)
 RESERVED_PREFIX = "已注销用户"
@@ -69,8 +79,8 @@ def clean(username: str) -> str:
 
     :raises forms.ValidationError: an invisible, control or format character
         (:func:`invisible`); more than :data:`MAX_LENGTH` characters; a
-        character other than a letter, a digit or ``@.+-_``; the reserved
-        prefix of deleted accounts.
+        character other than a letter, a digit or ``@.+-_``; a look-alike
+        letter of another script; the reserved prefix of deleted accounts.
     """
     name = normalise(username)
     if len(name) > MAX_LENGTH:
@@ -83,6 +93,11 @@ def clean(username: str) -> str:
         # Django's validator says "letters", which read as Latin letters only
         raise forms.ValidationError(_(
             "A username may contain only letters (Chinese too), digits and @ . + - _."))
+    if confusables.is_confusable(name, preferred_aliases=SCRIPTS):
+        raise forms.ValidationError(_(
+            "A username cannot use letters of another script that look like Latin or "
+            "Chinese ones (such as Cyrillic а or Greek ο): it could pass for another "
+            "player's name."))
     if name.startswith(RESERVED_PREFIX):
         raise forms.ValidationError(_("That username is reserved."))
     return name

@@ -333,6 +333,26 @@ def test_a_new_username_is_at_most_twenty_characters():
     assert User.objects.filter(username="z" * 20).exists()
 
 
+@pytest.mark.parametrize("name", [
+    "\u0430lice",  # Cyrillic а before Latin "lice": passes for "alice" (a tester's)
+    "p\u0430ypal",  # one Cyrillic letter inside
+    "\u039fmega",  # Greek capital omicron for O
+    "\u0410\u0412\u0421",  # all Cyrillic, reading as Latin "ABC"
+])
+def test_look_alike_letters_of_another_script_are_refused(name):
+    assert _signup("alice").status_code == 302
+    response = _signup(name)
+    assert response.status_code == 200
+    assert "这样可能冒充别的玩家" in response.content.decode()  # Chinese by default
+    assert list(User.objects.values_list("username", flat=True)) == ["alice"]
+
+
+@pytest.mark.parametrize("name", ["原子abc", "xiao_ming", "José", "日本語テスト", "김철수"])
+def test_names_mixing_latin_with_chinese_or_accents_still_sign_up(name):
+    assert _signup(name).status_code == 302
+    assert User.objects.filter(username=name).exists()
+
+
 def test_a_plain_chinese_name_still_signs_up():
     assert _signup("小明").status_code == 302
     assert User.objects.filter(username="小明").exists()
