@@ -8,7 +8,7 @@
   U+3164, U+FFA0 …), are refused: two names that look the same must be the same.
 - A letter of another script that looks like a letter of the scripts a name
   here is written in (Latin, Chinese, Japanese kana, Korean, digits and
-  punctuation: :data:`SCRIPTS`), such as Cyrillic ``а`` in ``аlice``, is
+  punctuation: :data:`SCRIPTS`), such as Cyrillic U+0430 for ``a`` in ``alice``, is
   refused (``confusable_homoglyphs``, Unicode's confusables): a name must
   not pass for another player's.
 - New names are at most :data:`MAX_LENGTH` characters (after folding), so a
@@ -96,8 +96,8 @@ def clean(username: str) -> str:
     if confusables.is_confusable(name, preferred_aliases=SCRIPTS):
         raise forms.ValidationError(_(
             "A username cannot use letters of another script that look like Latin or "
-            "Chinese ones (such as Cyrillic а or Greek ο): it could pass for another "
-            "player's name."))
+            "Chinese ones (such as a Cyrillic or Greek letter that looks like a or o): "
+            "it could pass for another player's name."))
     if name.startswith(RESERVED_PREFIX):
         raise forms.ValidationError(_("That username is reserved."))
     return name

@@ -334,7 +334,7 @@ def test_a_new_username_is_at_most_twenty_characters():
 
 
 @pytest.mark.parametrize("name", [
-    "\u0430lice",  # Cyrillic а before Latin "lice": passes for "alice" (a tester's)
+    "\u0430lice",  # Cyrillic a before Latin "lice": passes for "alice" (a tester's)
     "p\u0430ypal",  # one Cyrillic letter inside
     "\u039fmega",  # Greek capital omicron for O
     "\u0410\u0412\u0421",  # all Cyrillic, reading as Latin "ABC"
