@@ -1,11 +1,12 @@
 """A finished game arranged for the result page (``templates/games/result.html``),
 in the visitor's language: names, halves, point transfers, rating and coin
-changes, the hands left (RULES.md §6–§7), and the card faces the page draws.
+changes, the hands left (RULES.md §6–§7), and the card faces the page draws,
+a hand in the table's order (:func:`hand_as_shown`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -13,6 +14,7 @@ from django.utils.translation import pgettext
 
 from accounts import levels
 from games import engine, ui
+from games.engine.cards import is_joker
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -32,6 +34,17 @@ def card_face(card: str, dao: str | None = None) -> dict[str, Any]:
     suit = SUIT_SYMBOLS[card[1]]
     return {"code": card, "joker": False, "color": "red" if card[1] in "HD" else "black",
             "rank": rank, "suit": suit, "label": rank + suit, "dao": card[0] == dao}
+
+
+def hand_as_shown(cards: Iterable[str], dao: str) -> list[str]:
+    """``cards`` (a hand, card codes) in the order the table shows a hand
+    (``handOrder`` in static/js/cards.js): strongest first under ``dao``, the
+    jokers apart at the right end, big before small. A lone joker plays as the
+    lowest 3 and with other cards takes their rank (RULES.md §3), so it sits
+    at the weak end. ``["3C", "RJ", "AS", "BJ", "5D"]``, dao ``"5"`` →
+    ``["5D", "AS", "3C", "RJ", "BJ"]``."""
+    shown = list(reversed(engine.sort_hand(cards, dao)))
+    return [c for c in shown if not is_joker(c)] + [c for c in shown if is_joker(c)]
 
 
 def _name(players: list[dict[str, Any]], seat: int) -> str:
@@ -96,7 +109,6 @@ def result_summary(view: Mapping[str, Any]) -> dict[str, Any]:
         "practice": view["practice"],
         "changes": changes,
         "hands": [{"name": names[i],
-                   "cards": [card_face(c, view["dao"])
-                             for c in reversed(engine.sort_hand(h, view["dao"]))]}
+                   "cards": [card_face(c, view["dao"]) for c in hand_as_shown(h, view["dao"])]}
                   for i, h in enumerate(view.get("hands") or []) if h],
     }

@@ -2,6 +2,7 @@
 // moves through POST /api/challenge/board/<id>/act, and a sign of life every
 // few seconds (…/sync) while the page is open: the board's clock runs only
 // then (RULES.md §12). The server decides everything; this only shows it.
+import {handOrder} from "../js/cards.js";
 import {hintFor} from "../js/state.js";
 
 const root = document.getElementById("ch-board");
@@ -91,12 +92,8 @@ function render() {
       lines.unshift(li);
     }
     $("ch-trick").replaceChildren(...lines);
-    // strongest first, the jokers apart at the weak right end, as at the table
-    // (the view's hand is weakest first; a lone joker plays as the lowest 3, RULES.md §3)
-    const shown = v.hand.map((c, i) => [c, i]).reverse();
-    const joker = ([c]) => c === "RJ" || c === "BJ";
-    [...shown.filter((x) => !joker(x)), ...shown.filter(joker)]
-      .forEach(([c, i]) => hand.append(cardEl(c, i)));
+    // as at the table: strongest first, the jokers apart at the weak right end
+    handOrder(v.hand.map((c, i) => [c, i]), ([c]) => c).forEach(([c, i]) => hand.append(cardEl(c, i)));
     const mine = v.turn === 2;
     $("ch-status").textContent = f.status === "paused" ? S.paused
       : mine ? `${S.your_turn} · ${Math.ceil(f.time_left_ms / 1000)} ${S.seconds_left}` : S.waiting;
@@ -109,7 +106,7 @@ function render() {
     $("ch-info").textContent = `${S.dao} ${f.dao === "T" ? "10" : f.dao} · ${S.indicator} ${cardText(f.indicator)} ${dealtTo(f.indicator_seat)}`;
     $("ch-counts").replaceChildren();
     $("ch-trick").replaceChildren();
-    f.hand.forEach((c) => hand.append(cardEl(c)));
+    handOrder(f.hand).forEach((c) => hand.append(cardEl(c)));  // as during play
     f.actions.forEach(([s, cards]) => log.append(line(s, cards)));
     $("ch-log-count").textContent = `(${f.actions.length})`; // the box scrolls: say how many
     $("ch-status").textContent = S.done;
@@ -150,7 +147,7 @@ function renderReplay() {
   }
   $("ch-replay-hands").replaceChildren(...hands.map((h, s) => {
     const li = document.createElement("li");
-    li.textContent = `${S.seats[s]}${S.colon}${h.map(cardText).join(" ")}`;
+    li.textContent = `${S.seats[s]}${S.colon}${handOrder(h).map(cardText).join(" ")}`;
     return li;
   }));
   const last = step ? f.actions[step - 1] : null;

@@ -44,12 +44,33 @@ export function cardEl(card, {tag = "span", dao = null} = {}) {
   return e;
 }
 
+/* A hand in the table's order: strongest on the left, the jokers apart at the
+   right, the weak end (a lone joker plays as the lowest 3, and with other
+   cards it takes their rank: RULES.md §3). `items` come from the server
+   weakest first, jokers last (the engine's sort_hand); `card(item)` is an
+   item's card code, for items that carry more (["RJ", 7]: a card and its
+   index). The server's own is games.results.hand_as_shown. */
+export function handOrder(items, card = (x) => x) {
+  const shown = items.slice().reverse();
+  const joker = (x) => isJoker(card(x));
+  return [...shown.filter((x) => !joker(x)), ...shown.filter(joker)];
+}
+
+function row(cards, cls, dao) {
+  const e = el("span", "cards " + cls);
+  cards.forEach((c) => e.appendChild(cardEl(c, {dao})));
+  return e;
+}
+
 /* A row of cards, strongest on the left. `cards` come from the server weakest
-   first (a hand, a play: the engine sorts them), so the row is their reverse. */
+   first (a play: the engine sorts them), so the row is their reverse. */
 export function cardsRow(cards, {cls = "mini", dao = null} = {}) {
-  const row = el("span", "cards " + cls);
-  cards.slice().reverse().forEach((c) => row.appendChild(cardEl(c, {dao})));
-  return row;
+  return row(cards.slice().reverse(), cls, dao);
+}
+
+/* A hand (weakest first, as the server sends one) as a row in handOrder. */
+export function handRow(cards, {cls = "mini", dao = null} = {}) {
+  return row(handOrder(cards), cls, dao);
 }
 
 /* The name of a play: `kind` is the server's {kind, rank, jokers} for these

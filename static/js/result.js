@@ -3,7 +3,7 @@
  * finish order and §5 transfers, rating changes (and level changes), the
  * cards left in hand, and the ready / result page / close buttons. */
 
-import {cardsRow, rankText} from "./cards.js";
+import {handRow, rankText} from "./cards.js";
 import {$, clear, el, show} from "./dom.js";
 import {T, fmt, signed} from "./i18n.js";
 import {playerName, teamLabel, titleOf} from "./names.js";
@@ -196,7 +196,7 @@ function leftHands(s) {
     if (!h.length) return;
     const row = el("div", "left-hand");
     row.appendChild(el("span", "who", playerName(i, s)));
-    row.appendChild(cardsRow(h, {dao: view.dao}));
+    row.appendChild(handRow(h, {dao: view.dao}));
     sec.appendChild(row);
   });
   return sec;

@@ -5,7 +5,7 @@
  * plays, and at each of the player's judged decisions its label and the better
  * play. No rules here: every step (hand, trick, counts) is the server's. */
 
-import {cardsRow} from "./cards.js";
+import {cardsRow, handRow} from "./cards.js";
 import {$, clear, el} from "./dom.js";
 import {T, fmt, useStrings} from "./i18n.js";
 
@@ -138,7 +138,7 @@ function stepper(root) {
     }
     const handEl = $("review-hand");
     clear(handEl);
-    handEl.appendChild(cardsRow(hands[at], {cls: "review-cards", dao: s.dao}));
+    handEl.appendChild(handRow(hands[at], {cls: "review-cards", dao: s.dao}));
     $("review-first").disabled = at === 0;
     $("review-back").disabled = at === 0;
     $("review-forward").disabled = at === steps.length - 1;

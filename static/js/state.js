@@ -10,7 +10,7 @@
  * seat's player.id, me.id), never by name.
  */
 
-import {isJoker} from "./cards.js";
+import {handOrder, isJoker} from "./cards.js";
 
 export const state = {
   table: null,          // the table snapshot: seats, owner, status, game_id …
@@ -136,9 +136,7 @@ export function myTurn(s = state) {
    the jokers apart at the right, the weak end: a lone joker plays as the
    lowest 3 (RULES.md §3), and with other cards it takes their rank. */
 export function displayHand(s = state) {
-  if (!(playing(s) && s.view.hand)) return [];
-  const shown = s.view.hand.slice().reverse();
-  return [...shown.filter((c) => !isJoker(c)), ...shown.filter(isJoker)];
+  return playing(s) && s.view.hand ? handOrder(s.view.hand) : [];
 }
 
 export function selectedCards(s = state) {

@@ -9,7 +9,7 @@
  * sessionStorage per lesson, so a reload or a language switch stays on it. */
 
 import {$, clear, el} from "./dom.js";
-import {cardEl, cardsRow, playName} from "./cards.js";
+import {cardEl, cardsRow, handOrder, playName} from "./cards.js";
 import {T, fmt, useStrings} from "./i18n.js";
 import {forgetStored, markStored, storedDone} from "./tutorial_store.js";
 
@@ -116,9 +116,10 @@ function feedback(ok, text) {
 function renderHand() {
   const hand = $("tut-hand");
   clear(hand);
-  // strongest on the left, as at the table
-  for (let i = step.hand.length - 1; i >= 0; i--) {
-    const b = cardEl(step.hand[i], {tag: "button", dao: step.dao});
+  // as at the table: strongest on the left, the jokers apart at the right
+  const order = handOrder(step.hand.map((c, i) => [c, i]), ([c]) => c);
+  for (const [c, i] of order) {
+    const b = cardEl(c, {tag: "button", dao: step.dao});
     b.type = "button";
     b.dataset.index = i;
     if (selected.includes(i)) b.classList.add("selected");

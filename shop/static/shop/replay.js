@@ -9,7 +9,7 @@
  * as dealt, sorted (deals); this module only takes played cards out of the
  * dealt hands. No rules here. */
 
-import {cardsRow} from "../js/cards.js";
+import {cardsRow, handRow} from "../js/cards.js";
 import {$, clear, el} from "../js/dom.js";
 import {T, fmt, useStrings} from "../js/i18n.js";
 
@@ -80,7 +80,7 @@ function drawSeat(pos, seat, hands, s) {
   const place = f ? f.out.indexOf(seat) : -1;
   if (place >= 0) head.appendChild(el("span", "badge place place-" + (place + 1), T.places[place]));
   box.appendChild(head);
-  const row = cardsRow(hands[seat], {cls: "mini replay-hand", dao});
+  const row = handRow(hands[seat], {cls: "mini replay-hand", dao});
   row.dataset.seat = seat;
   box.appendChild(row);
 }
