@@ -461,3 +461,26 @@ def test_an_item_bought_in_another_tab_is_offered_at_the_table(site, browser):
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     page.locator("[data-for=card_counter]:not([hidden]) #use-counter").wait_for(timeout=10_000)
     me.assert_clean()
+
+
+def test_a_tablecloth_bought_in_a_page_never_hidden_brings_the_items_panel(site, browser):
+    """A tester owning a table with nothing to use there (no 道具 box) bought a
+    桌布 in a second tab; back at the table, still no 道具 box until a reload.
+    A page never hidden (headless, another window) gets no visibilitychange:
+    the purchase's ``me`` frame makes the page ask for the inventory again."""
+    me = _person(browser, site.base_url, DESKTOP)
+    page = me.page
+    _practice_game(me, "桌布在另一页买的")
+    page.wait_for_timeout(600)  # the panel's first render (every 0.4 s)
+    assert page.locator("#items-panel").is_hidden()  # nothing held: no empty box
+    shop = page.context.new_page()
+    shop.goto(site.base_url + "/shop/")
+    shop.locator('.catalogue-item[data-item="tablecloth"] button[type=submit]').click()
+    shop.wait_for_load_state()
+    shop.close()
+    page.bring_to_front()  # headless: no visibilitychange
+    page.locator("#items-panel [data-for=tablecloth]:not([hidden]) #use-cloth").wait_for(
+        timeout=10_000)
+    assert page.locator("#items-panel").is_visible()
+    assert page.locator("#use-cloth").is_enabled()
+    me.assert_clean()

@@ -274,3 +274,48 @@ def test_a_seated_player_short_of_the_wager_cannot_press_ready_and_is_told_why(
     assert len(marks) == 2, marks
     assert all(w < 0.8 * plate for w, plate in marks), marks
     me.assert_clean()
+
+
+OWNER_AT_20 = """
+from django.contrib.auth import get_user_model
+from games import tables
+from shop import wagers
+me = get_user_model().objects.get(username="qiongle")
+table = tables.create_table(me, "金币少了桌")
+wagers.set_wager(table.pk, me, 20)  # 2,000 to set: me has them, then spends 1,540
+print(table.pk)
+"""
+
+SPEND_1540 = """
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from shop import ledger
+me = get_user_model().objects.get(username="qiongle")
+with transaction.atomic():
+    ledger.debit(me, 1540, ledger.Reason.PURCHASE, item_code="sign")
+"""
+
+
+def test_a_current_wager_the_owner_can_no_longer_afford_is_greyed_too(
+        site, browser):  # noqa: F811
+    """A tester's table had a 20-coin wager and their coins fell to 460: 10 was
+    greyed but 20, the current one, was not, against the hint beside it ("you
+    need 100 × the wager … you have 460"). The current rung is greyed like the
+    rest, still the one shown."""
+    me = _at_a_made_table(site, browser, "qiongle", OWNER_AT_20)
+    page = me.page
+    page.locator('#wager-box[data-wager="20"]').wait_for()
+    current = page.locator('#wager-select option[value="20"]')
+    assert current.is_enabled()  # 2,000 coins: 20 can be set
+    site.manage("shell", "-c", SPEND_1540)
+    page.reload()  # (live too, by a `me` frame, where the site has Redis)
+    me.wait_connected()
+    page.locator("#my-coins:text-is('你的金币：460')").wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('#wager-select option[value=\"20\"]').disabled")
+    assert page.locator('#wager-select option[value="10"]').is_disabled()
+    assert page.locator('#wager-select option[value="0"]').is_enabled()
+    assert page.locator("#wager-select").input_value() == "20"  # still the current one
+    assert page.locator("#wager-amount").inner_text() == "押宝：20 金币"
+    assert "（你有 460）" in page.locator("#wager-why").inner_text()
+    me.assert_clean()

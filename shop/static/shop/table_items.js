@@ -262,6 +262,10 @@ let lastGame = null;
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") refresh();
 });
+// and when my coins move (a purchase): a page never hidden (another window, a
+// headless tester's second page) gets no visibilitychange, but gets this frame
+// of the per-user channel (static/js/me.js re-dispatches each one)
+document.addEventListener("yuanzi:frame", (e) => { if (e.detail && e.detail.type === "me") refresh(); });
 setInterval(() => {
   const v = current().view;
   const game = v ? v.game_id : null;

@@ -110,7 +110,7 @@ export function renderWager(s = state) {
   show($("wager-bots-note"), !!why);
   const select = $("wager-select");
   if (!chosen && document.activeElement !== select) select.value = String(wager);
-  greyOut(select, wager);
+  greyOut(select);
   if (!isOwner(s) || !tableWaiting(s)) $("wager-confirm").hidden = true;
   renderAfford(t, tableWaiting(s) ? wager : 0);
   renderShort(s, wager);
@@ -121,13 +121,15 @@ export function renderWager(s = state) {
 }
 
 /* The owner may set only a rung they could sit at: 100 × it of their own
- * coins (the server refuses the others with not_enough_coins). */
-function greyOut(select, wager) {
+ * coins (the server refuses the others with not_enough_coins). The current
+ * rung too, still shown selected: one they can no longer afford is greyed like
+ * the rest, or the hint beside it would be wrong (a tester's 20 at 460 coins). */
+function greyOut(select) {
   const factor = Number($("wager-form").dataset.seatFactor) || 0;
   let any = false;
   for (const option of select.options) {
     const w = Number(option.value);
-    const off = coins !== null && w !== wager && coins < factor * w;
+    const off = coins !== null && coins < factor * w;
     option.disabled = off;
     any = any || off;
   }
