@@ -41,7 +41,11 @@ pytestmark = pytest.mark.skipif(
 def site(request):
     """The running site, on the test database in CI or a SQLite file of its own."""
     if os.environ.get("DATABASE_URL"):
-        request.getfixturevalue("transactional_db")
+        # the test database, even for a module without the django_db mark run
+        # alone: the bare transactional_db fixture then set up nothing and the
+        # child wrote to the main database (a helper's leftover accounts)
+        request.node.add_marker(pytest.mark.django_db(transaction=True))
+        request.getfixturevalue("_django_db_helper")
         site = Site(database_url=test_database_url(), redis_url=os.environ.get("REDIS_URL"))
     else:
         site = Site()
