@@ -288,7 +288,10 @@ def _many_games(players, n_games: int) -> None:
         for g in games for i, u in enumerate(players)])
 
 
-def test_constant_queries_over_ten_thousand_seat_rows(players, client):
+def test_constant_queries_over_ten_thousand_seat_rows(players, client, settings):
+    # the site notice's cache outlives the test (a loaded suite once let it
+    # expire between the warm-up and the first count: 13 queries against 12)
+    settings.MODERATION_NOTICE_CACHE_SECONDS = 3600
     _many_games(players, 2_500)
     assert GameSeat.objects.count() == 10_000
     owner = players[0]
