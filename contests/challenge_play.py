@@ -190,9 +190,11 @@ def _tick(board: ChallengeBoard, now: datetime) -> None:
         board.status = ChallengeBoard.PAUSED
 
 
-def sync(board_id: int, user: User, now: datetime | None = None) -> ChallengeBoard:
+def sync(board_id: int, user: User, now: datetime | None = None, *,
+         leaving: bool = False) -> ChallengeBoard:
     """A sign of life from the board's page: the clock counts the time since
     the last one (module docstring) and a turn that ran out is acted on.
+    ``leaving``: the page is being left (:func:`leave`).
 
     :raises Refused: ``no_board`` for a board that is not the user's.
     """
@@ -201,6 +203,8 @@ def sync(board_id: int, user: User, now: datetime | None = None) -> ChallengeBoa
         board = _locked(board_id, user)
         if board.status != ChallengeBoard.DONE and not board.day.closed:
             _tick(board, now)
+            if leaving:
+                board.seen_at = None
             board.save()
     return board
 
@@ -215,14 +219,7 @@ def leave(board_id: int, user: User, now: datetime | None = None) -> ChallengeBo
 
     :raises Refused: ``no_board`` for a board that is not the user's.
     """
-    now = now or timezone.now()
-    with transaction.atomic():
-        board = _locked(board_id, user)
-        if board.status != ChallengeBoard.DONE and not board.day.closed:
-            _tick(board, now)
-            board.seen_at = None
-            board.save()
-    return board
+    return sync(board_id, user, now, leaving=True)
 
 
 def resume(board_id: int, user: User, now: datetime | None = None) -> ChallengeBoard:
