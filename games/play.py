@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any, TypeGuard, cast
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games import clock, engine, events, fairness, metrics, plugins, presence, queries, roster, wire
+from games.explain import lang_of, refusal
 from games.models import Game, GameEvent, GameSeat, Seat, Table, new_server_seed
 from games.plugins import GameEnd
 from games.roster import seat_rows
@@ -256,7 +257,7 @@ def _apply(game: Game, seat: int, action: engine.Action, by: str) -> None:
     except engine.IllegalAction as e:
         # engine codes that a client's action cannot cause are not client codes
         reason = e.reason if e.reason in REASONS else "bad_action"
-        raise Refused(reason, illegal_message(e)) from None
+        raise Refused(reason, refusal_message(game.state, seat, action, e)) from None
     game.state, game.seq = state, state["seq"]
     GameEvent.objects.create(
         game=game, seq=game.seq, seat=seat, action=action, events=events, by=by
@@ -311,6 +312,58 @@ def illegal_message(e: engine.IllegalAction) -> str:
     active language; the engine's own English text for a code without one."""
     text = _ILLEGAL.get(e.reason)
     return _(text) if text else str(e)
+
+
+#: refusals a sentence of the rules explains (RULES.md §3–§4, games.explain)
+_RULED = frozenset({"not_a_combination", "does_not_beat", "must_lead"})
+
+
+def refusal_message(state: engine.State, seat: int, action: engine.Action,
+                    e: engine.IllegalAction) -> str:
+    """The player's sentence for the engine's refusal ``e`` of ``action`` by
+    ``seat`` in ``state``: for a play that is no play, does not beat the table,
+    or a pass on a lead, the rule it breaks (:func:`games.explain.refusal`,
+    RULES.md §3–§4); otherwise :func:`illegal_message`. Active language."""
+    if e.reason in _RULED:
+        cards = action.get("cards") if action.get("type") == "play" else []
+        last = state["trick"]["last"]
+        try:
+            text = refusal(state["hands"][seat], last[1] if last else None, state["dao"],
+                           cast(list[str], cards or []), lang_of(get_language()))
+        except ValueError:  # not cards: the engine said so already
+            text = None
+        if text:
+            return text
+    return illegal_message(e)
+
+
+def why(game_id: int, user: User, cards: list[str]) -> dict[str, Any]:
+    """The answer to the table's ``why`` message (docs/protocol.md): would
+    ``user`` playing ``cards`` now be refused, and by which rule? Reads the
+    game; changes nothing (the engine's check runs on a copy).
+
+    :param cards: §2 card strings, as the client selected them.
+    :returns: ``{"type": "why", "cards": cards, "seq": game seq, "legal": bool,
+        "reason": engine reason code or None, "message": the sentence of
+        :func:`refusal_message`, "" when legal}``.
+    :raises Refused: ``no_game``, ``not_seated``.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refused("no_game", _("There is no such game."))
+    seat = seat_of(game, user)
+    if seat is None:
+        raise Refused("not_seated", _("You are not playing in this game."))
+    action: engine.Action = {"type": "play", "cards": cards}
+    answer: dict[str, Any] = {"type": "why", "cards": cards, "seq": game.seq,
+                              "legal": True, "reason": None, "message": ""}
+    try:
+        engine.apply(game.state, seat, action)
+    except engine.IllegalAction as e:
+        reason = e.reason if e.reason in REASONS else "bad_action"
+        answer.update(legal=False, reason=reason,
+                      message=refusal_message(game.state, seat, action, e))
+    return answer
 
 
 def finish(game: Game, reason: engine.EndReason | None = None) -> bool:

@@ -16,7 +16,6 @@ page's prose is (templates/games/rules_*.html): ``(English, 中文)`` pairs.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,40 +23,19 @@ from typing import Any
 from django.core import signing
 
 from games import engine
+from games.explain import (
+    KIND_NAMES,
+    MUST_LEAD,
+    NO_PLAY,
+    NOT_IN_HAND,
+    Text,
+    rank_text,
+    say,
+    why_not,
+)
 
 SOUTH = 2  # the learner's seat
 TOKEN_SALT = "games.tutorial.complete"
-
-Text = tuple[str, str]  # (English, 中文)
-
-
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
-_CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"  # 、。 and the full-width ，：；（）！？
-_LATIN = "A-Za-z0-9§♠♥♣♦"  # ranks, counts, §, suits: set off by one space
-_ZH_SPACING = (
-    (re.compile(f"[ ]+(?=[{_CJK_PUNCT}])|(?<=[{_CJK_PUNCT}])[ ]+"), ""),
-    (re.compile(f"(?<=[{_HAN}])[ ]+(?=[{_HAN}])"), ""),
-    (re.compile(f"(?<=[{_HAN}])(?=[{_LATIN}])|(?<=[{_LATIN}])(?=[{_HAN}])"), " "),
-)
-
-
-def zh_spacing(s: str) -> str:
-    """Chinese text spaced one way: no space between Chinese words or beside
-    Chinese punctuation, one space between Chinese and a rank, count, § or suit
-    ("单张 6 不比单张 8 大", "单张（王，当 3）不行"); the play names filled into
-    a sentence follow it too."""
-    for pattern, repl in _ZH_SPACING:
-        s = pattern.sub(repl, s)
-    return s
-
-
-def say(text: Text, lang: str, **values: Any) -> str:
-    """``text`` in ``lang`` ("zh" or "en"), ``%(name)s`` placeholders filled
-    (Chinese spaced by :func:`zh_spacing`)."""
-    s = text[1] if lang == "zh" else text[0]
-    s = s % values if values else s
-    return zh_spacing(s) if lang == "zh" else s
-
 
 @dataclass(frozen=True)
 class BotPlay:
@@ -448,11 +426,6 @@ DAO_NOTE: Text = ("The dao is each deal's trump rank, above A (here the %(dao)ss
                   "%(n)s teaches it.",
                   "刀是每副牌的主牌点数，排在 A 之上（这里是 %(dao)s）；第 %(n)s 课会讲。")
 
-KIND_NAMES: dict[str, Text] = {
-    "single": ("a single", "单张"), "pair": ("a pair", "对子"), "triple": ("a triple", "三连张"),
-    "bomb": ("a bomb", "炸弹"), "atom": ("an atom", "原子"), "hydrogen": ("a hydro"
-                                                                      "gen bomb", "氢弹"),
-}
 SEAT_NAMES: dict[int, Text] = {0: ("North", "北家"), 1: ("East", "东家"),
                                2: ("You", "你"), 3: ("West", "西家")}
 
@@ -509,7 +482,7 @@ def lesson_summary(n: int, lang: str) -> dict[str, Any]:
     else empty)."""
     les = lesson(n)
     dao = next((s.dao for s in les.steps if s.kind == "play"), "2")
-    note = say(DAO_NOTE, lang, dao=_rank_text(dao), n=DAO_LESSON) if n < DAO_LESSON else ""
+    note = say(DAO_NOTE, lang, dao=rank_text(dao), n=DAO_LESSON) if n < DAO_LESSON else ""
     return {"n": n, "code": les.code, "title": say(les.title, lang),
             "intro": say(les.intro, lang), "steps": len(les.steps), "dao_note": note}
 
@@ -532,89 +505,6 @@ def step_view(n: int, index: int, lang: str) -> dict[str, Any]:
     else:
         out["options"] = [{"id": i, "text": say(o.text, lang)} for i, o in enumerate(step.options)]
     return out
-
-
-def _rank_text(rank: str) -> str:
-    return "10" if rank == "T" else rank
-
-
-_SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-
-
-def _play_text(play: engine.Play, lang: str) -> str:
-    """A play in words: "a pair of Ks" / "对子 K", "the atom 8♥" / "原子 8♥"."""
-    en = lang == "en"
-    if play.kind in ("single", "pair", "triple") and play.jokers == play.size:
-        return say(KIND_NAMES[play.kind], lang) + (" of jokers (3s)" if en else "（王，当 3）")
-    rank = _rank_text(play.rank)
-    if play.kind == "atom":
-        if play.jokers:
-            big = play.cards[0] == "RJ"
-            return say((("the big-joker atom", "大王原子") if big
-                        else ("the small-joker atom", "小王原子")), lang)
-        return f"the atom {rank}{_SUITS[play.cards[0][1]]}" if en \
-            else f"原子 {rank}{_SUITS[play.cards[0][1]]}"
-    if play.kind == "bomb":
-        return f"a {play.size}-card bomb of {rank}s" if en else f"{play.size} 张 {rank} 的炸弹"
-    if play.kind == "hydrogen":
-        return f"a hydrogen bomb of {rank}s" if en else f"{rank} 的氢弹"
-    if play.kind == "single":
-        return f"a single {rank}" if en else f"单张 {rank}"
-    if play.kind == "pair":
-        return f"a pair of {rank}s" if en else f"一对 {rank}"
-    return f"three {rank}s" if en else f"三连张 {rank}"
-
-
-def why_not(play: engine.Play, table: engine.Play, lang: str) -> str:
-    """One sentence, citing RULES.md §3, saying why ``play`` does not beat
-    ``table`` (call only when ``engine.beats(play, table)`` is false)."""
-    mine, theirs = _play_text(play, lang), _play_text(table, lang)
-    nk, tk = play.kind, table.kind
-    if tk == "hydrogen":
-        if nk == "hydrogen":
-            return say(("Rules §3: hydrogen bombs compare by rank, and %(mine)s is not above "
-                        "%(theirs)s.", "规则 §3：氢弹比点数，%(mine)s 不比 %(theirs)s 大。"),
-                       lang, mine=mine, theirs=theirs)
-        return say(("Rules §3: only a higher hydrogen bomb beats a hydrogen bomb.",
-                    "规则 §3：只有更大的氢弹能压氢弹。"), lang)
-    if tk == "atom":
-        if nk == "atom":
-            return say(("Rules §3: atoms compare by rank, then suit ♠ > ♥ > ♣ > ♦: %(mine)s "
-                        "is below %(theirs)s.", "规则 §3：原子先比点数，再比花色 "
-                                                "♠ > ♥ > ♣ > ♦：%(mine)s 小于 %(theirs)s。"),
-                       lang, mine=mine, theirs=theirs)
-        return say(("Rules §3: only a higher atom or a hydrogen bomb beats an atom; %(mine)s "
-                    "does not.", "规则 §3：只有更大的原子或氢弹能压原子，%(mine)s 不行。"),
-                   lang, mine=mine)
-    if tk == "bomb":
-        if nk == "bomb":
-            if play.size < table.size:
-                return say(("Rules §3: among bombs more cards win first: %(mine)s loses to "
-                            "%(theirs)s.", "规则 §3：炸弹先比张数：%(mine)s小于 %(theirs)s。"),
-                           lang, mine=mine, theirs=theirs)
-            return say(("Rules §3: bombs with as many cards compare by rank: %(mine)s is not "
-                        "above %(theirs)s.", "规则 §3：张数相同的炸弹比点数：%(mine)s"
-                                             " 不比 %(theirs)s 大。"),
-                       lang, mine=mine, theirs=theirs)
-        return say(("Rules §3: only a bigger bomb, an atom or a hydrogen bomb beats a bomb.",
-                    "规则 §3：只有更大的炸弹、原子或氢弹能压炸弹。"), lang)
-    if nk == "bomb" and table.is_dao:
-        return say(("Rules §3: no bomb beats a single, pair or triple of the dao; only an atom "
-                    "or a hydrogen bomb does.", "规则 §3：炸弹压不了刀的单张、"
-                                                "对子、三连张，只有原子或氢弹可以。"),
-                   lang)
-    if nk != tk:
-        return say(("Rules §3: %(kind)s beats only %(kind)s of a higher rank (or a bomb, atom or "
-                    "hydrogen bomb); %(mine)s never does.",
-                    "规则 §3：%(kind)s只能被更大的%(kind)s"
-                    "（或炸弹、原子、氢弹）压，%(mine)s 不行。"),
-                   lang, kind=say(KIND_NAMES[tk], lang), mine=mine)
-    if play.jokers == play.size:
-        return say(("Rules §3: jokers alone are 3s, the lowest rank: they do not beat %(theirs)s.",
-                    "规则 §3：单出的王算 3，最小：压不了 %(theirs)s。"), lang, theirs=theirs)
-    return say(("Rules §3: the same kind must be of a higher rank: %(mine)s is not above "
-                "%(theirs)s.", "规则 §3：同一牌型要点数更大：%(mine)s 不比 %(theirs)s 大。"),
-               lang, mine=mine, theirs=theirs)
 
 
 def _off_goal(step: Step, play: engine.Play | None, lang: str) -> str:
@@ -679,21 +569,13 @@ def judge(n: int, index: object, cards: object = None, choice: object = None,
         play: engine.Play | None = None
         if not cs:
             if table is None:
-                return {**wrong, "explanation": say((
-                    "Rules §4: the leader must play; choose cards first.",
-                    "规则 §4：领出的人必须出牌；先选牌。"), lang)}
+                return {**wrong, "explanation": say(MUST_LEAD, lang)}
         else:
             if Counter(cs) - Counter(step.hand):
-                return {**wrong, "explanation": say((
-                    "Those cards are not all in your hand.", "这些牌不全在你手里。"), lang)}
+                return {**wrong, "explanation": say(NOT_IN_HAND, lang)}
             play = engine.classify(cs, step.dao)
             if play is None:
-                return {**wrong, "explanation": say((
-                    "Rules §3: these cards are no play: a play is cards of one rank (jokers "
-                    "wild, never with dao cards), three copies of one card, or a hydrogen bomb.",
-                    "规则 §3：这些牌不成牌型：要同一点数（王"
-                    "可配，但不能配刀）、同一张牌的三张，或氢弹。"),
-                    lang)}
+                return {**wrong, "explanation": say(NO_PLAY, lang)}
             if table is not None and not engine.beats(play, table):
                 return {**wrong, "explanation": why_not(play, table, lang)}
         if not _meets(step, play):

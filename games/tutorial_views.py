@@ -24,13 +24,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import tables, tutorial, ui
+from games import explain, tables, tutorial, ui
 from games.models import TutorialProgress
 from yuanzi_site.refusals import Refused, refused_json
 
 
 def _lang() -> str:
-    return "zh" if (translation.get_language() or "zh-hans").startswith("zh") else "en"
+    return explain.lang_of(translation.get_language())
 
 
 def completed(user: Any) -> set[str]:

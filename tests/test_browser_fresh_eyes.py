@@ -361,3 +361,30 @@ def test_nothing_in_the_hand_beats_the_table_says_so(site, browser, locale, word
     assert none == {"info": words["none"], "hint": True, "pass": False, "passMuted": False}, none
     assert some == {"info": words["pick"], "hint": False, "pass": False, "passMuted": True}, some
     me.assert_clean()
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("zh-CN", "规则 §3：这些牌不成牌型"),
+    ("en-US", "Rules §3: these cards are no play"),
+])
+def test_a_selection_that_cannot_be_played_names_the_rule(site, browser, locale, words):
+    """A tester saw only "这几张牌现在不能出" where the tutorial says why: after
+    a pause on such a selection the page asks the server (``why``), and the
+    line under the hand names the rule (RULES.md §3); 出牌 stays off."""
+    from games import engine
+
+    me = _person(browser, site.base_url, DESKTOP, locale=locale)
+    _practice(me)
+    assert me.wait_turn_or_over() == "turn"
+    page = me.page
+    view = page.evaluate("window.YuanziTable.state().view")
+    a, b = next((x, y) for x in view["hand"] for y in view["hand"]
+                if engine.classify([x, y], view["dao"]) is None)
+    for card in (a, b):
+        page.locator(f'#hand .pcard[data-card="{card}"]:not(.selected)').first.click(
+            position={"x": 5, "y": 12})
+    page.wait_for_function(
+        "w => document.getElementById('selection-info').textContent.startsWith(w)", arg=words)
+    assert page.locator("#play-btn").is_disabled()
+    assert "bad" in page.locator("#selection-info").get_attribute("class")
+    me.assert_clean()

@@ -292,7 +292,22 @@ async def test_illegal_plays_and_stale_seq_are_refused_and_change_nothing(table,
     card = _other_single(st1["hands"][nxt.seat], st1["dao"], strongest)
     assert card is not None
     await nxt.send({"type": "play", "seq": 1, "cards": [card]})
-    assert (await nxt.error())["reason"] == "does_not_beat"
+    err = await nxt.error()
+    assert err["reason"] == "does_not_beat"
+    assert err["message"].startswith("规则 §3")  # the rule, as the tutorial says it
+    # `why` asks the same without playing: the same reason and sentence, nothing moves
+    await nxt.send({"type": "why", "cards": [card]})
+    why = await nxt.until(lambda m: m["type"] == "why")
+    assert why == {"type": "why", "cards": [card], "seq": 1, "legal": False,
+                   "reason": "does_not_beat", "message": err["message"]}
+    beats = engine.legal_plays(st1["hands"][nxt.seat], strongest, st1["dao"])
+    if beats:
+        await nxt.send({"type": "why", "cards": list(beats[0].cards)})
+        why = await nxt.until(lambda m: m["type"] == "why")
+        assert (why["legal"], why["reason"], why["message"]) == (True, None, "")
+    await nxt.send({"type": "why", "cards": "7S"})
+    assert (await nxt.error())["reason"] == "bad_card"
+    assert (await _game(table.pk)).seq == 1
     await nxt.send({"type": "play", "seq": 0, "cards": [card]})  # the old seq: stale
     assert (await nxt.error())["reason"] == "stale"
     # the same move sent twice: the second is stale, never applied twice

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from games import engine, tutorial
+from games import engine, explain, tutorial
 from games.models import Game, GameEvent, Table, TutorialProgress
 
 pytestmark = pytest.mark.django_db
@@ -528,7 +528,7 @@ def test_a_triple_is_called_三连张_in_every_chinese_text():
     assert not loose.findall(repr(tutorial.LESSONS))
     triple = engine.classify(["5C", "5C", "5D"], "2")
     assert triple is not None
-    assert "三连张" in tutorial._play_text(triple, "zh-hans")
+    assert "三连张" in explain.play_text(triple, "zh-hans")
 
 
 def test_one_seat_per_person_a_lesson_while_playing_is_refused_and_a_waiting_seat_left(

@@ -73,21 +73,33 @@ def _chat(ctx: SocketContext, msg: dict[str, Any]) -> None:
 MAX_CARDS = 41
 
 
+def _cards(msg: dict[str, Any]) -> list[str]:
+    """The message's ``cards``: a list of strings, at most :data:`MAX_CARDS`.
+
+    :raises Refused: ``bad_card``, ``not_in_hand`` (more than a hand holds).
+    """
+    cards = msg.get("cards")
+    # a string is not a list of one card ("7S" is refused, not read as ["7S"])
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise Refused("bad_card", _("That is not a card."))
+    if len(cards) > MAX_CARDS:  # more than any hand holds, read or not
+        raise Refused("not_in_hand", _("Those cards are not in your hand."))
+    return cards
+
+
 def _move(ctx: SocketContext, msg: dict[str, Any]) -> None:
     action: dict[str, Any] = {"type": msg["type"]}
     if msg["type"] == "play":
-        cards = msg.get("cards")
-        # a string is not a list of one card ("7S" is refused, not read as ["7S"])
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-            raise Refused("bad_card", _("That is not a card."))
-        if len(cards) > MAX_CARDS:  # more than any hand holds, read or not
-            raise Refused("not_in_hand", _("Those cards are not in your hand."))
-        action["cards"] = cards
+        action["cards"] = _cards(msg)
     with metrics.MOVE_SECONDS.time():  # the game lookup, the move, its commit and broadcast
         if ctx.game_id is not None:  # the connection's hint, checked under the game's lock
             play.act(ctx.game_id, ctx.user, msg.get("seq"), action, table_id=ctx.table_id)
         else:
             play.act(running_game(ctx.table_id), ctx.user, msg.get("seq"), action)
+
+
+def _why(ctx: SocketContext, msg: dict[str, Any]) -> dict[str, Any]:
+    return play.why(running_game(ctx.table_id), ctx.user, _cards(msg))
 
 
 def _escape(ctx: SocketContext, msg: dict[str, Any]) -> None:
@@ -119,6 +131,8 @@ MESSAGES: dict[str, SocketMessage] = {
     "phrase": SocketMessage(_phrase, rate="chat"),
     "play": SocketMessage(_move),
     "pass": SocketMessage(_move),
+    # read only, asked by the page after a pause on a selection it cannot play
+    "why": SocketMessage(_why),
     "escape": SocketMessage(_escape),
     "auto_play": SocketMessage(_auto_play),
     "spectators": SocketMessage(_spectators),

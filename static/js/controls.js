@@ -11,9 +11,10 @@ import {resultOffersReady} from "./result.js";
 import {
   myGameSeat, mySnapshotSeat, myTurn, playing, selectedCards, selectedHint, state, tableWaiting,
 } from "./state.js";
+import {whyText} from "./why.js";
 
-/* {ok, text}: may the selection be played now, and what is it called? The
-   server's hints decide (state.hintFor); the server checks the move again. */
+/* {ok, text}: may the selection be played now, and what is it called (or why
+   not)? The server's hints decide (state.hintFor); the server checks the move again. */
 export function checkSelection(s = state) {
   const cards = selectedCards(s);
   if (!myTurn(s)) return {ok: false, text: ""};
@@ -21,7 +22,9 @@ export function checkSelection(s = state) {
   const beaten = s.view.can_pass && !(s.view.hints && s.view.hints.length);
   if (!cards.length) return {ok: false, text: beaten ? T.nothing_beats : T.select_cards};
   const hint = selectedHint(s);
-  return hint ? {ok: true, text: playName(hint, cards)} : {ok: false, text: T.cannot_play};
+  // why not, in the rule's words, once the server has said (why.js)
+  return hint ? {ok: true, text: playName(hint, cards)}
+    : {ok: false, text: whyText(s) || T.cannot_play};
 }
 
 export function renderControls(s = state) {

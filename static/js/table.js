@@ -45,6 +45,7 @@ import {openSocket} from "./socket.js";
 import * as store from "./state.js";
 import {renderTrick} from "./trick.js";
 import {renderWatchers, wireWatchers} from "./watchers.js";
+import {askWhy, takeWhy} from "./why.js";
 
 const {state} = store;
 const boot = JSON.parse($("table-boot").textContent);
@@ -78,12 +79,14 @@ function render() {
   placeToasts(); // after everything that moves the controls and the hand
   $("chat-send").disabled = off || !state.me.id;
   tick();
+  askWhy(send);  // a selection kept into my turn
 }
 
 /* After the selection changed: the cards' marks and the controls. */
 function renderPicked() {
   renderSelection();
   renderControls();
+  askWhy(send);
 }
 
 const banner = connectionBanner({
@@ -135,6 +138,9 @@ function onMessage(msg) {
       }
       break;
     }
+    case "why": // the rule a selection breaks (why.js)
+      if (takeWhy(msg)) renderControls();
+      break;
     case "chat_history":
       showHistory(msg.lines);
       break;
