@@ -98,6 +98,14 @@ CLIPPED_JS = "n => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clie
 NEXT_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
+# the page's regions in the flow, top to bottom: what pushed the hand down when
+# the landscape check fails (it did once in five runs under a loaded machine)
+LAYOUT_JS = """() => [...document.querySelectorAll('#table-app > *')]
+  .filter(e => e.getClientRects().length)
+  .map(e => { const r = e.getBoundingClientRect();
+              return `${e.id || e.className} y=${Math.round(r.y)} h=${Math.round(r.height)}`; })"""
+
+
 def _inside(r: dict, width: int, height: int) -> bool:
     return (r["x"] >= -0.5 and r["y"] >= -0.5
             and r["right"] <= width + 0.5 and r["bottom"] <= height + 0.5)
@@ -133,7 +141,8 @@ def test_landscape_fits_one_screen(site, browser, device):
     for sel in sels:
         assert rects[sel]["w"] > 0, (sel, rects[sel])
         assert rects[sel]["h"] > 0, (sel, rects[sel])
-        assert _inside(rects[sel], width, height), (sel, rects[sel], device)
+        assert _inside(rects[sel], width, height), \
+            (sel, rects[sel], device, page.evaluate(LAYOUT_JS), me.toasts())
     assert page.evaluate("window.scrollY") == 0
     for a, b in (("#felt", "#hand"), ("#felt", "#play-btn"), ("#hand", "#play-btn"),
                  ("#felt", "#scores"), ("#hand", "#hint-btn")):
