@@ -291,7 +291,7 @@ def act(board_id: int, user: User, seq: Any, data: Any,
             try:
                 board.state, _events = engine.apply(state, PLAYER, action)
             except engine.IllegalAction as e:
-                raise Refused(e.reason, play.illegal_message(e)) from None
+                raise Refused(e.reason, play.refusal_message(state, PLAYER, action, e)) from None
             board.clock_ms, board.timeouts = 0, 0
             if address:
                 board.address_hash = address_hash(address)
@@ -301,6 +301,32 @@ def act(board_id: int, user: User, seq: Any, data: Any,
         raise Refused("stale", _("The board has moved on: look again."))
     _leave(waiting, user)
     return board
+
+
+def why(board_id: int, user: User, data: Any) -> dict[str, Any]:
+    """Would the move ``data`` (as :func:`act` takes it) be refused on the
+    user's board now, and by which rule (RULES.md §3–§4)? Reads the board;
+    changes nothing, not even its clock.
+
+    :returns: ``{"seq", "legal", "reason", "message"}`` as the table's
+        ``why`` (:func:`games.play.why`): ``reason`` the engine's code a move
+        would meet, ``message`` its sentence (``""`` when legal).
+    :raises Refused: ``no_board``, ``board_done``, ``challenge_closed``,
+        ``bad_action``.
+    """
+    action = parse_action(data)
+    board = ChallengeBoard.objects.select_related("day").filter(pk=board_id, user=user).first()
+    if board is None:
+        raise Refused("no_board", _("There is no such board."))
+    _check_open(board)
+    state: State = board.state
+    answer: dict[str, Any] = {"seq": state["seq"], "legal": True, "reason": None, "message": ""}
+    try:
+        engine.apply(state, PLAYER, action)
+    except engine.IllegalAction as e:
+        answer.update(legal=False, reason=e.reason,
+                      message=play.refusal_message(state, PLAYER, action, e))
+    return answer
 
 
 def play_out(board: ChallengeBoard, now: datetime) -> None:

@@ -283,14 +283,16 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 def api_board_write(request: HttpRequest, board_id: str, what: str) -> JsonResponse:
     """``sync`` (a sign of life), ``leave`` (the page is left: the clock
     stops), ``act`` (``{"seq", "action"}``) or ``resume``: ``{"ok": true,
-    "board": frame}``. ``act`` and ``resume`` are rate-limited with the
-    tables' actions (``GAMES_ACTION_RATE``: 429 ``rate_limited``)."""
+    "board": frame}``; ``why`` (``{"action"}``, read only): ``{"ok": true,
+    "why": {"seq", "legal", "reason", "message"}}``. ``act``, ``resume`` and
+    ``why`` are rate-limited with the tables' actions (``GAMES_ACTION_RATE``:
+    429 ``rate_limited``)."""
     if not request.user.is_authenticated:
         return _unauthorized()
     close_due()
     user, pk = request.user, int(board_id)
     # moves and resumes share the tables' action budget (one seat per person, §12)
-    if what in ("act", "resume") and not ratelimit.allow(f"act:{user.pk}",
+    if what in ("act", "resume", "why") and not ratelimit.allow(f"act:{user.pk}",
                                                          *settings.GAMES_ACTION_RATE):
         return refused_json(Refused("rate_limited", _("Slow down: too many actions.")), 429)
     try:
@@ -300,6 +302,9 @@ def api_board_write(request: HttpRequest, board_id: str, what: str) -> JsonRespo
             board = challenge_play.leave(pk, user)
         elif what == "resume":
             board = challenge_play.resume(pk, user)
+        elif what == "why":
+            return JsonResponse({"ok": True, "why": challenge_play.why(
+                pk, user, _body(request).get("action"))})
         else:
             data = _body(request)
             board = challenge_play.act(pk, user, data.get("seq"), data.get("action"),

@@ -29,7 +29,7 @@ urlpatterns: list[URLPattern] = [
     path("api/challenge/today/start", challenge_views.api_start, name="api_challenge_start"),
     path("api/challenge/board/<int:board_id>", challenge_views.api_board,
          name="api_challenge_board"),
-    re_path(r"^api/challenge/board/(?P<board_id>\d+)/(?P<what>sync|act|resume|leave)$",
+    re_path(r"^api/challenge/board/(?P<board_id>\d+)/(?P<what>sync|act|resume|leave|why)$",
             challenge_views.api_board_write, name="api_challenge_board_write"),
     re_path(rf"^api/challenge/{DATE}$", challenge_views.api_day, name="api_challenge_day"),
 ]

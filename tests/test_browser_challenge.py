@@ -123,8 +123,8 @@ def test_a_refusal_while_playing_links_back_to_the_game(site, browser):
 
 
 def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
-    """East has led a pair, South picks a triple (RULES.md §3): 出牌 stays off;
-    sent anyway (a page out of date), the server's sentence shows under the
+    """East has led a pair, South picks a triple (RULES.md §3): 出牌 stays off
+    and the rule is named; sent anyway (a page out of date), the server's sentence shows under the
     buttons and stays through the signs of life (every 2 s they redrew the
     board and wiped it: a tester saw nothing) until the player's next step;
     the cards stay picked. A pick the clock's pass overtakes goes with it, and
@@ -143,19 +143,23 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     page.locator("#ch-board[data-mine='1']").wait_for()
     for card in triple:
         page.locator(f"#ch-hand button[data-card='{card}']").click()
-    # not a legal play now: 出牌 is off, the three cards pressed
+    # not a legal play now: 出牌 is off, the three cards pressed, and after a
+    # pause the page says which rule (…/why, the tutorial's sentence)
     assert page.locator("#ch-play").is_disabled()
     assert page.locator("#ch-hand .ch-card[aria-pressed='true']").count() == 3
-    # a page out of date may still send one: the server refuses and says why
-    page.evaluate("() => { const b = document.getElementById('ch-play');"
-                  " b.disabled = false; b.click(); }")
     error = page.locator("#ch-error")
     page.wait_for_function("() => document.getElementById('ch-error').textContent !== ''")
-    assert error.inner_text() == "压不过桌上的牌。"
+    said = error.inner_text()
+    assert said.startswith("规则 §3：对子只能被更大的对子"), said
+    # a page out of date may still send one: the server refuses with the same sentence
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.status == 400):
+        page.evaluate("() => { const b = document.getElementById('ch-play');"
+                      " b.disabled = false; b.click(); }")
+    assert error.inner_text() == said
     for _ in range(2):  # two signs of life answered since: the board redrawn
         with page.expect_response(lambda r: r.url.endswith("/sync") and r.ok):
             pass
-    assert error.inner_text() == "压不过桌上的牌。"
+    assert error.inner_text() == said
     assert page.locator("#ch-hand .ch-card.selected").count() == 3
     page.locator("#ch-clear").click()  # the player's next step: the sentence goes
     assert error.inner_text() == ""

@@ -668,8 +668,22 @@ def test_a_play_that_does_not_beat_is_refused_with_its_message(client):
                     {"seq": seq, "action": {"type": "play", "cards": triple}},
                     content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert r.status_code == 400
-    assert r.json() == {"ok": False, "reason": "does_not_beat", "message": "压不过桌上的牌。",
-                        "params": {}}
+    said = r.json()
+    assert (said["ok"], said["reason"]) == (False, "does_not_beat")
+    assert said["message"].startswith("规则 §3：对子只能被更大的对子"), said  # names the rule
+    # `why` asks the same without moving (nor counting the clock)
+    seen_at = ChallengeBoard.objects.get(pk=board.pk).seen_at
+    why = f"/api/challenge/board/{board.pk}/why"
+    r = client.post(why, {"action": {"type": "play", "cards": triple}},
+                    content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert r.json() == {"ok": True, "why": {"seq": seq, "legal": False, "reason": "does_not_beat",
+                                            "message": said["message"]}}
+    r = client.post(why, {"action": {"type": "play", "cards": triple[:1]}},
+                    content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert r.json()["why"]["message"].startswith("Rules §3: a pair beats only a pair"), r.json()
+    assert client.post(why, {"action": "x"}, content_type="application/json"
+                       ).json()["reason"] == "bad_action"
     board.refresh_from_db()
     assert board.state["seq"] == seq
+    assert board.seen_at == seen_at
     assert board.state["hands"][2][:3] == triple

@@ -43,6 +43,7 @@ function cardEl(c, i) {
       selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i];
       say("");
       render();
+      askWhy();
     });
   }
   return b;
@@ -169,6 +170,26 @@ async function post(url, body, then) {
   });
   const data = await res.json();
   if (data.ok) then(data); else say(data.message);
+}
+
+// why the selection cannot be played, in the rule's words (…/why, RULES.md
+// §3–§4): asked once it has rested, shown while it is still the selection
+const WHY_PAUSE_MS = 400;
+let whyTimer = null;
+
+function askWhy() {
+  clearTimeout(whyTimer);
+  const v = frame.view;
+  if (!v || v.turn !== 2 || frame.status !== "playing" || !selected.length) return;
+  const cards = selected.map((i) => v.hand[i]);
+  if (hintFor(cards, frame.hints)) return;
+  const asked = `${v.seq}|${cards.join(" ")}`;
+  whyTimer = setTimeout(() => post(`/api/challenge/board/${boardId}/why`,
+    {action: {type: "play", cards}}, (d) => {
+      const now = frame.view;
+      const still = now && `${now.seq}|${selected.map((i) => now.hand[i]).join(" ")}` === asked;
+      if (still && !d.why.legal) say(d.why.message);
+    }), WHY_PAUSE_MS);
 }
 
 let moves = 0;  // moves sent: a sign of life's answer older than a move is dropped
