@@ -308,9 +308,8 @@ def why(board_id: int, user: User, data: Any) -> dict[str, Any]:
     user's board now, and by which rule (RULES.md §3–§4)? Reads the board;
     changes nothing, not even its clock.
 
-    :returns: ``{"seq", "legal", "reason", "message"}`` as the table's
-        ``why`` (:func:`games.play.why`): ``reason`` the engine's code a move
-        would meet, ``message`` its sentence (``""`` when legal).
+    :returns: ``{"seq", "legal", "reason", "message"}``: the board's seq
+        and :func:`games.play.judge` of the move.
     :raises Refused: ``no_board``, ``board_done``, ``challenge_closed``,
         ``bad_action``.
     """
@@ -319,14 +318,7 @@ def why(board_id: int, user: User, data: Any) -> dict[str, Any]:
     if board is None:
         raise Refused("no_board", _("There is no such board."))
     _check_open(board)
-    state: State = board.state
-    answer: dict[str, Any] = {"seq": state["seq"], "legal": True, "reason": None, "message": ""}
-    try:
-        engine.apply(state, PLAYER, action)
-    except engine.IllegalAction as e:
-        answer.update(legal=False, reason=e.reason,
-                      message=play.refusal_message(state, PLAYER, action, e))
-    return answer
+    return {"seq": board.state["seq"], **play.judge(board.state, PLAYER, action)}
 
 
 def play_out(board: ChallengeBoard, now: datetime) -> None:

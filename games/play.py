@@ -337,15 +337,29 @@ def refusal_message(state: engine.State, seat: int, action: engine.Action,
     return illegal_message(e)
 
 
+def judge(state: engine.State, seat: int, action: engine.Action) -> dict[str, Any]:
+    """Would ``action`` by ``seat`` be refused in ``state``, and why? The
+    engine's own check on a copy (nothing changes).
+
+    :returns: ``{"legal": bool, "reason": the refusal's code or None,
+        "message": the sentence of :func:`refusal_message`, "" when legal}``.
+    """
+    try:
+        engine.apply(state, seat, action)
+    except engine.IllegalAction as e:
+        return {"legal": False, "reason": e.reason if e.reason in REASONS else "bad_action",
+                "message": refusal_message(state, seat, action, e)}
+    return {"legal": True, "reason": None, "message": ""}
+
+
 def why(game_id: int, user: User, cards: list[str]) -> dict[str, Any]:
     """The answer to the table's ``why`` message (docs/protocol.md): would
-    ``user`` playing ``cards`` now be refused, and by which rule? Reads the
-    game; changes nothing (the engine's check runs on a copy).
+    ``user`` playing ``cards`` now be refused, and by which rule (RULES.md
+    §3–§4)? Reads the game; changes nothing.
 
     :param cards: §2 card strings, as the client selected them.
-    :returns: ``{"type": "why", "cards": cards, "seq": game seq, "legal": bool,
-        "reason": engine reason code or None, "message": the sentence of
-        :func:`refusal_message`, "" when legal}``.
+    :returns: ``{"type": "why", "cards": cards, "seq": the game's seq}`` and
+        :func:`judge`'s ``legal``, ``reason`` and ``message``.
     :raises Refused: ``no_game``, ``not_seated``.
     """
     game = Game.objects.filter(pk=game_id).first()
@@ -354,16 +368,8 @@ def why(game_id: int, user: User, cards: list[str]) -> dict[str, Any]:
     seat = seat_of(game, user)
     if seat is None:
         raise Refused("not_seated", _("You are not playing in this game."))
-    action: engine.Action = {"type": "play", "cards": cards}
-    answer: dict[str, Any] = {"type": "why", "cards": cards, "seq": game.seq,
-                              "legal": True, "reason": None, "message": ""}
-    try:
-        engine.apply(game.state, seat, action)
-    except engine.IllegalAction as e:
-        reason = e.reason if e.reason in REASONS else "bad_action"
-        answer.update(legal=False, reason=reason,
-                      message=refusal_message(game.state, seat, action, e))
-    return answer
+    return {"type": "why", "cards": cards, "seq": game.seq,
+            **judge(game.state, seat, {"type": "play", "cards": cards})}
 
 
 def finish(game: Game, reason: engine.EndReason | None = None) -> bool:
