@@ -10,8 +10,10 @@ keeps it out until it ends; nothing needs to run when it does.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
@@ -32,7 +34,24 @@ def _suspended(user: User | AnonymousUser) -> bool:
     return Sanction.objects.active().filter(user_id=user.pk, kind=Sanction.SUSPENSION).exists()
 
 
-class ModelBackend(DjangoModelBackend):
+class _SyncCheck:
+    """Django's async ``aget_user`` and ``aauthenticate`` call the synchronous
+    ``user_can_authenticate`` on the event loop, where the suspension query is
+    refused (``SynchronousOnlyOperation``: allauth's async middleware asks
+    ``request.auser()`` on /accounts/, an HTTP 500 a tester met): they run the
+    synchronous methods in a thread instead."""
+
+    async def aget_user(self, user_id: Any) -> User | None:
+        return await sync_to_async(self.get_user)(user_id)  # type: ignore[attr-defined,no-any-return]
+
+    async def aauthenticate(self, request: HttpRequest | None, username: str | None = None,
+                            password: str | None = None, **kwargs: Any) -> User | None:
+        given = {k: v for k, v in (("username", username), ("password", password)) if v is not None}
+        return await sync_to_async(self.authenticate)(  # type: ignore[attr-defined,no-any-return]
+            request, **given, **kwargs)
+
+
+class ModelBackend(_SyncCheck, DjangoModelBackend):
     """Django's backend, refusing suspended accounts."""
 
     def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:
@@ -40,7 +59,7 @@ class ModelBackend(DjangoModelBackend):
                 and not _suspended(user))
 
 
-class AuthenticationBackend(AllauthBackend):  # type: ignore[misc]  # allauth ships no types
+class AuthenticationBackend(_SyncCheck, AllauthBackend):  # type: ignore[misc]  # allauth: no types
     """allauth's backend (log-in by username), refusing suspended accounts."""
 
     def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:

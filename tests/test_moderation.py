@@ -912,3 +912,35 @@ def test_an_arena_table_is_labelled_arena_not_friends_room(
     assert "arena" not in listed[friends.pk]
     script = (Path(__file__).resolve().parent.parent / "static" / "js" / "mod_console.js")
     assert "if (t.arena)" in script.read_text()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_async_path_loads_a_user_and_refuses_a_suspended_one():
+    """Under Daphne allauth's middleware loads the user on the event loop
+    (``request.auser()``): /accounts/ answered a signed-in tester with an HTTP
+    500 (SynchronousOnlyOperation in the suspension check). Now it redirects,
+    and the async loaders refuse a suspended account as the sync ones do."""
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    from moderation.backends import AuthenticationBackend, ModelBackend
+
+    mod_user, user = await sync_to_async(make_players)(2, "async")
+    await sync_to_async(roles.add)(mod_user)
+    user.set_password("secret-pass-1")
+    await user.asave()
+    client = AsyncClient()
+    await client.aforce_login(user)
+    r = await client.get("/accounts/")
+    assert r.status_code == 302, r.status_code
+    for backend in (ModelBackend(), AuthenticationBackend()):
+        assert await backend.aget_user(user.pk) == user
+        assert await backend.aauthenticate(None, username=user.username,
+                                           password="secret-pass-1") == user
+    await sync_to_async(actions.suspend)(mod_user, user.username, "2", "d", "刷屏")
+    for backend in (ModelBackend(), AuthenticationBackend()):
+        assert await backend.aget_user(user.pk) is None
+        assert await backend.aauthenticate(None, username=user.username,
+                                           password="secret-pass-1") is None
+    r = await client.get("/accounts/")
+    assert r.status_code == 302
