@@ -11,6 +11,11 @@
   punctuation: :data:`SCRIPTS`), such as Cyrillic U+0430 for ``a`` in ``alice``, is
   refused (``confusable_homoglyphs``, Unicode's confusables): a name must
   not pass for another player's.
+- A name has at least one letter or digit: one of punctuation only, ``..``
+  above all, is no path segment of a profile's address (a browser reads
+  ``/accounts/profile/../`` as ``/accounts/``).
+- Names that would pass for the site's own (``管理员``, ``moderator`` …) are
+  reserved by ``ACCOUNT_USERNAME_BLACKLIST`` (allauth, settings).
 - New names are at most :data:`MAX_LENGTH` characters (after folding), so a
   name fits a lobby card and a seat; older, longer names stay.
 - The anonymised names of deleted accounts (``已注销用户 N``,
@@ -54,6 +59,7 @@ _INVISIBLE = frozenset([
 #: what Django's UnicodeUsernameValidator allows: letters and digits of any
 #: script, and @ . + - _
 _ALLOWED = re.compile(r"[\w.@+-]+")
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 
 
 def invisible(ch: str) -> bool:
@@ -79,7 +85,8 @@ def clean(username: str) -> str:
 
     :raises forms.ValidationError: an invisible, control or format character
         (:func:`invisible`); more than :data:`MAX_LENGTH` characters; a
-        character other than a letter, a digit or ``@.+-_``; a look-alike
+        character other than a letter, a digit or ``@.+-_``; none of a letter
+        or a digit (``..``); a look-alike
         letter of another script; the reserved prefix of deleted accounts.
     """
     name = normalise(username)
@@ -93,6 +100,8 @@ def clean(username: str) -> str:
         # Django's validator says "letters", which read as Latin letters only
         raise forms.ValidationError(_(
             "A username may contain only letters (Chinese too), digits and @ . + - _."))
+    if not _LETTER_OR_DIGIT.search(name):
+        raise forms.ValidationError(_("A username needs at least one letter or digit."))
     if confusables.is_confusable(name, preferred_aliases=SCRIPTS):
         raise forms.ValidationError(_(
             "A username cannot use letters of another script that look like Latin or "

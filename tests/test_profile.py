@@ -347,7 +347,23 @@ def test_look_alike_letters_of_another_script_are_refused(name):
     assert list(User.objects.values_list("username", flat=True)) == ["alice"]
 
 
-@pytest.mark.parametrize("name", ["原子abc", "xiao_ming", "José", "日本語テスト", "김철수"])
+@pytest.mark.parametrize(("name", "said"), [
+    ("..", "至少要有一个字母或数字"),  # /accounts/profile/../ is /accounts/ to a browser
+    (".", "至少要有一个字母或数字"),
+    ("-_@+", "至少要有一个字母或数字"),
+    ("管理员", "不能使用"),  # the site's own voice (ACCOUNT_USERNAME_BLACKLIST)
+    ("Moderator", "不能使用"),
+    ("ADMIN", "不能使用"),
+])
+def test_names_of_punctuation_only_or_of_the_sites_voice_are_refused(name, said):
+    response = _signup(name)
+    assert response.status_code == 200
+    assert said in response.content.decode()
+    assert User.objects.count() == 0
+
+
+@pytest.mark.parametrize("name", ["原子abc", "xiao_ming", "José", "日本語テスト", "김철수",
+                                  "a.b", "管理员小王", "...x"])
 def test_names_mixing_latin_with_chinese_or_accents_still_sign_up(name):
     assert _signup(name).status_code == 302
     assert User.objects.filter(username=name).exists()

@@ -268,6 +268,11 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# names that would pass for the site's own voice (any case; accounts/usernames.py)
+ACCOUNT_USERNAME_BLACKLIST = [
+    "admin", "administrator", "moderator", "mod", "root", "system", "staff", "support",
+    "official", "yuanzi", "管理员", "管理", "版主", "客服", "系统", "官方", "原子", "站长",
+]
 ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_RATE_LIMITS = {"signup": env_str("SIGNUP_RATE_LIMIT", "20/m/ip")}
 
