@@ -178,3 +178,32 @@ def test_recent_games_with_a_long_table_name_fit_a_phone(site, browser):
     assert row.locator("td:nth-child(2)").inner_text().strip() == LONG_TABLE_NAME
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     me.assert_clean()
+
+
+def test_a_double_click_on_save_with_a_recorder_saves_once_and_says_nothing_wrong(site, browser):
+    """A tester double-clicked 用录像机保存: the game was saved with the one
+    recorder, then "这一格里不是这个道具。" showed (the second click sent the
+    recorder again). The button is off while its use is on its way; with no
+    recorder left the other game's button says where to buy one."""
+    me = Player.open(browser, "recdbl", viewport={"width": 1280, "height": 800})
+    me.sign_up(site.base_url)
+    site.manage("shell", "-c", "from tests.page_states import finished_practice; "
+                "finished_practice('recdbl'); finished_practice('recdbl'); "
+                "from django.contrib.auth import get_user_model; from shop import purchase; "
+                "from shop.models import Item; "
+                "u = get_user_model().objects.get(username='recdbl'); "
+                "purchase.buy(u, 'recorder', 1, Item.objects.get(code='recorder').price)")
+    page = me.page
+    page.goto(site.base_url + "/accounts/profile/")
+    buttons = page.locator(".record-btn")
+    assert buttons.count() == 2
+    buttons.first.dblclick()
+    page.locator(".record-cell .badge.saved").wait_for()
+    page.wait_for_timeout(500)  # the second click's answer, had it been sent
+    assert page.locator("#inventory-message").inner_text() == "已存入你的录像库。"
+    assert page.locator(".record-btn").count() == 1
+    left = page.locator(".record-btn")
+    assert left.get_attribute("title") == "你没有录像机：去商店买一个吧。"
+    left.click()
+    assert page.locator("#inventory-message").inner_text() == "你没有录像机：去商店买一个吧。"
+    me.assert_clean()

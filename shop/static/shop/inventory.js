@@ -102,14 +102,32 @@ document.getElementById("disarm-btn").addEventListener("click", async () => {
 });
 
 // 录像机 from the profile's recent games: the first recorder in the inventory.
+// With none left the buttons say so (their title) and a click says where to buy one.
+function markRecordButtons() {
+  const none = !grid.querySelector('[data-item="recorder"]');
+  for (const b of document.querySelectorAll(".record-btn")) {
+    b.classList.toggle("secondary", none);
+    if (none) b.title = T.no_recorder; else b.removeAttribute("title");
+  }
+}
+markRecordButtons();
 for (const btn of document.querySelectorAll(".record-btn")) {
   btn.addEventListener("click", async () => {
+    if (btn.disabled) return;  // a double click: the first is on its way
     const slot = grid.querySelector('[data-item="recorder"]');
     if (!slot) { say(T.no_recorder); return; }
-    const reply = await post(grid.dataset.useUrl, {
-      slot: Number(slot.dataset.slot), item: "recorder", key: newKey(), game: Number(btn.dataset.game)});
+    btn.disabled = true;
+    let reply;
+    try {
+      reply = await post(grid.dataset.useUrl, {
+        slot: Number(slot.dataset.slot), item: "recorder", key: newKey(), game: Number(btn.dataset.game)});
+    } catch (e) {
+      reply = {ok: false};
+    }
+    btn.disabled = false;
     if (!reply.ok) { say(reply.message || T.failed); return; }
     render(reply);
+    markRecordButtons();
     say(T.saved);
     // 已保存 and the replay's link in the button's place (as the page renders a saved game)
     const badge = document.createElement("span");
