@@ -44,6 +44,20 @@ SCRIPTS = ["LATIN", "HAN", "COMMON", "HIRAGANA", "KATAKANA", "HANGUL"]
 #: the prefix of deleted accounts' names (``accounts.deletion.DELETED_PREFIX``)
 RESERVED_PREFIX = "已注销用户"
 
+#: the prefix of house accounts, user rows that are no person (an arena's
+#: pool, ``contests.arena``): no name a person signs up with has it (``#`` is
+#: no username character), and they have no profile, nor a moderator's page
+HOUSE_PREFIX = "#"
+
+
+def is_house(username: str) -> bool:
+    """``username`` names a house account (:data:`HOUSE_PREFIX`), not a person.
+
+    >>> is_house("#arena-41ebcad97aee"), is_house("alice")
+    (True, False)
+    """
+    return username.startswith(HOUSE_PREFIX)
+
 #: Unicode categories never allowed: controls, format (zero-width, bidi),
 #: surrogates, private use, unassigned, separators (spaces, line/paragraph)
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})

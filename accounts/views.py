@@ -6,12 +6,12 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import levels, personal
+from accounts import levels, personal, usernames
 from accounts.deletion import delete_account
 from accounts.forms import AvatarForm, DeleteAccountForm
 from accounts.models import AVATARS, LeaderboardEntry, Profile
@@ -35,6 +35,8 @@ def profile(request: HttpRequest, username: str | None = None) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         user = request.user
     else:
+        if usernames.is_house(username):  # an arena's pool is no player
+            raise Http404("a house account")
         user = get_object_or_404(get_user_model(), username=username)
     player, _ = Profile.objects.get_or_create(user=user)
     is_self = request.user == user

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import levels
+from accounts import levels, usernames
 from accounts.models import Profile
 from contests.models import Arena, ArenaEntry
 from games import tables
@@ -101,7 +101,7 @@ def create(moderator: User, spec: ArenaSpec) -> Arena:
     check_spec(spec)
     with transaction.atomic():
         pool = get_user_model().objects.create_user(
-            username=f"#arena-{secrets.token_hex(6)}", is_active=False)
+            username=f"{usernames.HOUSE_PREFIX}arena-{secrets.token_hex(6)}", is_active=False)
         # an account starts with the sign-up coins (shop.signals): a pool starts empty
         ledger.debit(pool, ledger.SIGNUP_GRANT, ledger.Reason.SIGNUP,
                      note="an arena's pool starts empty")

@@ -32,7 +32,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts import inbox
+from accounts import inbox, usernames
 from contests import arena_pairing
 from contests.models import Arena, ArenaEntry, ArenaSeating
 from games import events, presence, tables
@@ -199,7 +199,7 @@ def arena_snapshot_keys(tables: list[Table]) -> dict[int, dict[str, Any]]:
     # a pool account is named "#arena-…" (contests.arena.create): a friend's
     # room whose owner is loaded costs no query (a connect's count)
     candidates = [t for t in tables if t.private and (
-        not owner.is_cached(t) or t.owner.username.startswith("#arena-"))]
+        not owner.is_cached(t) or usernames.is_house(t.owner.username))]
     private = [t.pk for t in candidates]
     if not private:
         return {}

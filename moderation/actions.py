@@ -33,7 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import inbox
+from accounts import inbox, usernames
 from accounts.models import GemCap, Profile
 from games import access, events, play, plugins, presence, tables, wire
 from games.models import Game, Seat, Table
@@ -134,10 +134,11 @@ def _range_text(bounds: tuple[int, int]) -> str:
 def target_user(moderator: User, name: Any) -> User:
     """The user a moderator acts on, by username.
 
-    :raises Refused: ``no_user``, ``self_target``, ``protected_target``.
+    :raises Refused: ``no_user`` (also for a house account,
+        :func:`accounts.usernames.is_house`), ``self_target``, ``protected_target``.
     """
     user = get_user_model().objects.filter(username=str(name or "").strip()).first()
-    if user is None:
+    if user is None or usernames.is_house(user.username):  # an arena's pool is no person
         raise Refused("no_user", _("There is no such user."))
     if user.pk == moderator.pk:
         raise Refused("self_target", _("You cannot act on yourself."))

@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import usernames
 from accounts.models import GemCap, Profile
 from games import access, plugins, queries, snapshots, tables, wire
 from games.models import ChatMessage, Game, Table
@@ -176,7 +177,8 @@ def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) 
 def users(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/mod/users/?q=``: find a user by name."""
     q = request.GET.get("q", "").strip()
-    found = (get_user_model().objects.filter(username__icontains=q).order_by("username")[:50]
+    found = (get_user_model().objects.filter(username__icontains=q)
+             .exclude(username__startswith=usernames.HOUSE_PREFIX).order_by("username")[:50]
              if q else [])
     return render(request, "moderation/users.html", {"q": q, "found": found})
 
@@ -185,6 +187,8 @@ def users(request: AuthenticatedHttpRequest) -> HttpResponse:
 @moderator_required
 def user_detail(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """``/mod/users/<name>/``: sanctions, coins, recent games, the user actions."""
+    if usernames.is_house(username):
+        raise Http404("a house account")
     target = get_object_or_404(get_user_model(), username=username)
     return render(request, "moderation/user.html", {
         "target": target, "profile": Profile.objects.filter(user=target).first(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
@@ -545,3 +546,21 @@ def test_a_friends_room_is_no_arena_table_and_asks_no_arena_query(mod):
     assert "arena" not in snap
     assert snap["room_code"]  # a friend's room keeps its code and invite link
     assert not [q for q in ctx.captured_queries if "contests_arena" in q["sql"]]
+
+
+def test_an_arenas_pool_is_no_person_to_moderators_or_visitors(client, mod):
+    """A tester found the pool ``#arena-…`` in /mod/users/, revoked its coins
+    and stuck the arena (and the ticker): a house account is not listed,
+    has no moderator page and no profile, and no moderator action reaches it."""
+    from moderation import actions
+
+    a = new_arena(mod)
+    pool = a.pool.username
+    assert pool.startswith("#arena-")
+    client.force_login(mod)
+    found = client.get("/mod/users/", {"q": "arena"})
+    assert found.status_code == 200
+    assert pool not in found.content.decode()
+    assert client.get(f"/mod/users/{quote(pool)}/").status_code == 404
+    assert client.get(f"/accounts/profile/{quote(pool)}/").status_code == 404
+    refused("no_user", actions.target_user, mod, pool)

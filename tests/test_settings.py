@@ -109,3 +109,26 @@ def test_beat_and_the_ticker_run_one_table_of_jobs(settings):
     assert [name for name, _, _ in ticker.jobs] == [name for name, _, _ in PERIODIC_JOBS]
     assert [f"{t.__module__}.{t.__name__}" for _, t, _ in ticker.jobs] == [
         task for _, task, _ in PERIODIC_JOBS]
+
+
+def test_a_failing_ticker_job_leaves_the_others_running_and_waits_its_period(caplog):
+    """A tester's arena whose pool a moderator had emptied raised in its job
+    five times a second, and the jobs after it (the daily challenge's close)
+    never ran: now a job that raises is logged, the rest run, and it is tried
+    again only after its own period."""
+    from games.adapters.scheduler import Ticker
+
+    ran: list[str] = []
+
+    def broken() -> None:
+        ran.append("broken")
+        raise RuntimeError("pool short")
+
+    ticker = Ticker()
+    ticker.jobs = [("broken", broken, 60.0), ("after", lambda: ran.append("after"), 0.0)]
+    ticker._next = {"broken": 0.0, "after": 0.0}
+    with caplog.at_level("ERROR", logger="games.adapters.scheduler"):
+        ticker.tick()
+        ticker.tick()
+    assert ran == ["broken", "after", "after"]
+    assert [r.getMessage() for r in caplog.records] == ["ticker job broken failed"]

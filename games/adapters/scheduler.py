@@ -95,12 +95,20 @@ class Ticker:
         self._next = {name: 0.0 for name, _, _ in self.jobs}
 
     def tick(self) -> None:
-        """Run the jobs that are due (sync; called in the ticker's own thread)."""
+        """Run the jobs that are due (sync; called in the ticker's own thread).
+
+        A job that raises is logged and tried again at its next period, as
+        Celery beat would: the jobs after it still run (a stuck arena once
+        kept the daily challenge's close from running, and logged 5 a second).
+        """
         now = time.monotonic()
         for name, task, every in self.jobs:
             if now >= self._next[name]:
-                task()  # a Celery task called directly runs here, in this thread
                 self._next[name] = now + every
+                try:
+                    task()  # a Celery task called directly runs here, in this thread
+                except Exception:
+                    log.exception("ticker job %s failed", name)
 
     async def run(self) -> None:
         """Tick forever (until cancelled)."""
