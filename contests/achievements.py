@@ -131,7 +131,7 @@ def grant(user_id: int, code: str) -> bool:
         # the profile's lock first (as a game's end holds it): a game's end and
         # this grant of the same account run one after the other
         rated = Profile.objects.select_for_update().filter(user_id=user_id).values_list(
-            "rated_games", flat=True).first() or 0
+            "counted_games", flat=True).first() or 0
         eligible = rated >= int(settings.CONTESTS_REWARD_MIN_RATED_GAMES)
         held = held_by([user_id]).get(user_id, {})
         return bool(award(user_id, [code], held, eligible))

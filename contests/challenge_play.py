@@ -147,7 +147,7 @@ def _entry(day: ChallengeDay, user: User) -> ChallengeEntry:
     entry = ChallengeEntry.objects.select_for_update().filter(day=day, user=user).first()
     if entry is not None:
         return entry
-    games = Profile.objects.filter(user=user).values_list("rated_games", flat=True).first()
+    games = Profile.objects.filter(user=user).values_list("counted_games", flat=True).first()
     try:
         with transaction.atomic():
             ChallengeEntry.objects.create(

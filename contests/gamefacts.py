@@ -101,7 +101,7 @@ def settle(end: GameEnd) -> None:
     if not facts:
         return
     figures = {uid: (rated, points) for uid, rated, points in Profile.objects.filter(
-        Q(user_id__in=list(facts))).values_list("user_id", "rated_games", "rating_points")}
+        Q(user_id__in=list(facts))).values_list("user_id", "counted_games", "rating_points")}
     held = achievements.held_by(facts)
     needed = int(settings.CONTESTS_REWARD_MIN_RATED_GAMES)
     for uid in sorted(facts):  # the lock order: ascending user id

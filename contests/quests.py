@@ -8,7 +8,8 @@ from game ends (``contests.gamefacts``, rated games only) and from other
 contest parts through :func:`count` (the daily challenge's ``challenge``).
 A done task's coins are claimed by the player (:func:`claim`, once, through
 the ledger with ``CoinEntry.Reason.TASK``), and only by an account with
-``settings.CONTESTS_REWARD_MIN_RATED_GAMES`` rated games.
+``settings.CONTESTS_REWARD_MIN_RATED_GAMES`` rated games that ended normally or
+by an escape (``Profile.counted_games``, RULES.md §12).
 
 Progress is sent live: after the commit, a ``{"type": "task", "task": …}``
 frame on the per-user channel (docs/protocol.md) for each task that moved.
@@ -88,7 +89,9 @@ def assigned(user_id: int, day: date) -> list[Task]:
 
 
 def min_rated_games() -> int:
-    """Rated games an account needs before tasks and achievements pay (§12)."""
+    """Rated games an account needs before tasks and achievements pay (§12):
+    rated games that ended normally or by an escape (``Profile.counted_games``;
+    one a moderator ended does not count)."""
     return int(settings.CONTESTS_REWARD_MIN_RATED_GAMES)
 
 
@@ -115,7 +118,7 @@ def status(user_id: int, now: datetime | None = None) -> dict[str, Any]:
     tasks = assigned(user_id, day)
     rows = {r.code: r for r in TaskProgress.objects.filter(
         user_id=user_id, day=day, code__in=[t.code for t in tasks])}
-    rated = Profile.objects.filter(user_id=user_id).values_list("rated_games", flat=True).first()
+    rated = Profile.objects.filter(user_id=user_id).values_list("counted_games", flat=True).first()
     rated = rated or 0
     out = []
     for t in tasks:
@@ -131,7 +134,7 @@ def _tell_done(user_id: int, task: Task) -> None:
     rated games let tasks pay (§12), ``task_done_locked``: how many are still
     needed, not "claim" (a tester was told to claim coins the lobby refused)."""
     rated = Profile.objects.filter(user_id=user_id).values_list(
-        "rated_games", flat=True).first() or 0
+        "counted_games", flat=True).first() or 0
     if rated >= min_rated_games():
         inbox.post(user_id, "task_done", {"reward": task.reward}, link="/")
     else:
@@ -193,7 +196,7 @@ def claim(user_id: int, code: str, now: datetime | None = None) -> dict[str, Any
         # the lock order (Profile before the task's row, as at a game's end, whose
         # rating hook locks the profile before contests count): no deadlock
         rated = Profile.objects.select_for_update().filter(user_id=user_id).values_list(
-            "rated_games", flat=True).first() or 0
+            "counted_games", flat=True).first() or 0
         if rated < min_rated_games():
             raise Refused("reward_locked",
                           _("Rewards come after %(needed)s rated games; you have played "

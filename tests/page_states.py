@@ -176,7 +176,7 @@ def challenge_field(names: tuple[str, ...]) -> str:
 
     user_model = get_user_model()
     players = [user_model.objects.create_user(username=n) for n in names]
-    Profile.objects.filter(user__in=players).update(rated_games=10)
+    Profile.objects.filter(user__in=players).update(rated_games=10, counted_games=10)
     day = challenge.today()
     rng = random.Random(7)
     for i, user in enumerate(players):

@@ -40,7 +40,7 @@ from django.db import transaction
 from accounts.models import Profile
 from contests import quests
 user = get_user_model().objects.get(username="{name}")
-Profile.objects.filter(user=user).update(rated_games=10)
+Profile.objects.filter(user=user).update(rated_games=10, counted_games=10)
 with transaction.atomic():
     quests.count(user.pk, "{fact}", {n})
 """

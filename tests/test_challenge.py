@@ -47,7 +47,7 @@ def after_hands(board):
 
 
 def make_ranked(users, games: int = 10) -> None:
-    Profile.objects.filter(user__in=users).update(rated_games=games)
+    Profile.objects.filter(user__in=users).update(rated_games=games, counted_games=games)
 
 
 # --- 1. the day ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from accounts import inbox
 from accounts.models import Notification, Profile, RatingEntry
 from contests import achievements, gamefacts, quests, weekly
 from contests.models import Achievement, TaskProgress, WeeklyBadge, WeeklyEntry
-from games import engine
+from games import engine, play
 from games.models import Game
 from shop.models import CoinEntry
 from tests import helpers
@@ -222,7 +222,7 @@ def test_a_rated_game_counts_and_the_claim_pays_once(one_task, client):
     assert refused.status_code == 400
     assert refused.json()["reason"] == "reward_locked"
     assert coins(me) == before
-    Profile.objects.filter(user=me).update(rated_games=10)
+    Profile.objects.filter(user=me).update(rated_games=10, counted_games=10)
     ok = client.post("/api/tasks/play1/claim", HTTP_ACCEPT="application/json").json()
     assert ok["ok"] is True
     assert ok["task"]["claimed"] is True
@@ -251,7 +251,7 @@ def test_a_task_not_done_is_refused_and_other_parts_count_facts(settings):
     settings.CONTESTS_TASK_POOL = (("challenge", "challenge", 2, 50),)
     settings.CONTESTS_TASKS_PER_DAY = 1
     (u,) = helpers.make_players(1, "ch")
-    Profile.objects.filter(user=u).update(rated_games=10)
+    Profile.objects.filter(user=u).update(rated_games=10, counted_games=10)
     with pytest.raises(Refused) as e:
         quests.claim(u.pk, "challenge")
     assert e.value.reason == "task_not_done"
@@ -319,7 +319,7 @@ def test_parallel_claims_pay_once(one_task):
     users = helpers.make_players(4, "par")
     finish(helpers.start_game(users))
     me = users[0]
-    Profile.objects.filter(user=me).update(rated_games=10)
+    Profile.objects.filter(user=me).update(rated_games=10, counted_games=10)
     before = coins(me)
     results: list[str] = []
     barrier = threading.Barrier(8)
@@ -390,7 +390,7 @@ def test_achievements_from_a_real_game_unpaid_under_ten_rated_games():
 
 def test_the_tenth_rated_game_pays_what_was_earned_before(client):
     users = helpers.make_players(4, "ten")
-    Profile.objects.filter(user__in=users).update(rated_games=9)
+    Profile.objects.filter(user__in=users).update(rated_games=9, counted_games=9)
     (early,) = helpers.make_players(1, "early")
     game = finish(helpers.start_game(users))
     assert Achievement.objects.filter(user__in=users).exists()
@@ -468,7 +468,7 @@ def test_a_done_task_under_ten_rated_games_shows_a_disabled_claim_with_the_reaso
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'class="small primary claim-btn" disabled' in page
     assert "after 10 rated games" in page
-    Profile.objects.filter(user=owner).update(rated_games=10)
+    Profile.objects.filter(user=owner).update(rated_games=10, counted_games=10)
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert 'class="small primary claim-btn">' in page
     assert "局积分对局后可领取" not in page
@@ -486,3 +486,19 @@ def test_the_lobby_shows_todays_tasks_with_a_claim_button(one_task, client, owne
     assert client.get("/api/tasks").status_code == 401
     assert 'id="daily-tasks"' not in client.get("/").content.decode()
     assert inbox.render("task_done", {"reward": 100})
+
+
+def test_a_game_a_moderator_ended_is_rated_but_counts_toward_no_threshold():
+    """RULES.md §12: thresholds ("10 rated games") use rated games that ended
+    normally or by an escape. A tester's three moderator-ended games counted
+    toward the tasks' 10 (the lobby said "you have 5"; 2 had ended so)."""
+    users = helpers.make_players(4, "modend")
+    Profile.objects.filter(user__in=users).update(rated_games=9, counted_games=9)
+    game = helpers.start_game(users)
+    play.end_game(game.pk, Game.MODERATOR_CLOSE)
+    me = users[0]
+    profile = Profile.objects.get(user=me)
+    assert (profile.rated_games, profile.counted_games) == (10, 9)
+    got = quests.status(me.pk)
+    assert (got["rated_games"], got["eligible"]) == (9, False)
+    assert not Achievement.objects.filter(user=me, paid=True).exists()
