@@ -570,7 +570,9 @@ def set_ready(table_id: int, user: User, ready: bool = True,
               seed: str | None = None) -> Game | None:
     """Mark oneself (un)ready; the game starts once four are seated and ready
     and every seat policy admits them (one who is not admitted is stood up
-    with a ``notice``; the others stay ready).
+    with a ``notice``; the others stay ready). When the others are all ready,
+    a player the policies would refuse is stood up without waiting for their
+    ready (:func:`_maybe_start`).
 
     :param seed: the player's seed for the deal (``games.fairness``; already
         checked by the caller), kept until the next game starts.
@@ -588,21 +590,32 @@ def set_ready(table_id: int, user: User, ready: bool = True,
 
 
 def _maybe_start(table: Table) -> Game | None:
+    """Start the game when four are seated and ready and the seat policies
+    admit them; stand up, with a notice, whoever they refuse. With four
+    seated and every player not yet ready refused by the policies at the
+    start, those are stood up already: they could never ready (a short player
+    at a wager table, RULES.md §9 "removed from the seat before a game"), and
+    the others would wait for them forever (a tester's table did)."""
     seats = list(Seat.objects.filter(table=table).select_related("user__profile"))
-    if not all(s.ready and not s.empty for s in seats):
+    if any(s.empty for s in seats):
+        return None
+    waiting_on = [s for s in seats if not s.ready]
+    if waiting_on and any(s.user_id is None for s in waiting_on):
         return None
     refused: list[tuple[int, Refused]] = []
-    for s in seats:
+    for s in waiting_on or seats:
         if s.user_id is not None:
             try:
                 plugins.check_seat(table, s.user, "start")
             except Refused as e:
                 refused.append((s.user_id, e))
+    if waiting_on and len(refused) < len(waiting_on):
+        return None  # someone who can play is still to ready: the owner may lower the wager
     if refused:
         for uid, why in refused:
             stand_up(table, [uid], why.reason, why.words, why.params)
         return None
-    return play.start_game(table, seats)
+    return None if waiting_on else play.start_game(table, seats)
 
 
 def stand_up_expired(event: events.PresenceExpired) -> int:

@@ -215,8 +215,9 @@ def seat_policy(table: Table, user: User | None, moment: str) -> None:
     stake that follows sees the same balances); a bot may not sit (``"bot"``).
     After a game (``"game_end"``) nobody is stood up for coins: §9 removes a
     player who has fallen below "before a game", so a loser keeps the seat
-    until the next start, and the owner may lower the wager meanwhile (a
-    tester's wager-20 table of new players broke up after one game).
+    until the other three are ready (``games.tables._maybe_start`` asks
+    ``"start"`` of whoever they wait for), and the owner may lower the wager
+    meanwhile (a tester's wager-20 table of new players broke up after one game).
 
     :raises Refused: ``not_enough_coins`` (params ``needed``, ``wager``),
         ``wager_table``.

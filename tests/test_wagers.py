@@ -460,6 +460,37 @@ def test_a_loser_below_the_wager_keeps_the_seat_until_the_next_start(
     assert Game.objects.filter(table=table).count() == 2
 
 
+def test_a_short_player_is_stood_up_once_the_other_three_are_ready(
+        four, notices, django_capture_on_commit_callbacks):
+    """The short player's Ready is off (the page), so the fourth ready never
+    came and the other three waited forever (a tester's table): once they
+    are ready, the one the wager refuses is stood up ("before a game",
+    RULES.md §9); a player who merely has not readied yet is not."""
+    n, e, s, w = four
+    table = wager_table(four, 10)
+    for user in four:
+        presence.touch_presence(f"chan-{user.pk}", table.pk, user)
+    set_coins(n, 1005)  # the loser keeps 995 < 1,000
+    game = start(table, four)
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_with(game, finished_state("1"))
+    notices.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tables.set_ready(table.pk, e)
+        tables.set_ready(table.pk, s)
+    # two ready, w (who can pay) not yet: nobody is stood up
+    assert Seat.objects.filter(table=table, user__isnull=False).count() == 4
+    assert [c["code"] for _u, c in notices] == []
+    with django_capture_on_commit_callbacks(execute=True):
+        tables.set_ready(table.pk, w)
+    seats = dict(Seat.objects.filter(table=table).values_list("index", "user_id"))
+    assert seats == {0: None, 1: e.pk, 2: s.pk, 3: w.pk}
+    assert [(u, c["code"]) for u, c in notices] == [(n.pk, "not_enough_coins")]
+    assert set(Seat.objects.filter(table=table, ready=True).values_list("user_id", flat=True)
+               ) == {e.pk, s.pk, w.pk}  # the others stay ready for a fourth
+    assert Game.objects.filter(table=table).count() == 1
+
+
 def test_raising_the_wager_unreadies_everyone_and_stands_up_the_short(
         four, notices, django_capture_on_commit_callbacks):
     n, e, s, w = four

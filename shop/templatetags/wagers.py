@@ -46,7 +46,8 @@ def wager_strings() -> dict[str, str]:
         "wager_no_bots": _("A wager table takes no bots."),
         "bots_no_wager": _("Bots are seated: remove them to set a wager."),
         "wager_short": _("You need %(needed)s coins to play at this wager: Ready waits until "
-                         "you have them, or the owner lowers the wager."),
+                         "you have them or the owner lowers the wager; once the other three "
+                         "are ready, your seat goes to someone else."),
         "escape_wager": _("At this wager table you also pay %(coins)s coins (all you have, "
                           "if less), shared by the other three."),
     }
