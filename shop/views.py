@@ -57,11 +57,14 @@ def _failed(request: HttpRequest, e: Refused) -> HttpResponse:
 def shop_page(request: HttpRequest) -> HttpResponse:
     """``/shop/``: every item with its picture, price, effect and how many you
     hold; your balance, inventory, check-in and relief. An item priced above
-    your coins has ``short`` (how many coins you lack; its 购买 is disabled)."""
+    your spendable coins has ``short`` (how many coins you lack, coins held by
+    a running wager game not counted, RULES.md §12 "Held stake"; its 购买 is
+    disabled)."""
     catalogue = list(Item.objects.all())
     context: dict[str, Any] = {"catalogue": catalogue}
     if request.user.is_authenticated:
-        balance = Profile.objects.get(user=request.user).coins
+        profile = Profile.objects.get(user=request.user)
+        balance = profile.coins - profile.coins_held
         for item in catalogue:
             item.short = max(0, item.price - balance) if item.for_sale else 0
         slots = inventory.slots_of(request.user.pk)

@@ -921,3 +921,18 @@ def test_the_finisher_locks_the_table_before_any_profile(four):
                    (q.startswith("UPDATE") or "FOR UPDATE" in q or q.startswith("SELECT")))
     assert table < profile
     assert next(coins(u) for u in four) == 1800
+
+
+def test_the_shops_shortfall_counts_only_coins_not_held(four, client):
+    """A tester with 2,000 coins, 400 held by a wager game, was told the gold
+    sign (8,000) lacked 6,000 coins; the purchase needs 6,400 (the server's
+    refusal said so): the shop's hint now counts the held stake out too."""
+    table = wager_table(four, 20)
+    start(table, four)
+    n = four[0]
+    held = Profile.objects.get(user=n).coins_held
+    assert held == 400  # min(2,000, 20 × 20): RULES.md §12 "Held stake"
+    client.force_login(n)
+    catalogue = {i.code: i for i in client.get("/shop/").context["catalogue"]}
+    assert catalogue["gold_sign"].short == 8000 - (2000 - held)
+    assert catalogue["sign"].short == max(0, catalogue["sign"].price - (2000 - held))
