@@ -143,6 +143,9 @@ def test_a_refused_play_says_why_and_the_sign_of_life_keeps_it(site, browser):
     page.locator("#ch-board[data-mine='1']").wait_for()
     for card in triple:
         page.locator(f"#ch-hand button[data-card='{card}']").click()
+    # nothing in the hand beats the dao's pair: 提示 is off and says so, as at the table
+    assert page.locator("#ch-hint").is_disabled()
+    assert page.locator("#ch-hint").get_attribute("title") == "没有大得过桌上的牌，只能不要。"
     # not a legal play now: 出牌 is off, the three cards pressed, and after a
     # pause the page says which rule (…/why, the tutorial's sentence)
     assert page.locator("#ch-play").is_disabled()

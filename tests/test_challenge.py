@@ -640,13 +640,17 @@ def test_finishing_a_board_counts_on_todays_challenge_task(settings):
 
 def follow_a_dao_pair(board: ChallengeBoard) -> list[str]:
     """Rewrite the board so East has led a pair of the dao rank and South, to
-    follow, holds three plain low cards (a triple cannot beat a pair, RULES.md
-    §3); returns those three (tests/test_browser_challenge.py uses it too)."""
+    follow, holds three plain low cards and singles of other ranks: nothing
+    beats the pair (a triple cannot, RULES.md §3; only an atom or a hydrogen
+    bomb beats the dao's pair); returns those three
+    (tests/test_browser_challenge.py uses it too)."""
     state = board.state
     dao = state["dao"]
     low = "4" if dao == "3" else "3"
     pair, triple = [dao + "S", dao + "H"], [low + "S", low + "H", low + "C"]
-    state["hands"][2] = triple + [c for c in state["hands"][2] if c[0] not in (dao, low)][:10]
+    singles = {c[0]: c for c in state["hands"][2]
+               if c[0] not in (dao, low) and c not in ("RJ", "BJ")}
+    state["hands"][2] = triple + list(singles.values())[:10]
     state["turn"] = 2
     state["trick"] = {"leader": 1, "plays": [[1, pair]], "last": [1, pair], "passes": 0,
                       "points": 0}

@@ -101,7 +101,10 @@ function render() {
     // only a legal play may be sent (the server's hints are every legal play now)
     $("ch-play").disabled = !mine || !hintFor(selected.map((i) => v.hand[i]), f.hints);
     $("ch-pass").disabled = !mine || v.trick.last === null;
-    $("ch-hint").disabled = !mine || f.status !== "playing";
+    // as at the table: nothing beats the table, 提示 is off and 不要 the one play
+    const beaten = mine && v.trick.last !== null && !(f.hints && f.hints.length);
+    $("ch-hint").disabled = !mine || f.status !== "playing" || beaten;
+    $("ch-hint").title = beaten ? S.nothing_beats : "";
     $("ch-result").hidden = true;
   } else if (f.status === "done") {
     $("ch-info").textContent = `${S.dao} ${f.dao === "T" ? "10" : f.dao} · ${S.indicator} ${cardText(f.indicator)} ${dealtTo(f.indicator_seat)}`;
