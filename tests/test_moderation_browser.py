@@ -246,3 +246,112 @@ def test_the_table_pages_labels_sit_above_their_own_fields(site, browser, width)
     assert [b for b in boxes if not _above_its_field(b)] == []
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     mod.assert_clean()
+
+
+# every frame the page sends on its socket, in window.__sent
+RECORD_SENDS_JS = """
+window.__sent = [];
+const realSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  window.__sent.push(String(data));
+  return realSend.call(this, data);
+};
+"""
+REPORTS_SENT_JS = "() => window.__sent.filter((d) => JSON.parse(d).type === 'report').length"
+
+
+def test_a_player_who_escaped_is_still_listed_in_the_report_dialog(site, browser):  # noqa: F811
+    """A tester could not report a player who had escaped: the dialog listed
+    only the seats. It lists everyone the server takes (seated, or playing the
+    table's game): the escaper, stood up, is there; the reporter and the bots
+    are not, nobody twice; the report is accepted."""
+    tag = uuid.uuid4().hex[:6]
+    me = Player.open(browser, "tpj" + tag, viewport={"width": 1000, "height": 760})
+    me.sign_up(site.base_url)
+    me.create_table("逃跑举报桌")
+    escaper = Player.open(browser, "tpy" + tag, viewport={"width": 1000, "height": 760})
+    escaper.sign_up(site.base_url)
+    escaper.open_from_lobby(site.base_url, "逃跑举报桌")
+    escaper.sit(1)
+    me.add_bots()
+    me.ready()
+    escaper.ready()
+    page = me.page
+    page.locator("#table-app[data-status=playing]").wait_for()
+    escaper.page.locator("#escape-btn").click()
+    escaper.page.locator("#escape-confirm").click()
+    page.locator("#table-app[data-status=over]").wait_for()
+    # stood up: no seat of the table holds them any more
+    page.wait_for_function(
+        "(id) => !window.YuanziTable.state().table.seats"
+        ".some((s) => s.player && s.player.id === id)",
+        arg=page.evaluate("window.YuanziTable.state().view.players[1].user_id"))
+    if page.locator("#result-close").is_visible():
+        page.locator("#result-close").click()
+    page.locator("#report-btn").click()
+    dialog = page.locator("#report-dialog")
+    dialog.wait_for()
+    names = dialog.locator("#report-user option").all_inner_texts()
+    assert names == [escaper.name]
+    assert dialog.locator("#report-send").is_enabled()
+    dialog.locator("#report-category").select_option("stalling")
+    dialog.locator("#report-send").click()
+    page.wait_for_function("() => (window.__toasts || []).some((t) => t.includes('举报'))")
+    dialog.wait_for(state="hidden")
+    out = site.manage("shell", "-c", "from moderation.models import Report; "
+                      f"r = Report.objects.get(reporter__username='{me.name}'); "
+                      "print(r.category, r.target.username, r.game_id is not None)")
+    assert out.split()[-3:] == ["stalling", escaper.name, "True"]
+    me.assert_clean()
+    escaper.assert_clean()
+
+
+def test_a_double_tap_on_send_files_one_report_and_stands_nobody_up(
+        site, browser):  # noqa: F811
+    """On a phone, a double-tap on 发送举报 went through to 站起 beneath the
+    closing dialog and stood the reporter up. The button is off once pressed
+    (one report), the dialog closes with the answer, and a tap just after it
+    closes reaches nothing beneath; a later tap works."""
+    tag = uuid.uuid4().hex[:6]
+    me = Player.open(browser, "sjj" + tag, viewport={"width": 360, "height": 740},
+                     is_mobile=True, has_touch=True)
+    me.page.add_init_script(RECORD_SENDS_JS)
+    me.sign_up(site.base_url)
+    me.create_table("双击举报桌")
+    other = Player.open(browser, "sjy" + tag, viewport={"width": 1000, "height": 760})
+    other.sign_up(site.base_url)
+    other.open_from_lobby(site.base_url, "双击举报桌")
+    other.sit(1)
+    page = me.page
+    page.locator('.seat[data-seat="1"]', has_text=other.name).wait_for()
+    assert page.locator("#stand-btn").is_visible()
+    page.locator("#report-btn").tap()
+    dialog = page.locator("#report-dialog")
+    dialog.wait_for()
+    assert dialog.locator("#report-user option").all_inner_texts() == [other.name]
+    send = dialog.locator("#report-send").bounding_box()
+    x, y = send["x"] + send["width"] / 2, send["y"] + send["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)
+    # the second tap as late as a slow double-tap's: just after the dialog
+    # closed, on 站起 (where the page beneath would take it)
+    dialog.wait_for(state="hidden")
+    stand = page.locator("#stand-btn").bounding_box()
+    page.touchscreen.tap(stand["x"] + stand["width"] / 2, stand["y"] + stand["height"] / 2)
+    page.wait_for_timeout(800)
+    assert page.evaluate(REPORTS_SENT_JS) == 1
+    assert page.evaluate(
+        "() => window.__sent.filter((d) => JSON.parse(d).type === 'stand').length") == 0
+    assert page.locator('.seat.is-me[data-seat="0"]').count() == 1
+    assert any("举报" in t for t in me.toasts()), me.toasts()
+    out = site.manage("shell", "-c", "from moderation.models import Report; print(Report"
+                      f".objects.filter(reporter__username='{me.name}').count())")
+    assert out.split()[-1] == "1"
+    # the guard is brief: a tap now works (the dialog opens again)
+    page.locator("#report-btn").tap()
+    dialog.wait_for()
+    assert dialog.locator("#report-send").is_enabled()
+    page.locator("#report-cancel").tap()
+    dialog.wait_for(state="hidden")
+    me.assert_clean()
+    other.assert_clean()

@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from games import chat, play, tables
-from games.models import Game
-from moderation import reports
+from games.models import Game, Seat
+from moderation import actions, reports
 from moderation.models import AuditEntry, Report
 from tests.helpers import make_players, start_game
 from yuanzi_site.refusals import Refused
@@ -140,3 +140,30 @@ def test_resolve_and_dismiss_through_the_console(mod, owner, outsider, partner):
 
 def test_a_player_cannot_see_the_queue(owner):
     assert _client(owner).get("/mod/reports/").status_code == 403
+
+
+def test_a_player_gone_from_the_game_can_still_be_reported_from_its_table(mod):
+    """The table's report dialog lists the players of its current or last game
+    as well as those seated (moderation/report.js): one who escaped, or whom a
+    moderator kicked, is stood up, yet a player of that game may report them
+    there (docs/protocol.md ``report``: "seated at this table or playing its
+    game"), until the table's next game starts."""
+    users = make_players(8)
+    game = start_game(users[:4])
+    play.escape(game.pk, users[1])
+    assert not Seat.objects.filter(table_id=game.table_id, user=users[1]).exists()
+    report = reports.create_report(users[0], game.table_id, category="stalling",
+                                   user_id=users[1].pk)
+    assert (report.target_id, report.game_id) == (users[1].pk, game.pk)
+
+    kicked = start_game(users[4:])
+    actions.kick(mod, kicked.table_id, users[5].username, "挂机")
+    assert not Seat.objects.filter(table_id=kicked.table_id, user=users[5]).exists()
+    report = reports.create_report(users[4], kicked.table_id, category="cheating",
+                                   user_id=users[5].pk)
+    assert (report.target_id, report.game_id) == (users[5].pk, kicked.pk)
+    # someone never at that table nor in its game is not reportable there
+    with pytest.raises(Refused) as e:
+        reports.create_report(users[4], kicked.table_id, category="other",
+                              user_id=users[1].pk)
+    assert e.value.reason == "bad_report"
