@@ -148,7 +148,9 @@ def set_wager(table_id: int, user: User, wager: object, confirm: bool = False) -
     set only with ``confirm`` (else ``wager_stands_up``, params ``count`` —
     how many would be stood up, never their balances — and ``wager``). A
     changed wager un-readies everyone seated and stands up, each told by a
-    ``notice`` (``not_enough_coins``), whoever holds under ``100 × wager``.
+    ``notice`` (``not_enough_coins``), whoever holds under ``100 × wager``;
+    the other seated players but the owner are told by a ``wager_changed``
+    notice (params ``wager``, ``table_id``).
     Setting the wager it already has changes nothing.
 
     :param wager: the message's ``wager`` field, checked by :func:`parse_wager`.
@@ -195,6 +197,14 @@ def set_wager(table_id: int, user: User, wager: object, confirm: bool = False) -
         if short:
             e = _short(wager)
             tables.stand_up(table, short, e.reason, e.words, e.params)
+        # the others' Ready went with the old wager: say why (no "table" param:
+        # that would read as a stand-up's reason, static/js/notices.js)
+        for uid in seated:
+            if uid != table.owner_id and uid not in short:
+                events.notify(uid, "wager_changed", events.say(
+                    gettext_noop("The owner changed the wager to %(wager)s coins: press Ready "
+                                 "again to play at it."), wager=wager),
+                    {"wager": wager, "table_id": table.pk})
         events.publish(events.TableChanged(table.pk))
     return wager
 

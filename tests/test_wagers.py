@@ -512,9 +512,14 @@ def test_raising_the_wager_unreadies_everyone_and_stands_up_the_short(
     seats = list(Seat.objects.filter(table=table).order_by("index")
                  .values_list("user_id", "ready"))
     assert seats == [(n.pk, False), (e.pk, False), (s.pk, False), (None, False)]
-    assert sorted((u, c["code"], c["params"]["needed"]) for u, c in notices) == sorted(
-        [(w.pk, "not_enough_coins", 4000)])
+    stood = [(u, c) for u, c in notices if c["code"] == "not_enough_coins"]
+    assert [(u, c["params"]["needed"]) for u, c in stood] == [(w.pk, 4000)]
+    # those still seated, the owner aside, are told why their Ready went
+    told = sorted((u, c["params"]["wager"]) for u, c in notices if c["code"] == "wager_changed")
+    assert told == sorted([(e.pk, 40), (s.pk, 40)])
     assert all(c["params"]["table_id"] == table.pk for _, c in notices)
+    assert all("table" not in c["params"] for _, c in notices if c["code"] == "wager_changed")
+    assert len(notices) == 3
 
 
 def test_the_same_wager_again_changes_nothing(four):
