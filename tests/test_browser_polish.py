@@ -11,6 +11,10 @@ driven directly (NOTES.md).
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from tests.browser import DESKTOP as DEVICES_DESKTOP
 from tests.browser import DEVICES, NEEDS_CHROMIUM, Player
 from tests.servers import Site
@@ -365,3 +369,366 @@ def test_a_table_name_pasted_too_long_shows_its_cut(site, browser, device):
       .map(e => e.getBoundingClientRect().right)""")
     assert max(rects) <= page.viewport_size["width"], rects
     me.assert_clean()
+
+
+# The game-info bar above the felt: its items (the dao box, the half and stake,
+# the scores) and every piece of text in them, with its rectangle (viewport
+# CSS px), whether its box cuts its text and whether a text node of it broke
+# across lines.
+INFO_BAR_JS = """() => {
+  const box = e => { const r = e.getBoundingClientRect();
+    return {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}; };
+  const broken = e => [...e.childNodes].concat(...[...e.children].map(c => [...c.childNodes]))
+    .filter(n => n.nodeType === 3 && n.data.trim()).some(n => {
+      const g = document.createRange(); g.selectNodeContents(n);
+      return g.getClientRects().length > 1; });
+  const bar = document.getElementById('game-info');
+  const sels = '#indicator-card .pcard, .dao-text, #indicator-seat, #half-label, #stake, '
+    + '.score-label, .score-points, .score-last';
+  return {
+    bar: box(bar), width: innerWidth, height: innerHeight,
+    items: [...bar.children].map(e => ({name: e.className, r: box(e)})),
+    leaves: [...bar.querySelectorAll(sels)].filter(e => e.getClientRects().length).map(e => ({
+      name: e.id || e.className, text: e.textContent, r: box(e), broken: broken(e),
+      clipped: !e.matches('.pcard') && (e.scrollWidth > e.clientWidth + 1
+                                        || e.scrollHeight > e.clientHeight + 1)})),
+  };
+}"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["right"] - 0.5 and b["x"] < a["right"] - 0.5
+            and a["y"] < b["bottom"] - 0.5 and b["y"] < a["bottom"] - 0.5)
+
+
+def _within(inner: dict, outer: dict) -> bool:
+    return (inner["x"] >= outer["x"] - 0.5 and inner["right"] <= outer["right"] + 0.5
+            and inner["y"] >= outer["y"] - 0.5 and inner["bottom"] <= outer["bottom"] + 0.5)
+
+
+def _phone(width: int, height: int, locale: str) -> dict:
+    return {"viewport": {"width": width, "height": height}, "is_mobile": True,
+            "has_touch": True, "locale": locale}
+
+
+INFO_PHONES = [_phone(390, 844, "en-US"), _phone(360, 740, "en-US"), _phone(360, 740, "zh-CN"),
+               _phone(740, 360, "en-US"), _phone(844, 390, "en-US"), _phone(740, 360, "zh-CN")]
+
+
+@pytest.mark.parametrize("device", INFO_PHONES, ids=[
+    "390x844-en", "360x740-en", "360x740-zh", "740x360-en", "844x390-en", "740x360-zh"])
+def test_the_info_bar_wraps_whole_items_on_a_phone(site, browser, device):
+    """A tester's 390 × 844 phone after a double clamp: "Stake 2 (doubled by the
+    double clamp)" was drawn over "dealt to bob" and "1st half: 0" broke in
+    two. Upright and sideways, in English and Chinese, after a double clamp
+    and after two halves: every piece of the bar's text is whole (one line,
+    not cut; sideways the long stake may take two lines of its own), none
+    overlaps another, all inside the bar and the screen."""
+    me = _person(browser, site.base_url, device)
+    page = me.page
+    english = device["locale"] == "en-US"
+    landscape = device["viewport"]["width"] > device["viewport"]["height"]
+    table_id = _practice_game(me, "信息栏")
+    for kind in ("clamp_out", "two_halves"):
+        _finish(site, me, table_id, kind)
+        page.evaluate("window.scrollTo(0, 0)")
+        seen = page.evaluate(INFO_BAR_JS)
+        texts = {leaf["name"]: leaf["text"] for leaf in seen["leaves"]}
+        assert texts["half-label"] == ("Game over" if english else "本局结束"), texts
+        if kind == "clamp_out":
+            assert texts["stake"] == ("Stake 2 (doubled by the double clamp)" if english
+                                      else "对局分 2（双夹翻倍）"), texts
+        assert texts["indicator-seat"].startswith("dealt to" if english else "由"), texts
+        screen = {"x": 0, "y": 0, "right": seen["width"], "bottom": seen["height"]}
+        assert _within(seen["bar"], screen), (kind, seen["bar"], device)
+        items = seen["items"]
+        assert [i["name"] for i in items] == ["dao-box", "half-box", "scores"], items
+        for i, a in enumerate(items):
+            assert a["r"]["w"] > 0, (kind, a)
+            assert _within(a["r"], seen["bar"]), (kind, a, seen["bar"])
+            for b in items[i + 1:]:
+                assert not _overlap(a["r"], b["r"]), (kind, a, b, device)
+        leaves = seen["leaves"]
+        lasts = [leaf for leaf in leaves if leaf["name"] == "score-last"]
+        assert len(lasts) == (0 if landscape else 2 if kind == "clamp_out" else 4), leaves
+        for i, a in enumerate(leaves):
+            assert a["r"]["w"] > 0, (kind, a)
+            assert a["r"]["h"] > 0, (kind, a)
+            assert _within(a["r"], seen["bar"]), (kind, a, seen["bar"], device)
+            assert not a["clipped"], (kind, a, device)
+            if not (landscape and a["name"] == "stake"):
+                assert not a["broken"], (kind, a, device)
+            for b in leaves[i + 1:]:
+                assert not _overlap(a["r"], b["r"]), (kind, a, b, device)
+    me.assert_clean()
+
+
+# A rated game escaped in its second half (RULES.md §7): the s3 deal of
+# tests/page_states.py played by the heuristic bot into the second half until
+# some points are captured there, seat 1 leaves; the table's game replaced by
+# it (as page_states.install does). Prints the finished halves' points and
+# the seats' captures of the unfinished half.
+SECOND_HALF_ESCAPE = """
+import json, random
+from games import engine, events
+from games.models import Game, Table
+state = engine.new_game("s3", levels=[0, 0, 0, 0])
+rng = random.Random("s3")
+while state["half"] == 1 or not (any(state["captured"]) and len(state["actions"]) > 8):
+    seat = state["turn"]
+    state, _ = engine.apply(state, seat,
+                            engine.heuristic_policy(engine.view(state, seat), rng))
+state = engine.abandon(state, "escape", 1)[0]
+table = Table.objects.get(pk=%(table)d)
+Game.objects.filter(pk=table.current_game_id).update(
+    state=state, seq=state["seq"], status=Game.OVER, due_at=None, settled=True)
+Table.objects.filter(pk=table.pk).update(status=Table.WAITING)
+events.publish(events.TableChanged(table.pk))
+print(json.dumps([[h["points"] for h in state["halves"]], state["captured"]]))
+"""
+
+GAME_POINTS = ("import json; from games.models import Table; "
+               "s = Table.objects.get(pk=%(table)d).current_game.state; "
+               "print(json.dumps([[h['points'] for h in s['halves']], s['captured']]))")
+
+
+def _bar_scores(page) -> dict:
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+      '#scores .score')].map(b => [b.dataset.team, {
+        label: b.querySelector('.score-label').textContent,
+        points: b.querySelector('.score-points').textContent,
+        lines: [...b.querySelectorAll('.score-last')].map(e => e.textContent)}]))""")
+
+
+@DEVICES
+def test_an_escaped_games_bar_shows_each_teams_points(site, browser, device):
+    """After an escape the bar showed 我方 / 对方 with no numbers: the engine
+    keeps the unfinished half out of ``halves`` (its captures stay in the
+    view's ``captured``) and the bar summed ``halves`` only. It now shows
+    each team's points as for a game that ended normally: each half played
+    (the unfinished one with what was captured so far) and their total."""
+    me = _person(browser, site.base_url, device)
+    table_id = _practice_game(me, "逃跑桌")
+    # escaped in the first half (tests/page_states.py: seat 1 left after 12 moves)
+    _finish(site, me, table_id, "escape")
+    assert me.page.locator("#result-panel").get_attribute("data-reason") == "escape"
+    halves, captured = json.loads(_server(site, GAME_POINTS % {"table": table_id}))
+    assert halves == []
+    team = [captured[0] + captured[2], captured[1] + captured[3]]
+    assert sum(team) > 0, captured
+    scores = _bar_scores(me.page)
+    assert scores == {
+        "0": {"label": "我方", "points": str(team[0]), "lines": [f"上半局 {team[0]}"]},
+        "1": {"label": "对方", "points": str(team[1]), "lines": [f"上半局 {team[1]}"]},
+    }, scores
+    assert me.page.locator("#half-label").text_content() == "本局结束"
+    # the result panel counts the same: the unfinished half's column and the total
+    assert _result_totals(me.page) == {"0": [str(team[0]), str(team[0])],
+                                       "1": [str(team[1]), str(team[1])]}
+
+    # escaped in the second half: the first half's points, the second's so far, the sum
+    halves, captured = json.loads(_server(site, SECOND_HALF_ESCAPE % {"table": table_id}))
+    me.page.evaluate("() => localStorage.clear()")  # the same game id: its result shown afresh
+    me.page.reload()
+    me.page.locator("#result-panel").wait_for(state="visible")
+    assert len(halves) == 1, halves
+    team = [captured[0] + captured[2], captured[1] + captured[3]]
+    assert sum(team) > 0, captured
+    scores = _bar_scores(me.page)
+    for t in (0, 1):
+        first = halves[0][t]
+        assert scores[str(t)]["points"] == str(first + team[t]), scores
+        assert scores[str(t)]["lines"] == [f"上半局 {first}", f"下半局 {team[t]}"], scores
+        assert _result_totals(me.page)[str(t)] == [str(first), str(team[t]),
+                                                   str(first + team[t])]
+    me.assert_clean()
+
+
+def _result_totals(page) -> dict[str, list[str]]:
+    """The result panel's totals table: per team, each half's cell and the total."""
+    return page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#result-panel .result-totals tr[data-team]')].map(
+            (tr) => [tr.dataset.team,
+                     [...tr.querySelectorAll('td')].map((td) => td.textContent)]))""")
+
+
+# Every toast on screen now (#toasts, not yet fading): its class and text.
+TOASTS_SHOWN_JS = """() => [...document.querySelectorAll('#toasts .toast:not(.fade)')]
+  .map(t => t.className + ': ' + t.textContent)"""
+
+
+def test_a_refused_sit_at_a_wager_table_is_told_once(site, browser):
+    """A tester saw "This table's wager is 40 coins: you need 4000 coins to sit
+    here." twice after 坐下. The socket carries one ``error`` frame for the sit;
+    the same sentence had come just before as the ``notice`` that stood the
+    player up when the owner set the wager (shop.wagers.set_wager), and both
+    were toasted, one above the other. A toast saying what one on screen says
+    takes its place (static/js/notices.js): one toast, the refusal's. A
+    newcomer who was never seated gets one error frame and one toast too."""
+    owner = _person(browser, site.base_url, DEVICES_DESKTOP, locale="en-US")
+    _server(site, "from accounts.models import Profile; "
+                  f"Profile.objects.filter(user__username={owner.name!r}).update(coins=10000)")
+    owner.page.reload()
+    owner.create_table("Wager table")
+    table_url = owner.page.url
+    sitter = _person(browser, site.base_url, DEVICES_DESKTOP, locale="en-US")
+    frames: list[dict] = []
+
+    def record(ws):
+        if "/ws/table/" in ws.url:
+            ws.on("framereceived", lambda f: frames.append(json.loads(f)))
+
+    sitter.page.on("websocket", record)
+    page = sitter.page
+    page.goto(table_url)
+    sitter.wait_connected()
+    sitter.sit(1)
+    owner.page.locator("#wager-select").select_option("40")
+    owner.page.locator("#wager-set").click()
+    owner.page.locator("#wager-confirm-yes").click()  # 1 seated player cannot afford it
+    owner.page.locator("#wager-box[data-wager='40']").wait_for()
+    words = "This table's wager is 40 coins: you need 4000 coins to sit here."
+    page.locator("#toasts .notice-toast", has_text=words).wait_for()
+    page.locator('.seat[data-seat="1"] button.sit').click()
+    page.locator("#toasts .toast.error", has_text=words).wait_for()
+    page.wait_for_timeout(500)  # anything more the socket had to say
+    told = [(f["type"], f.get("reason") or f.get("code")) for f in frames
+            if f.get("message") == words]
+    assert told == [("notice", "not_enough_coins"), ("error", "not_enough_coins")], told
+    errors = [t for t in sitter.toasts() if t.startswith("toast error")]
+    assert errors == [f"toast error: {words}"], sitter.toasts()
+    shown = [t for t in page.evaluate(TOASTS_SHOWN_JS) if words in t]
+    assert shown == [f"toast error: {words}"], page.evaluate(TOASTS_SHOWN_JS)
+
+    # the tester's steps as written: someone who never sat here
+    newcomer = _person(browser, site.base_url, DEVICES_DESKTOP, locale="en-US")
+    newcomer.page.goto(table_url)
+    newcomer.wait_connected()
+    newcomer.page.locator('.seat[data-seat="2"] button.sit').click()
+    newcomer.page.locator("#toasts .toast.error", has_text=words).wait_for()
+    newcomer.page.wait_for_timeout(500)
+    assert [t for t in newcomer.toasts() if words in t] == [f"toast error: {words}"], \
+        newcomer.toasts()
+    for p in (owner, sitter, newcomer):
+        p.assert_clean()
+
+
+# The lobby's arena panel: per list item its class, text and top and bottom
+# border widths; the list's own bottom border; any <hr> in the panel.
+ARENA_PANEL_JS = """() => {
+  const panel = document.getElementById('arena-lobby');
+  const list = panel.querySelector('.arena-list');
+  const px = (e, side) => parseFloat(getComputedStyle(e)[`border${side}Width`]) *
+    (getComputedStyle(e)[`border${side}Style`] === 'none' ? 0 : 1);
+  return {
+    items: [...list.children].map(li => ({cls: li.className, text: li.textContent.trim(),
+      top: px(li, 'Top'), bottom: px(li, 'Bottom'), h: li.getBoundingClientRect().height})),
+    list: px(list, 'Bottom'), rules: panel.querySelectorAll('hr').length,
+  };
+}"""
+
+STAGE_ARENAS = """
+import secrets
+from datetime import timedelta
+from django.contrib.auth.models import User
+from django.utils import timezone
+from contests.models import Arena
+for i in range(2):
+    pool = User.objects.create_user(username=f"#arena-polish-{secrets.token_hex(4)}",
+                                    is_active=False)
+    Arena.objects.create(name=f"Polish cup {i}", starts_at=timezone.now() + timedelta(days=1),
+                         duration_minutes=60, pool=pool)
+"""
+
+DROP_ARENAS = ("from contests.models import Arena; "
+               "Arena.objects.filter(name__startswith='Polish cup').delete()")
+
+
+@DEVICES
+def test_the_lobbys_arena_panel_draws_lines_only_between_arenas(site, browser, device):
+    """With no arena the lobby's panel said 暂无进行中或即将开始的比赛 over a
+    divider with nothing under it (each item drew a bottom border, the empty
+    line's too). Logged out and in: no line under the empty line; with two
+    arenas, one line between them and none under the last."""
+    visitor = Player.open(browser, "arena-visitor", **device)  # not logged in
+    visitor.page.goto(site.base_url + "/")
+    member = _person(browser, site.base_url, device)
+    member.page.goto(site.base_url + "/")
+    for p in (visitor, member):
+        p.page.locator("#arena-lobby .arena-empty").wait_for()
+        seen = p.page.evaluate(ARENA_PANEL_JS)
+        assert [i["text"] for i in seen["items"]] == ["暂无进行中或即将开始的比赛。"], seen
+        empty = seen["items"][0]
+        assert (empty["top"], empty["bottom"]) == (0, 0), seen
+        assert (seen["list"], seen["rules"]) == (0, 0), seen
+    _server(site, STAGE_ARENAS)
+    try:
+        page = member.page
+        page.reload()
+        page.locator("#arena-lobby .arena-row").nth(1).wait_for()
+        items = page.evaluate(ARENA_PANEL_JS)["items"]
+        assert [i["cls"].split()[0] for i in items] == ["arena-row", "arena-row"], items
+        assert items[0]["top"] == 0, items
+        assert items[0]["bottom"] + items[1]["top"] >= 1, items  # one line between them
+        assert items[1]["bottom"] == 0, items
+    finally:
+        _server(site, DROP_ARENAS)
+    visitor.assert_clean()
+    member.assert_clean()
+
+
+# Ranked players of every width of title (levels 0, 4, 14, 16) and rating.
+STAGE_RANKING = """
+from django.contrib.auth.models import User
+from accounts.leaderboard import recompute
+from accounts.models import Profile
+for name, points, wins in [("lb_clerk", 2, 1), ("lb_assistant_div", 600, 45),
+                           ("lb_deputy_gov", 500000, 1234),
+                           ("lb_bomb_with_a_long_name", 2000000, 9)]:
+    user = User.objects.get_or_create(username=name)[0]
+    Profile.objects.filter(user=user).update(rating_points=points, rated_games=wins + 1,
+                                             rated_wins=wins)
+print(recompute())
+"""
+
+# Per leaderboard row: the title's and the rating's text boxes (not their
+# cells'), and how wide the page is against the screen.
+RANKING_JS = """() => {
+  const box = e => { const r = document.createRange(); r.selectNodeContents(e);
+    const b = r.getBoundingClientRect();
+    return {x: b.left, right: b.right, y: b.top, bottom: b.bottom, text: e.textContent.trim()}; };
+  return {rows: [...document.querySelectorAll('table.ranking tbody tr')].map(tr =>
+            [box(tr.querySelector('.rank-title')), box(tr.querySelector('.rank-points'))]),
+          width: innerWidth, scroll: document.documentElement.scrollWidth,
+          table: document.querySelector('table.ranking').getBoundingClientRect().right};
+}"""
+
+RANKING_PHONES = [_phone(390, 844, "en-US"), _phone(360, 740, "en-US"),
+                  _phone(390, 844, "zh-CN"), _phone(360, 740, "zh-CN")]
+
+
+@pytest.mark.parametrize("device", RANKING_PHONES, ids=[
+    "390-en", "360-en", "390-zh", "360-zh"])
+def test_the_leaderboards_title_and_rating_keep_apart_on_a_phone(site, browser, device):
+    """A tester's 390 px phone read "Clerk 2": the cells had no room between
+    them, the title ran into the rating (and the table ran off the screen).
+    In English and Chinese at 360 and 390 px every row's title and rating
+    are apart by 4 px or more, and the table fits the screen."""
+    assert int(_server(site, STAGE_RANKING)) >= 4
+    visitor = Player.open(browser, "ranking-visitor", **device)
+    page = visitor.page
+    page.goto(site.base_url + "/leaderboard/")
+    seen = page.evaluate(RANKING_JS)
+    english = device["locale"] == "en-US"
+    titles = {title["text"]: points["text"] for title, points in seen["rows"]}
+    assert titles.get("Clerk" if english else "科员") == "2", titles
+    assert ("Assistant Division Chief" if english else "助处") in titles, titles
+    for title, points in seen["rows"]:
+        assert title["right"] > title["x"], (title, points)
+        assert points["right"] > points["x"], (title, points)
+        same_line = title["y"] < points["bottom"] and points["y"] < title["bottom"]
+        if same_line:
+            assert points["x"] - title["right"] >= 4, (title, points, device)
+    assert seen["table"] <= seen["width"], seen
+    assert seen["scroll"] <= seen["width"], seen
+    visitor.assert_clean()

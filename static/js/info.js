@@ -6,7 +6,7 @@ import {cardEl, rankText} from "./cards.js";
 import {$, clear, el} from "./dom.js";
 import {T, fmt, tableName} from "./i18n.js";
 import {playerName, teamShort} from "./names.js";
-import {playing, state, teamOrder} from "./state.js";
+import {playedHalves, playing, state, teamOrder} from "./state.js";
 
 export function renderInfo(s = state) {
   const {table, view} = s;
@@ -42,13 +42,16 @@ export function renderInfo(s = state) {
 
 /* Points captured this half per team (partners' captures added), and the
    first half's; once the game is over, each half's and the total (a tester
-   saw only the first half's there while the result said more). */
+   saw only the first half's there while the result said more). A game that
+   ended early (an escape, a moderator's close: RULES.md §7, §12) keeps its
+   unfinished half out of view.halves, its points in view.captured: that half
+   counts as played so far (a tester saw 我方 / 对方 with no numbers). */
 function renderScores(s) {
   const view = s.view;
   const cap = view.captured || [0, 0, 0, 0];
   const pts = [cap[0] + cap[2], cap[1] + cap[3]];
-  const halves = view.halves || [];
   const over = view.status === "over";
+  const halves = playedHalves(view);
   const scores = $("scores");
   clear(scores);
   teamOrder(s).forEach((t) => {
@@ -56,12 +59,11 @@ function renderScores(s) {
     box.dataset.team = t;
     box.appendChild(el("span", "score-label", teamShort(t, s)));
     const total = halves.reduce((sum, h) => sum + h.points[t], 0);
-    box.appendChild(el("strong", "score-points",
-      playing(s) ? pts[t] : over && halves.length ? total : ""));
+    box.appendChild(el("strong", "score-points", playing(s) ? pts[t] : over ? total : ""));
     const shown = over ? halves : playing(s) && view.half === 2 ? halves.slice(0, 1) : [];
-    shown.slice(0, 2).forEach((h, i) => {
+    shown.slice(0, 2).forEach((h) => {
       box.appendChild(el("span", "score-last",
-        fmt(i ? T.second_half_points : T.first_half_points, {points: h.points[t]})));
+        fmt(h.half === 2 ? T.second_half_points : T.first_half_points, {points: h.points[t]})));
     });
     scores.appendChild(box);
   });

@@ -9,11 +9,19 @@ import {T, fmt, inMyLanguage} from "./i18n.js";
 import {autoByClock, closed, playing, state, stoodUp, watchBarred} from "./state.js";
 
 const MAX_TOASTS = 3;
+const said = new WeakMap();  // a toast → the message it was made with
 
-/* A toast: kind "error" (an alert) or "info" (a status), gone after `ms`. */
+/* A toast: kind "error" (an alert) or "info" (a status), gone after `ms`.
+   One saying what a toast on screen already says takes its place: the same
+   words never stand twice in the stack (a player stood up for coins got the
+   wager's notice, then the same sentence as the refusal of 坐下). */
 export function toast(message, kind = "error", ms = 3500) {
   const box = $("toasts");
+  for (const old of [...box.children]) {
+    if (said.get(old) === String(message)) old.remove();
+  }
   const t = richText(el("div", "toast " + kind), message);  // an emoji as the site's icon
+  said.set(t, String(message));
   t.setAttribute("role", kind.startsWith("info") ? "status" : "alert");
   box.appendChild(t);
   setTimeout(() => t.classList.add("fade"), ms);

@@ -9,7 +9,9 @@ import {T, fmt, signed} from "./i18n.js";
 import {playerName, teamLabel, titleOf} from "./names.js";
 import {stoodUpMessage} from "./notices.js";
 import {whyBlock} from "./result_why.js";
-import {myGameSeat, mySnapshotSeat, state, stoodUp, tableWaiting, teamOf} from "./state.js";
+import {
+  myGameSeat, mySnapshotSeat, playedHalves, state, stoodUp, tableWaiting, teamOf,
+} from "./state.js";
 
 /* The panel's buttons call commands.ready() and commands.close(). */
 export function wireResult(commands) {
@@ -113,7 +115,8 @@ function headline(body, res, s) {
 function halfName(h) { return h.half === 1 ? T.first_half : T.second_half; }
 
 function totals(res, s) {
-  const halves = s.view.halves || [];
+  // an unfinished half too (an escape's), as the info bar counts it (info.js)
+  const halves = playedHalves(s.view);
   const table = el("table", "result-totals");
   const head = el("tr");
   head.appendChild(el("th", "", ""));
@@ -125,7 +128,7 @@ function totals(res, s) {
     tr.dataset.team = t;
     tr.appendChild(el("th", "", teamLabel(t, s)));
     halves.forEach((h) => tr.appendChild(el("td", "", h.points[t])));
-    tr.appendChild(el("td", "total", res.totals ? res.totals[t] : ""));
+    tr.appendChild(el("td", "total", halves.reduce((sum, h) => sum + h.points[t], 0)));
     table.appendChild(tr);
   });
   return table;

@@ -169,6 +169,17 @@ export function selectedHint(s = state) {
   return myTurn(s) ? hintFor(selectedCards(s), s.view.hints) : null;
 }
 
+/* The halves of a view with their points: the finished ones (view.halves) and,
+   once the game is over, a half it ended in the middle of (an escape, a
+   moderator's close: RULES.md §7, §12), with the points captured in it so far
+   (view.captured, partners added): [{half, points: [team 0, team 1]}]. */
+export function playedHalves(view) {
+  const halves = (view && view.halves) || [];
+  if (!view || view.status !== "over" || halves.some((h) => h.half === view.half)) return halves;
+  const cap = view.captured || [0, 0, 0, 0];
+  return halves.concat([{half: view.half, points: [cap[0] + cap[2], cap[1] + cap[3]]}]);
+}
+
 // --- changes ---------------------------------------------------------------------
 
 export function setTable(table) {
