@@ -190,7 +190,11 @@ def test_a_double_click_on_save_with_a_recorder_saves_once_and_says_nothing_wron
     for _ in range(2):  # one game a call: each is under a minute on PostgreSQL too
         site.manage("shell", "-c", "from tests.page_states import finished_practice; "
                     "finished_practice('recdbl')")
+    # the catalogue comes from a data migration, which a flushed PostgreSQL test database lacks
     site.manage("shell", "-c",
+                "import importlib; from django.apps import apps; "
+                "importlib.import_module('shop.migrations.0004_catalogue_data')"
+                ".add_items(apps, None); "
                 "from django.contrib.auth import get_user_model; from shop import purchase; "
                 "from shop.models import Item; "
                 "u = get_user_model().objects.get(username='recdbl'); "

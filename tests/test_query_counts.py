@@ -84,7 +84,8 @@ def _player_to_act(game: Game):
     seat = game.state["turn"]
     user = helpers.user_at(game, seat)
     action = helpers.heuristic_action(game.state, seat, game.seq)
-    assert action["type"] == "play"  # a lead: not the last card of a hand this early
+    # a lead or a follow (a pass is a move too): never a hand's last card this early
+    assert action["type"] in ("play", "pass")
     return game, user, {**action, "seq": game.seq}
 
 
