@@ -34,7 +34,7 @@ from games.explain import lang_of, refusal
 from games.models import Game, GameEvent, GameSeat, Seat, Table, new_server_seed
 from games.plugins import GameEnd
 from games.roster import seat_rows
-from games.seatview import seat_of
+from games.seatview import players_game, seat_of
 from yuanzi_site.refusals import REASONS, Refused
 
 if TYPE_CHECKING:
@@ -362,12 +362,7 @@ def why(game_id: int, user: User, cards: list[str]) -> dict[str, Any]:
         :func:`judge`'s ``legal``, ``reason`` and ``message``.
     :raises Refused: ``no_game``, ``not_seated``.
     """
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Refused("no_game", _("There is no such game."))
-    seat = seat_of(game, user)
-    if seat is None:
-        raise Refused("not_seated", _("You are not playing in this game."))
+    game, seat = players_game(game_id, user, _("You are not playing in this game."))
     return {"type": "why", "cards": cards, "seq": game.seq,
             **judge(game.state, seat, {"type": "play", "cards": cards})}
 

@@ -50,7 +50,7 @@ from games.models import Game, GameEvent, GameReview
 from games.names import display_name
 from games.plugins import Reviewable
 from games.roster import players_of
-from games.seatview import PlayKind, play_kind, seat_of
+from games.seatview import PlayKind, play_kind, players_game, seat_of
 from yuanzi_site.refusals import Refused
 
 log = logging.getLogger(__name__)
@@ -67,13 +67,7 @@ def thresholds() -> Thresholds:
 
 
 def _game_and_seat(game_id: int, user: Any) -> tuple[Game, int]:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Refused("no_game", _("There is no such game."))
-    seat = seat_of(game, user)
-    if seat is None:
-        raise Refused("not_seated", _("Only the game's own players may review it."))
-    return game, seat
+    return players_game(game_id, user, _("Only the game's own players may review it."))
 
 
 def _game_subject(game_id: int, user: Any) -> Reviewable:

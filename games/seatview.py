@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from django.db.models import Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import clock, engine, plugins
 from games.engine import tricks
@@ -17,6 +18,7 @@ from games.engine.shapes import Card, Kind, PreviousTrick
 from games.fairness import PublicFairness, SiteState
 from games.models import Game, Player, Table
 from games.roster import players_of, seat_rows
+from yuanzi_site.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -81,6 +83,25 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> int | None:
         if row.user_id == user.pk:
             return row.index
     return None
+
+
+def players_game(game_id: int, user: User | AnonymousUser | None,
+                 not_seated: str) -> tuple[Game, int]:
+    """The game ``game_id`` and the seat ``user`` plays in it, for a request
+    only the game's own players may make (the table's ``why``, 复盘).
+
+    :param not_seated: the refusal's message (already translated) for anyone
+        else.
+    :raises Refused: ``no_game`` for an unknown game, ``not_seated`` for a
+        spectator or a visitor.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refused("no_game", _("There is no such game."))
+    seat = seat_of(game, user)
+    if seat is None:
+        raise Refused("not_seated", not_seated)
+    return game, seat
 
 
 def view_for(game: Game, seat: int | None) -> SiteView:
