@@ -260,19 +260,33 @@ WebSocket.prototype.send = function (data) {
 REPORTS_SENT_JS = "() => window.__sent.filter((d) => JSON.parse(d).type === 'report').length"
 
 
+DESK = {"viewport": {"width": 1000, "height": 760}}
+
+
+def _two_at_a_table(the_site, chromium, table: str, prefixes: tuple[str, str], device: dict,
+                    init_script: str | None = None) -> tuple[Player, Player]:
+    """Two new people: the first (on ``device``, with ``init_script`` run on
+    every page it opens) creates ``table``, the second (a desktop) opens it
+    from the lobby and sits at seat 1."""
+    tag = uuid.uuid4().hex[:6]
+    me = Player.open(chromium, prefixes[0] + tag, **device)
+    if init_script:
+        me.page.add_init_script(init_script)
+    me.sign_up(the_site.base_url)
+    me.create_table(table)
+    other = Player.open(chromium, prefixes[1] + tag, **DESK)
+    other.sign_up(the_site.base_url)
+    other.open_from_lobby(the_site.base_url, table)
+    other.sit(1)
+    return me, other
+
+
 def test_a_player_who_escaped_is_still_listed_in_the_report_dialog(site, browser):  # noqa: F811
     """A tester could not report a player who had escaped: the dialog listed
     only the seats. It lists everyone the server takes (seated, or playing the
     table's game): the escaper, stood up, is there; the reporter and the bots
     are not, nobody twice; the report is accepted."""
-    tag = uuid.uuid4().hex[:6]
-    me = Player.open(browser, "tpj" + tag, viewport={"width": 1000, "height": 760})
-    me.sign_up(site.base_url)
-    me.create_table("逃跑举报桌")
-    escaper = Player.open(browser, "tpy" + tag, viewport={"width": 1000, "height": 760})
-    escaper.sign_up(site.base_url)
-    escaper.open_from_lobby(site.base_url, "逃跑举报桌")
-    escaper.sit(1)
+    me, escaper = _two_at_a_table(site, browser, "逃跑举报桌", ("tpj", "tpy"), DESK)
     me.add_bots()
     me.ready()
     escaper.ready()
@@ -312,16 +326,10 @@ def test_a_double_tap_on_send_files_one_report_and_stands_nobody_up(
     closing dialog and stood the reporter up. The button is off once pressed
     (one report), the dialog closes with the answer, and a tap just after it
     closes reaches nothing beneath; a later tap works."""
-    tag = uuid.uuid4().hex[:6]
-    me = Player.open(browser, "sjj" + tag, viewport={"width": 360, "height": 740},
-                     is_mobile=True, has_touch=True)
-    me.page.add_init_script(RECORD_SENDS_JS)
-    me.sign_up(site.base_url)
-    me.create_table("双击举报桌")
-    other = Player.open(browser, "sjy" + tag, viewport={"width": 1000, "height": 760})
-    other.sign_up(site.base_url)
-    other.open_from_lobby(site.base_url, "双击举报桌")
-    other.sit(1)
+    me, other = _two_at_a_table(
+        site, browser, "双击举报桌", ("sjj", "sjy"),
+        {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
+        init_script=RECORD_SENDS_JS)
     page = me.page
     page.locator('.seat[data-seat="1"]', has_text=other.name).wait_for()
     assert page.locator("#stand-btn").is_visible()
