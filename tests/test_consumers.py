@@ -693,6 +693,12 @@ async def test_a_refusal_comes_in_english_on_an_english_page(owner):
             pass
         assert msg["reason"] == "bad_seat"
         assert msg["message"].isascii(), msg["message"]  # English words, not Chinese
+        for frame in ("{bad json", "[]"):  # a tester's: these came back in Chinese
+            await comm.send_to(text_data=frame)
+            while (msg := await comm.receive_json_from(5))["type"] != "error":
+                pass
+            assert msg == {"type": "error", "reason": "bad_message",
+                           "message": "Malformed message."}
     finally:
         await comm.disconnect()
 

@@ -460,9 +460,9 @@ class TableConsumer(_JsonSocket):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            await self.send_json(
-                {"type": "error", "reason": "bad_message", "message": _("Malformed message.")}
-            )
+            with translation.override(self.language):  # the page's words, not the default's
+                message = _("Malformed message.")
+            await self.send_json({"type": "error", "reason": "bad_message", "message": message})
             return
         kind = content["type"]
         if kind in ("ping", "sync"):
