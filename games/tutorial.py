@@ -260,8 +260,8 @@ LESSONS: tuple[Lesson, ...] = (
          "每副牌有一个刀，即主牌点数：比 2 和 A 都大。王在对子、三连张、炸弹里可以当任何点数，"
          "但单出的王就是 3，王也不能和刀一起出。这里刀是 8。"),
         (
-            Step("play", ("The dao is 8. West played a single A. Beat it.",
-                          "刀是 8。西家出了一张 A。压过它。"),
+            Step("play", ("The dao is 8. West played a single A. Beat it with a single.",
+                          "刀是 8。西家出了一张 A。用单张压过它。"),
                  dao="8", hand=_h("4S 4H 4C 4D 6C 6C 6C KS 8D BJ"), before=(_bp(3, "AS"),),
                  want={"kind": "single"}, after=_pass_round(1, 0, 3),
                  done=("Right: the dao 8 is above A and 2.", "对：刀 8 比 A 和 2 都大。")),

@@ -127,12 +127,14 @@ def table_strings() -> dict[str, Any]:
         "places": places(),
         "kinds": {
             "single": _("Single %(rank)s"),
-            "pair": _("Pair of %(rank)s"),
+            "pair": _("Pair of %(ranks)s"),
             "triple": _("Triple %(rank)s"),
-            "bomb": _("%(n)s-card bomb of %(rank)s"),
+            "bomb": _("%(n)s-card bomb of %(ranks)s"),
             "atom": _("Atom %(rank)s"),
-            "hydrogen": _("Hydrogen bomb of %(rank)s"),
+            "hydrogen": _("Hydrogen bomb of %(ranks)s"),
         },
+        # "a pair of 10s": the rank as the name of several cards
+        "rank_plural": pgettext("several cards of a rank: 10s, Ks", "%(rank)ss"),
         "big_joker": _("Big joker"),
         "small_joker": _("Small joker"),
         "big_joker_short": pgettext("card corner, big joker", "BIG"),

@@ -239,6 +239,8 @@ process.stdout.write(JSON.stringify([
   playName({kind: "single", rank: "3", jokers: 1}, ["BJ"]),
   playName({kind: "pair", rank: "3", jokers: 2}, ["RJ", "RJ"]),
   playName({kind: "single", rank: "T", jokers: 0}, ["TS"]),
+  playName({kind: "pair", rank: "T", jokers: 1}, ["TS", "BJ"]),
+  playName({kind: "bomb", rank: "K", jokers: 0}, ["KS", "KS", "KH", "KD"]),
 ]));
 """
 
@@ -259,7 +261,9 @@ def test_a_lone_joker_is_named_as_the_joker_it_is():
         input=json.dumps(strings), capture_output=True, text=True, timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    single, pair, ten = json.loads(run.stdout)
+    single, pair, ten, pair_of_tens, bomb = json.loads(run.stdout)
     assert single == strings["kinds"]["single"].replace("%(rank)s", "Small joker")
-    assert "jokers" in pair
+    assert pair == "Pair of jokers"
     assert ten.endswith("10")
+    # a tester read "Pair of 10" where the lessons say "a pair of 10s"
+    assert (pair_of_tens, bomb) == ("Pair of 10s", "4-card bomb of Ks")

@@ -1,6 +1,6 @@
 /* Card faces: how a card (RULES.md §2 notation: "7S", "TD", "RJ", "BJ") is
  * drawn and named — the same face as templates/games/_card.html renders on the
- * server (games/ui.py card_face). Also the name of a play ("Pair of 8"),
+ * server (games/ui.py card_face). Also the name of a play ("Pair of 8s"),
  * made from the kind the server sent with it (games read side: hints,
  * trick_kinds). No game rules here: the server classifies every play. */
 
@@ -86,5 +86,7 @@ export function playName(kind, cards) {
   } else {
     rank = rankText(kind.rank);
   }
-  return fmt(T.kinds[kind.kind], {rank, n: cards.length});
+  // "Pair of 10s", "Pair of jokers" (Chinese: 对 10)
+  const ranks = kind.jokers === cards.length ? rank : fmt(T.rank_plural, {rank});
+  return fmt(T.kinds[kind.kind], {rank, ranks, n: cards.length});
 }
