@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from contests import challenge
 from contests.challenge_scores import matchpoints
@@ -70,6 +71,23 @@ def record(board: ChallengeBoard) -> dict[str, Any]:
     }
 
 
+def raw_why(points: int, raw: int) -> str | None:
+    """How a raw score is made when a double clamp is in it (RULES.md §12
+    "Daily challenge"): "35 card points − 100 for the double clamp suffered";
+    ``None`` when the raw score is North–South's card points alone.
+
+    :param points: North–South's card points of the half (§5).
+    :param raw: the board's raw score (:func:`contests.challenge_scores.raw_score`).
+    """
+    if raw > points:
+        return _("%(points)s card points + 100 for the double clamp inflicted") % {
+            "points": points}
+    if raw < points:
+        return _("%(points)s card points − 100 for the double clamp suffered") % {
+            "points": points}
+    return None
+
+
 def board_frame(board: ChallengeBoard) -> dict[str, Any]:
     """What the board's player may see now (module docstring), as JSON.
 
@@ -77,7 +95,7 @@ def board_frame(board: ChallengeBoard) -> dict[str, Any]:
     / ``done``), ``closed``. Running: ``view`` and ``time_left_ms``, and on
     the player's turn ``hints`` (their legal plays, as a table view's: 提示). Finished:
     ``hand``, ``indicator``, ``indicator_seat``, ``dao``, ``leader``,
-    ``actions``, ``finish_order``, ``end``, ``points``, ``raw``, ``by_bot``,
+    ``actions``, ``finish_order``, ``end``, ``points``, ``raw``, ``raw_why``, ``by_bot``,
     ``matchpoints`` (provisional %, or final once closed), ``field``. Closed:
     ``hands``, ``seed``, ``server_seed``, ``record``, ``player``, ``best``.
     """
@@ -106,6 +124,7 @@ def board_frame(board: ChallengeBoard) -> dict[str, Any]:
         "leader": h["leader"], "actions": [[s, list(c)] for s, c in h["actions"]],
         "finish_order": list(h["finish_order"]), "end": h["end"],
         "points": list(h["points"]), "raw": board.raw, "by_bot": board.by_bot,
+        "raw_why": raw_why(h["points"][0], board.raw or 0),
         "field": field,
         "matchpoints": (board.matchpoints if day.closed and board.matchpoints is not None
                         else matchpoints(board.raw or 0, field)),

@@ -335,6 +335,21 @@ def test_after_a_board_the_player_sees_its_provisional_matchpoints_and_the_field
     assert frame["raw"] == board.raw
 
 
+def test_a_raw_score_with_a_double_clamp_says_how_it_is_made():
+    """A tester read "Your score (North–South): -65" and nothing more: 35
+    card points less 100 for the double clamp suffered (RULES.md §12)."""
+    from django.utils import translation
+
+    from contests.challenge_show import raw_why
+
+    with translation.override("en"):
+        assert raw_why(35, -65) == "35 card points − 100 for the double clamp suffered"
+        assert raw_why(300, 400) == "300 card points + 100 for the double clamp inflicted"
+        assert raw_why(120, 120) is None
+    with translation.override("zh-hans"):
+        assert raw_why(35, -65) == "得分 35，被双夹 −100"
+
+
 def test_board_moves_share_the_tables_action_rate_limit(settings):
     """A tester sent 772 moves in 32 s over HTTP, all processed: moves and
     resumes now count against ``GAMES_ACTION_RATE`` as a table's actions do."""

@@ -118,7 +118,7 @@ function render() {
     r.hidden = false;
     r.replaceChildren();
     const p = (t) => { const e = document.createElement("p"); e.textContent = t; r.append(e); };
-    p(`${S.raw}${S.colon}${f.raw}`);
+    p(`${S.raw}${S.colon}${f.raw}` + (f.raw_why ? ` (${f.raw_why})` : ""));
     p(`${S.mp}${S.colon}${Number(f.matchpoints).toFixed(1)}%`);
     p(`${S.field}${S.colon}${f.field.join(", ") || "–"}`);
     if (f.closed && f.best) {
