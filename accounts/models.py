@@ -63,6 +63,7 @@ class Profile(models.Model):
     games_won = models.PositiveIntegerField(_("games won"), default=0)
     # wins of rated games: the leaderboard's win count and tie-break
     rated_wins = models.PositiveIntegerField(_("rated wins"), default=0)
+    # double clamps won in rated games only, as rated_wins (accounts.plugin, RULES.md §7)
     double_clamps = models.PositiveIntegerField(_("double clamps"), default=0)
     # a code of AVATARS, or "" for the default by user id (avatar_code)
     avatar = models.CharField(_("avatar"), max_length=16, blank=True, default="")

@@ -5,7 +5,9 @@ notifications in their data download (``accounts.personal``).
 Runs inside the transaction that ends the game, once per game, before the
 shop's wagers (which read this game's rating changes). Rated games move rating
 points through ``RatingEntry`` rows (the escaper's penalty included); every
-human's game counts move (``rated_wins`` only for rated games). The engine's
+human's game counts move (``rated_wins`` and ``double_clamps`` only for rated
+games: the profile shows them beside ``rated_games``, and a practice game
+changes nothing, RULES.md §7). The engine's
 ``rating_changes`` are already zero for a practice game and for a moderator's
 close, kick or suspension (RULES.md §12).
 """
@@ -53,7 +55,9 @@ def settle_rating(end: GameEnd) -> None:
             rated_games=F("rated_games") + int(rated),
             games_won=F("games_won") + int(won),
             rated_wins=F("rated_wins") + int(won and rated),
-            double_clamps=F("double_clamps") + int(won and result["double_clamp"]),
+            # double clamps won in rated games, as rated_wins (RULES.md §7: a
+            # practice game changes nothing; a tester's practice 双夹 was counted)
+            double_clamps=F("double_clamps") + int(won and rated and result["double_clamp"]),
         )
         if delta:
             reason = RatingEntry.ESCAPE if result["abandoned_by"] == seat else RatingEntry.GAME

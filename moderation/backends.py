@@ -1,4 +1,11 @@
-"""Authentication backends that refuse suspended accounts.
+"""Authentication backends that refuse suspended accounts and fold the
+username typed at log-in as sign-up folds a new one.
+
+Sign-up stores a name folded by ``accounts.usernames.normalise`` (NFKC:
+full-width ``ABCdef`` is stored as ASCII ``ABCdef``), so :class:`_FoldedUsername`
+folds the name typed at log-in the same way before looking it up: the
+spelling someone signed up with logs them in (a tester's full-width name was
+refused while ``abcdef`` worked).
 
 ``user_can_authenticate`` is asked both when someone logs in and when a
 session's user is loaded on every request and websocket connect
@@ -21,6 +28,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from accounts import usernames
 from games import wire
 from moderation import hooks
 from moderation.models import Sanction
@@ -51,7 +59,24 @@ class _SyncCheck:
             request, **given, **kwargs)
 
 
-class ModelBackend(_SyncCheck, DjangoModelBackend):
+class _FoldedUsername:
+    """The typed ``username`` folded by :func:`accounts.usernames.normalise`,
+    the sign-up's folding, before the backend looks it up (``aauthenticate``
+    comes here too, through ``authenticate``). A name stored unfolded (signed
+    up before names were folded) still logs in as it was typed."""
+
+    def authenticate(self, request: HttpRequest | None, username: str | None = None,
+                     password: str | None = None, **kwargs: Any) -> User | None:
+        folded = usernames.normalise(username) if isinstance(username, str) else username
+        user: User | None = super().authenticate(  # type: ignore[misc]
+            request, username=folded, password=password, **kwargs)
+        if user is None and folded != username:
+            user = super().authenticate(  # type: ignore[misc]
+                request, username=username, password=password, **kwargs)
+        return user
+
+
+class ModelBackend(_SyncCheck, _FoldedUsername, DjangoModelBackend):
     """Django's backend, refusing suspended accounts."""
 
     def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:
@@ -59,7 +84,7 @@ class ModelBackend(_SyncCheck, DjangoModelBackend):
                 and not _suspended(user))
 
 
-class AuthenticationBackend(_SyncCheck, AllauthBackend):  # type: ignore[misc]  # allauth: no types
+class AuthenticationBackend(_SyncCheck, _FoldedUsername, AllauthBackend):  # type: ignore[misc]  # allauth: no types
     """allauth's backend (log-in by username), refusing suspended accounts."""
 
     def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:

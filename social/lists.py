@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 
+from accounts import usernames
 from accounts.models import Profile, default_avatar
 from games import access, presence
 from games.models import Seat, Table
@@ -173,7 +174,10 @@ def search(viewer: User, text: str, number: int) -> Page:
     """Page ``number`` of the players whose name contains ``text`` (any case),
     by name, ``viewer`` left out: rows ``{"username", "level", "title",
     "title_en", "state", "blocked"}`` (``state`` as :func:`social.relations.state`,
-    ``blocked``: the viewer blocks them)."""
+    ``blocked``: the viewer blocks them). ``text`` is folded as sign-up folds
+    a new name (:func:`accounts.usernames.normalise`: full-width ``ABC``
+    finds ``ABCdef``)."""
+    text = usernames.normalise(text)
     users = get_user_model().objects.filter(username__icontains=text, is_active=True).exclude(
         pk=viewer.pk).order_by("username", "pk").only("pk", "username")
     page = _page(users, number)
