@@ -10,8 +10,10 @@ or due action (:func:`resume_if_down`, the first step of ``play.run_due``)
 resumes every running game before anything acts: a turn that had begun before
 the last heartbeat gets back what it had left then (``due_at − heartbeat``),
 a turn that began during the outage gets a full turn (a human's
-``GAMES_TURN_SECONDS``, a bot's or 托管 seat's pause), and each human player
-gets a ``clock_resumed`` notice. Nobody is timed out, and no 托管 starts,
+``GAMES_TURN_SECONDS``, a bot's or 托管 seat's pause), a person's turn also
+``GAMES_RESUME_GRACE_SECONDS`` for their page to reconnect (a tester came back
+6 s after the restart, and those seconds were the outage's too), and each
+human player gets a ``clock_resumed`` notice. Nobody is timed out, and no 托管 starts,
 because of the site's own outage.
 
 :func:`paused_since` and :func:`age` read the heartbeat (the views, /readyz).
@@ -146,21 +148,24 @@ def resume_if_down() -> list[int]:
 
 def _left_at(game: Game, last: datetime) -> timedelta:
     """The time the turn gets on resume: what it had left at ``last``, or a full
-    turn if it began after ``last`` (during the outage)."""
+    turn if it began after ``last`` (during the outage); a person's turn (not a
+    bot's, not 托管's) also ``GAMES_RESUME_GRACE_SECONDS`` to reconnect."""
     turn, due_at = game.state["turn"], game.due_at
     # the caller's query: a running game (a seat to act) with a due time
     assert turn is not None
     assert due_at is not None
     row = seat_rows(game)[turn]
-    if row.is_bot or row.auto_play:
+    machine = row.is_bot or row.auto_play
+    if machine:
         full = timedelta(seconds=settings.GAMES_BOT_DELAY_SECONDS)
     else:
         full = timedelta(seconds=settings.GAMES_TURN_SECONDS)
+    grace = timedelta(seconds=0 if machine else settings.GAMES_RESUME_GRACE_SECONDS)
     started = (GameEvent.objects.filter(game=game).order_by("-seq")
                .values_list("created_at", flat=True).first() or game.started_at)
     if started > last:
-        return full
-    return max(timedelta(0), due_at - last)  # a 定时器's extension included
+        return full + grace
+    return max(timedelta(0), due_at - last) + grace  # a 定时器's extension included
 
 
 def forget() -> None:

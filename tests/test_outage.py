@@ -6,7 +6,8 @@ outage a full one), views show the clock paused meanwhile, and the players get
 a ``clock_resumed`` notice. Then for real: the embedded server (``runsite``)
 killed with 5 s left on a human's clock, down 10 s, restarted; and on the
 production stack Celery beat and the worker killed the same way. Each time the
-player still has about 5 s, and nothing acted for them.
+player still has about 5 s, and nothing acted for them, plus
+``GAMES_RESUME_GRACE_SECONDS`` to reconnect (a person's turn only).
 """
 
 from __future__ import annotations
@@ -24,16 +25,18 @@ import pytest
 from django.utils import timezone
 
 from games import clock, engine, events, play, roster, seatview
-from games.models import Game, GameEvent, SchedulerHeartbeat
+from games.models import Game, GameEvent, GameSeat, SchedulerHeartbeat
 from tests.helpers import make_players, play_human_turn, start_game
 from tests.servers import ROOT, Site
 
 OUTAGE = 3  # seconds of stale heartbeat that mean "down", in these tests
+GRACE = 6  # seconds a person's page gets to reconnect on resume (the default)
 
 
 @pytest.fixture
 def outage(settings):
     settings.GAMES_OUTAGE_SECONDS = OUTAGE
+    settings.GAMES_RESUME_GRACE_SECONDS = GRACE
     settings.GAMES_SCHEDULER = "ticker"
     clock.forget()
 
@@ -71,7 +74,8 @@ def test_a_stale_heartbeat_pauses_the_clock_and_resume_gives_the_time_back(
     game.refresh_from_db()
     resumed_at = SchedulerHeartbeat.objects.get(name=clock.NAME).at  # written by the resume
     left = (game.due_at - resumed_at).total_seconds()
-    assert 5 <= left <= 6  # the 5 s it had (plus what this test took to set it up)
+    # the 5 s it had (plus what this test took to set it up), and the grace
+    assert 5 + GRACE <= left <= 6 + GRACE
     assert not GameEvent.objects.filter(game=game, seq__gt=0).exists()
     assert seatview.view_for(game, None)["clock_paused"] is False
     codes = {(u, n["code"]) for u, n in sent}
@@ -93,9 +97,24 @@ def test_a_turn_that_began_during_the_outage_gets_a_full_turn(outage, settings):
     assert play.sweep_due() == 0
     game.refresh_from_db()
     resumed_at = SchedulerHeartbeat.objects.get(name=clock.NAME).at
-    assert (game.due_at - resumed_at).total_seconds() == 30
+    assert (game.due_at - resumed_at).total_seconds() == 30 + GRACE
     assert game.seq == 1
     assert game.state["status"] == engine.PLAYING
+
+
+@pytest.mark.django_db
+def test_a_托管_turn_resumes_without_the_grace(outage, settings):
+    """The grace is for a person's page to reconnect: a seat on 托管 (played by
+    the server) gets back exactly what it had."""
+    game = start_game(make_players(4, prefix="autogr"))
+    GameSeat.objects.filter(game=game, index=game.state["turn"]).update(auto_play=True)
+    _heartbeat(10)
+    Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=8),
+                                           started_at=timezone.now() - timedelta(seconds=60))
+    assert play.sweep_due() == 0
+    game.refresh_from_db()
+    left = (game.due_at - SchedulerHeartbeat.objects.get(name=clock.NAME).at).total_seconds()
+    assert 2 <= left <= 3, left  # the 2 s it had, no grace
 
 
 @pytest.mark.django_db
@@ -168,7 +187,8 @@ def test_the_embedded_server_killed_with_5_s_left_still_has_them_after_10_s_down
         finally:
             site.stop()
     assert events == 0, "something acted during or after the outage"
-    assert 3.5 <= left <= 6.2, left  # about the 5 s it had (the heartbeat is ≤ 0.5 s old)
+    # about the 5 s it had (the heartbeat is ≤ 0.5 s old), and the grace
+    assert 3.5 + GRACE <= left <= 6.2 + GRACE, left
 
 
 # --- production: beat and worker killed --------------------------------------------------------
@@ -201,6 +221,6 @@ def test_celery_beat_and_worker_killed_with_5_s_left_leave_the_player_their_time
         game.refresh_from_db()
         left = (game.due_at - timezone.now()).total_seconds()
         assert not GameEvent.objects.filter(game=game).exists()
-        assert 3.5 <= left <= 6.2, left
+        assert 3.5 + GRACE <= left <= 6.2 + GRACE, left
     finally:
         beat.stop()

@@ -32,7 +32,11 @@ const RESTART_CODE = 1012;
 // after a jittered, growing wait
 const BUSY_CODE = 4503;
 const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 15000;
+const MAX_BACKOFF_MS = 15000;  // a busy server's growing wait
+// a lost connection is retried at most this far apart: a player whose site
+// came back must be back within the clock's grace (GAMES_RESUME_GRACE_SECONDS,
+// 6 s), and a refused connect costs a restarting server nothing
+const MAX_RETRY_MS = 4500;
 
 function nothing() {}
 
@@ -103,7 +107,8 @@ export function openSocket(path, {
   }
 
   function retry(after, state = "closed") {
-    const wait = after !== undefined ? after : backoff + Math.floor(Math.random() * 500);
+    const wait = after !== undefined ? after
+      : Math.min(backoff, MAX_RETRY_MS) + Math.floor(Math.random() * 500);
     if (after === undefined) backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, wait);
