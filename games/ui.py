@@ -377,7 +377,6 @@ def review_strings() -> dict[str, Any]:
         "review_your_hand": _("Your hand"),
         "review_on_table": _("On the table"),
         "review_empty_table": _("Nothing on the table: a lead."),
-        "review_cards_left": _("%(n)s cards"),
         "review_team_points": _("Points this half: your team %(us)s · theirs %(them)s"),
         "review_half_end": _("The half is over: your team %(us)s · theirs %(them)s "
                              "(with the last player's cards and the transfers)"),

@@ -82,7 +82,7 @@ function stepper(root) {
       const li = el("li", "review-seat" + (seat === me ? " is-me" : "") + (seat === s.seat ? " is-turn" : ""));
       li.dataset.seat = seat;
       li.appendChild(el("span", "review-seat-name", who(seat)));
-      li.appendChild(el("span", "review-seat-count", fmt(T.review_cards_left, {n})));
+      li.appendChild(el("span", "review-seat-count", fmt(T.cards_left, {n})));  // 1 card, 2 cards
       seats.appendChild(li);
     });
     $("review-points").textContent = fmt(T.review_team_points,
@@ -148,7 +148,30 @@ function stepper(root) {
     root.dataset.step = String(at);
   }
 
-  function go(i) { at = Math.max(0, Math.min(steps.length - 1, i)); draw(); }
+  /* A step's change in view: when the board (and the verdict under it) is
+     not all on screen, bring it in, the step bar with it where the bar is
+     above the board (a desktop); on a phone the bar is held at the screen's
+     foot under the board (review.css), so the space above the bar counts. */
+  function reveal() {
+    const felt = $("review-felt");
+    const nav = $("review-nav");
+    const box = $("review-judgement");
+    const top = felt.getBoundingClientRect().top;
+    const bottom = (box.hidden ? felt : box).getBoundingClientRect().bottom;
+    const navRect = nav.getBoundingClientRect();
+    const below = navRect.top > top;  // the bar under the board: a phone
+    const head = below ? top : navRect.top;
+    const foot = below ? Math.min(innerHeight, navRect.top) : innerHeight;
+    if (head >= 0 && bottom <= foot) return;
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    (below ? felt : nav).scrollIntoView({behavior: still ? "auto" : "smooth", block: "start"});
+  }
+
+  function go(i, show = true) {
+    at = Math.max(0, Math.min(steps.length - 1, i));
+    draw();
+    if (show) reveal();
+  }
   $("review-first").addEventListener("click", () => go(0));
   $("review-back").addEventListener("click", () => go(at - 1));
   $("review-forward").addEventListener("click", () => go(at + 1));
@@ -162,7 +185,7 @@ function stepper(root) {
     if (next !== undefined) go(next);
   });
   document.querySelectorAll(".review-goto").forEach((b) => b.addEventListener("click", () => {
-    go(Number(b.dataset.step));
+    go(Number(b.dataset.step), false);
     $("review-steps").scrollIntoView({behavior: "smooth", block: "start"});
   }));
   document.addEventListener("keydown", (e) => {
