@@ -9,7 +9,9 @@ after the commit. Text is rendered when read, in the reader's language
 (:func:`render`), so a row stores a kind and its parameters, never words.
 The reader pages through them (:func:`page`, 50 a page, newest first) and
 marks them read (:func:`mark_read`); :func:`purge` (the periodic job
-``purge-notifications``) forgets them after :data:`KEEP_DAYS`.
+``purge-notifications``) forgets them after :data:`KEEP_DAYS`. A kind that
+asks for something by a deadline is a :class:`Prompt`: its rows and frames
+carry a button to their link until then (:func:`action`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.dateparse import parse_datetime
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
@@ -41,6 +44,27 @@ Render = Callable[[dict[str, Any]], str]
 
 #: kind -> its message: a lazy translation with ``%(name)s`` placeholders, or a Render
 KINDS: dict[str, Promise | str | Render] = {}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A kind that asks for something by a deadline (an arena's "your table
+    is ready, confirm within 30 seconds", RULES.md §12 "Arenas"), registered
+    like any kind's message: ``message`` (a lazy translation with
+    placeholders), ``button`` (the words of a button to the row's link) and
+    ``until``, the params key of the deadline (ISO time). Until then its
+    rows on the page and its frames carry the button (:func:`action`); its
+    toast stays until then (docs/protocol.md "The per-user channel")."""
+
+    message: Promise | str
+    button: Promise | str
+    until: str = "until"
+
+    def __call__(self, params: dict[str, Any]) -> str:
+        try:
+            return str(self.message) % params
+        except (KeyError, TypeError, ValueError):
+            return str(self.message)
 
 
 def register_kinds(kinds: Mapping[str, Promise | str | Render]) -> None:
@@ -73,6 +97,37 @@ def render(kind: str, params: dict[str, Any]) -> str:
         return str(message)
 
 
+def _prompt(n: Notification, now: Any = None) -> tuple[Prompt, str] | None:
+    """``n``'s :class:`Prompt` and its deadline (ISO) while that is ahead of
+    ``now``; ``None`` for another kind, no link, or a deadline missing,
+    malformed or past."""
+    kind = KINDS.get(n.kind)
+    if not isinstance(kind, Prompt) or not n.link:
+        return None
+    until = n.params.get(kind.until)
+    deadline = parse_datetime(until) if isinstance(until, str) else None
+    if deadline is None or timezone.is_naive(deadline) or deadline <= (now or timezone.now()):
+        return None
+    return kind, deadline.isoformat()
+
+
+def action(n: Notification, now: Any = None) -> dict[str, str] | None:
+    """The button a :class:`Prompt` kind's row carries while its deadline is
+    ahead of ``now`` (default now): ``{"text": its words in the active
+    language, "until": ISO time}``; ``None`` for any other kind, a row with
+    no link, or a deadline missing, malformed or past."""
+    prompt = _prompt(n, now)
+    return None if prompt is None else {"text": str(prompt[0].button), "until": prompt[1]}
+
+
+def get(user_id: int, pk: int) -> Notification | None:
+    """``user_id``'s notification ``pk``, or ``None`` (another's, gone, or
+    no id a row can have: no query)."""
+    if not 0 < pk < 2**63:
+        return None
+    return Notification.objects.filter(user_id=user_id, pk=pk).first()
+
+
 def unread_count(user_id: int) -> int:
     """How many of ``user_id``'s notifications are unread (one indexed count)."""
     return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
@@ -81,15 +136,23 @@ def unread_count(user_id: int) -> int:
 def as_frame(n: Notification) -> dict[str, Any]:
     """The JSON shape of one notification, rendered in both languages:
     ``{"id", "kind", "params", "link", "created_at" (ISO), "read",
-    "text": {"zh-hans": str, "en": str}}`` (the ``notification`` frame's and
+    "text": {"zh-hans": str, "en": str}}`` and, for a :class:`Prompt` whose
+    deadline is ahead, ``"action": {"text": {"zh-hans", "en"}, "until": ISO}``
+    (its button to ``link``) (the ``notification`` frame's and
     ``GET /api/notifications``' rows, docs/api.md)."""
-    text = {}
+    text, button = {}, {}
+    prompt = _prompt(n)
     for lang in ("zh-hans", "en"):
         with translation.override(lang):
             text[lang] = render(n.kind, n.params)
-    return {"id": n.pk, "kind": n.kind, "params": n.params, "link": n.link,
-            "created_at": n.created_at.isoformat(), "read": n.read_at is not None,
-            "text": text}
+            if prompt is not None:
+                button[lang] = str(prompt[0].button)
+    frame = {"id": n.pk, "kind": n.kind, "params": n.params, "link": n.link,
+             "created_at": n.created_at.isoformat(), "read": n.read_at is not None,
+             "text": text}
+    if prompt is not None:
+        frame["action"] = {"text": button, "until": prompt[1]}
+    return frame
 
 
 def post(user_id: int, kind: str, params: dict[str, Any] | None = None,

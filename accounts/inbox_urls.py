@@ -7,6 +7,7 @@ from accounts import inbox_views
 
 urlpatterns = [
     path("notifications/", inbox_views.notifications_page, name="notifications"),
+    path("notifications/<int:pk>/row", inbox_views.notification_row, name="notification_row"),
     path("api/notifications", inbox_views.api_notifications, name="api_notifications"),
     path("api/notifications/read", inbox_views.api_read, name="api_notifications_read"),
 ]

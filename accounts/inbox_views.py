@@ -4,6 +4,11 @@
 - ``GET /notifications/?page=&unread=1``: the page, newest first, 50 a page;
   opening it reads nothing (each row is marked read when it is opened, or all
   of them with the page's button).
+- ``GET /notifications/<id>/row?next=``: one row of that page as the page
+  renders it (``accounts/_notification_row.html``: the time in the site's
+  zone, 标为已读, a prompt's button), for the page's script to add a
+  notification that arrives while it is open; 404 for another's or a gone
+  one, 401 for a visitor.
 - ``GET /api/notifications?page=&unread=1`` → ``{"notifications": [row],
   "unread": n, "next": url | null}`` (rows: :func:`accounts.inbox.as_frame`).
 - ``POST /api/notifications/read`` with JSON ``{"ids": [id, …]}`` or
@@ -21,12 +26,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import inbox
+from accounts.models import Notification
 from games import wire
 from yuanzi_site.http import AuthenticatedHttpRequest
 from yuanzi_site.refusals import Refused, refused_json
@@ -50,6 +58,22 @@ def _next(request: HttpRequest, page: inbox.Page) -> str | None:
     return f"{request.path}?{query.urlencode()}"
 
 
+def _row(n: Notification, now: object = None) -> dict[str, object]:
+    """What the page shows of ``n`` (``accounts/_notification_row.html``),
+    in the active language: its words, link, time, whether it is read and a
+    prompt's button while its deadline is ahead (``inbox.action``)."""
+    return {"id": n.pk, "text": inbox.render(n.kind, n.params), "link": n.link,
+            "created_at": n.created_at, "read": n.read_at is not None,
+            "action": inbox.action(n, now)}
+
+
+def _here(value: object) -> str:
+    """Where the page's forms send the person back: a ``/notifications/``
+    path given, else the first page (never another site)."""
+    return value if isinstance(value, str) and value.startswith("/notifications/") \
+        else reverse("notifications")
+
+
 @login_required
 @require_GET
 def notifications_page(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -58,8 +82,8 @@ def notifications_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     unread_only = request.GET.get("unread") == "1"
     page = inbox.page(request.user.pk, inbox.page_number(request.GET.get("page")),
                       unread_only=unread_only)
-    rows = [{"id": n.pk, "text": inbox.render(n.kind, n.params), "link": n.link,
-             "created_at": n.created_at, "read": n.read_at is not None} for n in page.rows]
+    now = timezone.now()
+    rows = [_row(n, now) for n in page.rows]
     query = request.GET.copy()
     query["page"] = str(page.number + 1)
     older = query.urlencode() if page.has_next else None
@@ -68,7 +92,25 @@ def notifications_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "accounts/notifications.html", {
         "rows": rows, "page": page.number, "unread_only": unread_only,
         "next_query": older, "prev_query": newer, "here": request.get_full_path(),
+        "now": now.isoformat(),
     })
+
+
+@require_GET
+def notification_row(request: HttpRequest, pk: int) -> HttpResponse:
+    """``GET /notifications/<pk>/row?next=``: the page's row of notification
+    ``pk`` (one arriving while the page is open reads as those rendered with
+    the page: the same template, time format and zone, 标为已读 and a prompt's
+    button), its forms sending the person back to ``next`` (a
+    ``/notifications/`` path). 404 for another's or a gone one; 401 for a
+    visitor (no log-in page to put in the list)."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=401)
+    n = inbox.get(request.user.pk, pk)
+    if n is None:
+        raise Http404
+    return render(request, "accounts/_notification_row.html",
+                  {"n": _row(n), "here": _here(request.GET.get("next"))})
 
 
 @require_GET
@@ -125,5 +167,4 @@ def api_read(request: HttpRequest) -> HttpResponse:
         return redirect("notifications")
     if _wants_json(request):
         return JsonResponse({"ok": True, "unread": left})
-    nxt = request.POST.get("next", "")
-    return redirect(nxt if nxt.startswith("/notifications/") else "notifications")
+    return redirect(_here(request.POST.get("next")))

@@ -50,10 +50,13 @@ if TYPE_CHECKING:
 CONFIRM_SECONDS = 30
 WIN, CLAMP_WIN = 2, 3
 
-#: the arena's notifications (消息), registered in ``ContestsConfig.ready``
-KINDS: dict[str, Promise | str] = {
-    "arena_seated": gettext_lazy("Arena “%(arena)s”: your table is ready, confirm within "
-                                 "30 seconds."),
+#: the arena's notifications (消息), registered in ``ContestsConfig.ready``; "your
+#: table is ready" is a prompt: its toast and row carry a button to the table until
+#: the seating's ``confirm_by`` (a player elsewhere was paused for want of one)
+KINDS: dict[str, Promise | str | inbox.Prompt] = {
+    "arena_seated": inbox.Prompt(
+        gettext_lazy("Arena “%(arena)s”: your table is ready, confirm within 30 seconds."),
+        gettext_lazy("Go to your table and confirm"), until="confirm_by"),
     "arena_cancelled": gettext_lazy("Arena “%(arena)s” had fewer than four players: your "
                                     "%(amount)s coins are refunded."),
     "arena_prize": gettext_lazy("Arena “%(arena)s”: place %(place)s, %(amount)s coins."),
@@ -419,7 +422,9 @@ def _seat_group(arena: Arena, group: list[int], users: dict[int, Any]) -> None:
                 tables.sit(table.pk, users[uid], index)
             except Refused as e:
                 raise Refused(e.reason, e.words, {**e.params, "user_id": uid}) from None
-        params = {"arena": arena.name, "table": table.name, "arena_id": arena.pk}
+        # confirm_by: until when the notification's toast and row lead to the table
+        params = {"arena": arena.name, "table": table.name, "arena_id": arena.pk,
+                  "confirm_by": seating.confirm_by.isoformat()}
         for uid in group:
             inbox.post(uid, "arena_seated", params, table_path(table),
                        supersedes={"arena_id": arena.pk})

@@ -86,7 +86,11 @@ export function notificationText(n) {
   return (zh ? text["zh-hans"] : text.en) || text["zh-hans"] || n.kind || "";
 }
 
-/* A notification as a toast: its text, a link to what it is about. */
+/* A notification as a toast: its text, a link to what it is about. A
+   prompt (`action`: an arena's table to confirm within 30 s, RULES.md §12)
+   also has its button to the link and stays until its deadline (by the
+   server's clock: its lifetime counted from now), then goes. Hook:
+   .notification-toast .toast-action. */
 export function toastNotification(n) {
   const t = el("div", "toast info notification-toast");
   t.dataset.kind = n.kind || "";
@@ -96,6 +100,20 @@ export function toastNotification(n) {
     t.appendChild(a);
   } else {
     t.textContent = notificationText(n);
+  }
+  const act = n.link && n.action;
+  const life = act ? Date.parse(act.until) - Date.parse(n.created_at) : NaN;
+  if (life > 0) {
+    const zh = (document.documentElement.lang || "zh").startsWith("zh");
+    const text = act.text || {};
+    const row = el("div");
+    row.style.marginTop = ".4rem";
+    const b = el("a", "button small toast-action", (zh ? text["zh-hans"] : text.en) || text.en);
+    b.href = n.link;
+    row.appendChild(b);
+    t.appendChild(row);
+    t.keep = true;  // not the usual 9 s: until its deadline
+    setTimeout(() => t.remove(), life);
   }
   return addToast(t);
 }

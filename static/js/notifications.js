@@ -1,14 +1,31 @@
 /* The notification centre's page (消息, /notifications/): opening a row's
- * link marks it read first (then the page follows the link); "Mark read" and "Mark all as read" post without reloading the page
+ * link (or its prompt's button) marks it read first (then the page follows
+ * the link); "Mark read" and "Mark all as read" post without reloading the page
  * (the forms work without this script too); a notification arriving while
  * the page is open (the per-user channel, me.js) is added at the top of the
- * first page. Every answer's unread count goes to the header's badge. */
+ * first page as the server renders its row (GET /notifications/<id>/row:
+ * the same time format and zone, 标为已读, a prompt's button). A prompt's
+ * button (an arena's table to confirm, RULES.md §12 "Arenas") goes at its
+ * deadline, by the server's clock. Every answer's unread count goes to the
+ * header's badge. */
 
 import {$, el} from "./dom.js";
-import {notificationText, setUnread} from "./me.js";
+import {setUnread} from "./me.js";
 
 const root = $("inbox");
 const READ_URL = root.dataset.readUrl;
+// the server's clock minus this device's, when the page was rendered
+const SKEW = (Date.parse(root.dataset.now) - Date.now()) || 0;
+
+/* Remove the prompt buttons under `node` at their deadlines (past ones now). */
+function expireActions(node) {
+  for (const a of node.querySelectorAll("a.inbox-action[data-until]")) {
+    const left = Date.parse(a.dataset.until) - (Date.now() + SKEW);
+    if (!(left > 0)) a.remove();
+    else setTimeout(() => a.remove(), left);
+  }
+}
+expireActions(root);
 
 function csrf() {
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -34,7 +51,7 @@ function markRow(row) {
 }
 
 root.addEventListener("click", (e) => {
-  const link = e.target.closest("a.inbox-text");
+  const link = e.target.closest("a.inbox-text, a.inbox-action");
   if (!link) return;
   const row = link.closest(".inbox-row");
   if (!row.classList.contains("unread")) return;
@@ -65,12 +82,17 @@ root.addEventListener("submit", (e) => {
   }
 });
 
-/* A new one while the page is open: at the top of the first page. */
-document.addEventListener("yuanzi:notification", (e) => {
-  const n = e.detail;
-  const onFirst = !new URLSearchParams(location.search).get("page") ||
-    new URLSearchParams(location.search).get("page") === "1";
-  if (!onFirst || root.querySelector(`.inbox-row[data-id="${n.id}"]`)) return;
+/* A new one while the page is open: at the top of the first page, its row
+   as the server renders it. */
+async function addRow(id) {
+  const here = location.pathname + location.search;
+  const r = await fetch(`/notifications/${encodeURIComponent(id)}/row?next=${encodeURIComponent(here)}`,
+                        {credentials: "same-origin", headers: {"Accept": "text/html"}});
+  if (!r.ok || r.redirected) return;
+  const tpl = document.createElement("template");
+  tpl.innerHTML = (await r.text()).trim();  // the server's own HTML (autoescaped)
+  const row = tpl.content.querySelector("li.inbox-row");
+  if (!row || root.querySelector(`.inbox-row[data-id="${CSS.escape(String(id))}"]`)) return;
   let list = $("inbox-list");
   if (!list) {
     list = el("ul", "inbox-list");
@@ -78,14 +100,14 @@ document.addEventListener("yuanzi:notification", (e) => {
     const empty = root.querySelector(".inbox-empty");
     if (empty) empty.replaceWith(list); else root.appendChild(list);
   }
-  const row = el("li", "inbox-row unread");
-  row.dataset.id = n.id;
-  row.appendChild(el("span", "inbox-dot"));
-  const text = el(n.link ? "a" : "span", "inbox-text", notificationText(n));
-  if (n.link) text.href = n.link;
-  const when = el("time", "inbox-time", new Date(n.created_at).toLocaleString());
-  when.dateTime = n.created_at;
-  text.appendChild(when);
-  row.appendChild(text);
+  expireActions(row);
   list.prepend(row);
+}
+
+document.addEventListener("yuanzi:notification", (e) => {
+  const n = e.detail;
+  const page = new URLSearchParams(location.search).get("page");
+  if ((page && page !== "1") || !n || !Number.isInteger(n.id)) return;
+  if (root.querySelector(`.inbox-row[data-id="${n.id}"]`)) return;
+  addRow(n.id).catch(() => {});
 });

@@ -3,11 +3,16 @@
 // "message"} on the per-user channel), say so and go there, after 10 s when
 // the last game's result is open (reload it when
 // already there: a seating after a lapse often reuses the same table, whose
-// page was left showing its empty seats); at an arena
+// page was left showing its empty seats); the toast has a button meanwhile:
+// Ready when the new table is this one (the finished game's page), else "go to
+// your table and confirm" at once (RULES.md §12 "Arenas": 30 s to confirm).
+// The seating's notification (消息) only counts on the badge here: this toast
+// says it. At an arena
 // table (the snapshot's "arena" key) the banner (#arena-banner) tells the
 // seated four to confirm with Ready before the deadline, with its own Ready
 // button (it presses the page's #ready-btn).
 
+import { setUnread } from "../js/me.js";
 import { toast } from "../js/notices.js";
 import { mySnapshotSeat, tableWaiting } from "../js/state.js";
 
@@ -33,8 +38,40 @@ function lapsed(msg) {
   return true;
 }
 
+/* The seating toast's button: on the table it seats me at (the finished
+   game's page, reused), Ready; elsewhere, go there now. */
+function confirmButton(path, here, going) {
+  const box = $("arena-banner");
+  const same = here === path;
+  const label = same ? ($("arena-ready-btn") || {}).textContent : box && box.dataset.go;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "small arena-toast-btn";
+  b.textContent = label || "OK";
+  b.addEventListener("click", () => {
+    const ready = $("ready-btn");
+    if (same && ready && !ready.disabled) {
+      clearTimeout(going.timer); // confirmed here: no reload needed
+      b.disabled = true;
+      ready.click();
+    } else if (same) {
+      location.reload();
+    } else {
+      location.href = path;
+    }
+  });
+  return b;
+}
+
 export function onMessage(msg) {
   if (msg.type === "notice" && LAPSED.has(msg.code)) return lapsed(msg);
+  // the seating's notification: the badge counts it, the toast below says it
+  if (msg.type === "notification" && msg.notification &&
+      msg.notification.kind === "arena_seated") {
+    setUnread(msg.unread);
+    document.dispatchEvent(new CustomEvent("yuanzi:notification", { detail: msg.notification }));
+    return true;
+  }
   if (msg.type !== "arena_seated" || typeof msg.path !== "string") return false;
   if (!msg.path.startsWith("/tables/")) return true;
   const here = location.pathname + location.search;
@@ -42,8 +79,13 @@ export function onMessage(msg) {
   const panel = $("result-panel");
   const reading = panel && !panel.hidden;
   const wait = reading ? 10000 : 1200;
-  if (msg.message) toast(msg.message, "info", wait);
-  setTimeout(() => {
+  const going = {};
+  if (msg.message) {
+    const t = toast(msg.message, "info arena-seated-toast", wait);
+    t.style.pointerEvents = "auto"; // the stack lets clicks through to the felt
+    t.append(" ", confirmButton(msg.path, here, going));
+  }
+  going.timer = setTimeout(() => {
     if (here === msg.path) location.reload();
     else location.href = msg.path;
   }, wait);
