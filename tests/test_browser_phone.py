@@ -531,3 +531,25 @@ def test_a_tablecloth_bought_in_a_page_never_hidden_brings_the_items_panel(site,
     assert page.locator("#items-panel").is_visible()
     assert page.locator("#use-cloth").is_enabled()
     me.assert_clean()
+
+
+def test_a_toast_keeps_clear_of_an_open_dialog(site, browser):
+    """360 × 740: the escape dialog open (要逃跑吗？) when my turn times out: the
+    notice toast is placed clear of the dialog's box (a tester found the
+    toast over the dialog's title)."""
+    me = _person(browser, site.base_url, PORTRAIT)
+    page = me.page
+    table_id = _practice_game(me, "弹窗与提示")
+    assert me.wait_turn_or_over() == "turn"
+    page.locator("#escape-btn").click()
+    page.locator("#escape-dialog:not([hidden]) .overlay-box").wait_for()
+    _server(site, "from django.utils import timezone; from games.models import Table; "
+                  f"g = Table.objects.get(pk={table_id}).current_game; "
+                  "g.due_at = timezone.now(); g.save(update_fields=['due_at'])")
+    page.locator(".toast.notice-toast[data-code=turn_timeout]").wait_for(timeout=5_000)
+    assert page.locator("#escape-dialog .overlay-box").is_visible()
+    page.evaluate(NEXT_FRAME_JS)
+    rects = page.evaluate(RECTS_JS, [".toast.notice-toast", "#escape-dialog .overlay-box"])
+    toast, box = rects[".toast.notice-toast"], rects["#escape-dialog .overlay-box"]
+    assert toast["h"] > 0 and _inside(toast, 360, 740), toast
+    assert not _overlap(toast, box), (toast, box)

@@ -34,7 +34,9 @@ export function toast(message, kind = "error", ms = 3500) {
 // What a toast never covers: the action row (提示 / 不要 / 出牌, ready), the
 // hand, the seat at the bottom of the felt (mine: my clock and my count), and
 // the seats' own buttons (坐下, a bot): a game-end toast hid an empty seat's 坐下.
-const KEEP_CLEAR = ["#controls", "#hand", '.seat[data-pos="bottom"]', ".seat-actions"];
+// An open dialog's box too (a turn-timeout toast hid 要逃跑吗？ on a phone).
+const KEEP_CLEAR = ["#controls", "#hand", '.seat[data-pos="bottom"]', ".seat-actions",
+                    ".overlay:not([hidden]) > .overlay-box"];
 const MARGIN = 6;  // px between a toast and what it keeps clear of
 
 /* Put the toasts in the tallest band of the screen that is free of the
@@ -71,6 +73,10 @@ export function placeToasts() {
 }
 // the header's notices and notifications join this page's toasts (me.js)
 document.addEventListener("yuanzi:toasts", placeToasts);
+// a dialog opening or closing moves the toasts out of its way (or back)
+const dialogs = new MutationObserver(placeToasts);
+document.querySelectorAll(".overlay").forEach(
+  (o) => dialogs.observe(o, {attributes: true, attributeFilter: ["hidden"]}));
 window.addEventListener("scroll", placeToasts, {passive: true});
 window.addEventListener("resize", placeToasts);
 
