@@ -13,7 +13,9 @@ Errors: :class:`yuanzi_site.refusals.Refused` with a registered reason (``bad_ke
 ``bad_slot``, ``wrong_item``, ``needs_table``, ``needs_game``, ``gem_capped``,
 ``not_seated``, ``game_over``, ``already_active``, ``name_protected``,
 ``bad_name``, ``not_owner``, ``bad_theme``, ``game_running``,
-``already_saved``, ``no_table``, ``no_game``).
+``already_saved``, ``no_table``, ``no_game``); the table socket
+(``shop.handlers``) also refuses ``inventory_only`` (gems and the 定时器's
+arming: :data:`INVENTORY_ONLY`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ from yuanzi_site.refusals import Refused
 #: 桌布 themes (drawn in static/shop/shop.css); "default" is the free reset
 THEMES = ("default", "jade", "crimson", "ink", "bamboo", "night")
 TABLE_ITEMS = ("sign", "gold_sign", "tablecloth", "card_counter")
+#: used only from the inventory (``POST /shop/use/``), never on the table socket
+#: (docs/protocol.md "Items": "Only there: gems … and arming the 定时器")
+INVENTORY_ONLY = ("gem_shard", "gem_standard", "gem_perfect", "timer")
 
 
 def _key(value: Any) -> str:
@@ -90,9 +95,14 @@ def use(user: User, slot: Any, code: Any, key: Any, *, table_id: int | None = No
 
 
 def _carried_out(user: User, key: str) -> dict[str, Any] | None:
-    """The stored result of ``user``'s use ``key``, if it was carried out."""
+    """The stored result of ``user``'s use ``key``, if it was carried out.
+
+    :raises Refused: ``bad_key`` when a purchase took that key (``shop.purchase``).
+    """
     result: dict[str, Any] | None = (ItemUse.objects.filter(user=user, key=key)
                                      .values_list("result", flat=True).first())
+    if isinstance(result, dict) and "bought" in result:
+        raise Refused("bad_key", _("That key was already used for something else."))
     return result
 
 

@@ -152,9 +152,11 @@ class Item(models.Model):
     stackable = models.BooleanField(_("stackable"), default=True)
     for_sale = models.BooleanField(_("for sale"), default=True)
     position = models.PositiveSmallIntegerField(default=0)
-    #: not columns: set by the shop page for its template (coins you lack, how many you hold)
+    #: not columns: set by the shop page for its template (coins you lack, how many you
+    #: hold, the buy form's one-time purchase key)
     short: int
     held: int
+    buy_key: str
 
     class Meta:
         ordering: ClassVar[list[str]] = ["position", "id"]

@@ -12,7 +12,8 @@ CODES = {
     "price_changed": "the unit price shown is no longer the item's price",
     "inventory_full": "the items do not all fit in the inventory (refused whole)",
     "not_enough_coins": "the coins are short",
-    "bad_key": "an item use without a key of 1–64 characters",
+    "bad_key": "an item use without a key of 1–64 characters, a purchase key not of "
+               "1–64 characters, or a key another kind of request already took",
     "bad_slot": "a slot that is not 0–23",
     "wrong_item": "the slot is empty or holds another item than the one named",
     "needs_table": "a table item (sign, tablecloth, card counter) used away from a table",
@@ -22,6 +23,8 @@ CODES = {
     "name_protected": "the table's name is protected by another player's sign",
     "bad_theme": "a tablecloth theme that does not exist",
     "already_saved": "this game is already in your replay library",
+    "inventory_only": "a gem or the timer's arming sent on the table socket: "
+                      "they are used from the inventory (POST /shop/use/)",
 }
 
 

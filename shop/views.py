@@ -10,15 +10,18 @@ requests get 401 JSON.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.contrib.messages.storage.base import BaseStorage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
@@ -54,12 +57,15 @@ def _failed(request: HttpRequest, e: Refused) -> HttpResponse:
     return redirect("shop")
 
 
+@never_cache
 def shop_page(request: HttpRequest) -> HttpResponse:
     """``/shop/``: every item with its picture, price, effect and how many you
     hold; your balance, inventory, check-in and relief. An item priced above
     your spendable coins has ``short`` (how many coins you lack, coins held by
     a running wager game not counted, RULES.md §12 "Held stake"; its 购买 is
-    disabled)."""
+    disabled). Each buy form carries a fresh one-time ``key`` (``buy_key``): the
+    same form sent twice buys once (``shop.purchase``); never cached, so going
+    back to the page renders new keys."""
     catalogue = list(Item.objects.all())
     context: dict[str, Any] = {"catalogue": catalogue}
     if request.user.is_authenticated:
@@ -74,24 +80,46 @@ def shop_page(request: HttpRequest) -> HttpResponse:
                 held[s.item_id] = held.get(s.item_id, 0) + s.count
         for item in catalogue:
             item.held = held.get(item.pk, 0)
+            item.buy_key = secrets.token_urlsafe(16)
     return render(request, "shop/shop.html", context)
 
 
 @require_POST
 def buy(request: HttpRequest) -> HttpResponse:
     """``POST /shop/buy/``: fields ``item`` (code), ``quantity`` (1–99),
-    ``price`` (the unit price shown); see ``shop.purchase.buy``."""
+    ``price`` (the unit price shown) and, optional, ``key`` (1–64 characters:
+    the page renders a fresh one into each form); see ``shop.purchase.buy``.
+    The same key sent again buys nothing and is answered with the first
+    purchase's outcome (the same message; JSON ``"repeated": true``), so a
+    double click buys once. The answer's ``coins`` is the balance now."""
     if not request.user.is_authenticated:
         return _unauthorized() if _wants_json(request) else redirect("account_login")
     try:
-        entry = purchase.buy(request.user, request.POST.get("item"),
-                             request.POST.get("quantity"), request.POST.get("price"))
+        bought = purchase.buy(request.user, request.POST.get("item"),
+                              request.POST.get("quantity"), request.POST.get("price"),
+                              key=request.POST.get("key"))
     except Refused as e:
         return _failed(request, e)
-    item = Item.objects.get(code=entry.item_code)
-    return _done(request, _("Bought %(count)s × %(item)s for %(total)s coins.")
-                 % {"count": purchase.whole(request.POST.get("quantity")), "item": item.name,
-                    "total": -entry.amount}, coins=entry.balance_after)
+    item = Item.objects.filter(code=bought.code).first()
+    text = _("Bought %(count)s × %(item)s for %(total)s coins.") % {
+        "count": bought.count, "item": item.name if item else bought.code,
+        "total": bought.total}
+    coins_now = (Profile.objects.filter(user=request.user).values_list("coins", flat=True)
+                 .get() if bought.repeated else bought.coins)
+    data = {"coins": coins_now, "item": bought.code, "count": bought.count,
+            "total": bought.total, "repeated": bought.repeated}
+    if bought.repeated and not _wants_json(request) and _queued(request, text):
+        return redirect("shop")  # the first post's banner says it already: one banner
+    return _done(request, text, **data)
+
+
+def _queued(request: HttpRequest, text: str) -> bool:
+    """Whether a message ``text`` waits to be shown on the next page (left there)."""
+    storage = messages.get_messages(request)
+    found = any(str(m) == text for m in storage)
+    if isinstance(storage, BaseStorage):
+        storage.used = False  # looked at, not shown: they stay for the next page
+    return found
 
 
 def _claim(request: HttpRequest, claim: Callable[[User], CoinEntry], said: str) -> HttpResponse:

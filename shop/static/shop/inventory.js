@@ -144,3 +144,27 @@ for (const btn of document.querySelectorAll(".record-btn")) {
 document.addEventListener("yuanzi:me", (e) => {
   document.getElementById("shop-coins").textContent = e.detail.coins;
 });
+
+// 购买: the form posts once. The server already buys once per form (its one-time
+// `key`); here the button is disabled once pressed, so a double click or a
+// double tap sends nothing more. A page restored from the back/forward cache
+// gets its buttons back, each form with a new key (the old one was spent).
+for (const form of document.querySelectorAll("form.buy-form")) {
+  form.addEventListener("submit", (ev) => {
+    if (form.dataset.sent) { ev.preventDefault(); return; }
+    form.dataset.sent = "1";
+    const btn = form.querySelector("button[type=submit]");
+    if (btn) { btn.disabled = true; btn.dataset.pressed = "1"; }
+  });
+}
+window.addEventListener("pageshow", (ev) => {
+  if (!ev.persisted) return;
+  for (const form of document.querySelectorAll("form.buy-form")) {
+    if (!form.dataset.sent) continue;
+    delete form.dataset.sent;
+    const key = form.querySelector("input[name=key]");
+    if (key) key.value = newKey();
+    const btn = form.querySelector("button[type=submit][data-pressed]");
+    if (btn) { btn.disabled = false; delete btn.dataset.pressed; }
+  }
+});
