@@ -1,6 +1,7 @@
 /* The bar above the felt: the table's name and spectators, and while a game
  * is shown its half, dao (trump rank) and indicator card, each team's points
- * this half, the points in the current trick and the stake. */
+ * (this half's; from the second half on the game's), the points in the
+ * current trick and the stake. */
 
 import {cardEl, rankText} from "./cards.js";
 import {$, clear, el} from "./dom.js";
@@ -40,31 +41,42 @@ export function renderInfo(s = state) {
     : doubled ? fmt(T.stake_doubled, {stake: res.stake}) : fmt(T.stake, {stake: view.stake});
 }
 
-/* Points captured this half per team (partners' captures added), and the
-   first half's; once the game is over, each half's and the total (a tester
-   saw only the first half's there while the result said more). A game that
-   ended early (an escape, a moderator's close: RULES.md §7, §12) keeps its
-   unfinished half out of view.halves, its points in view.captured: that half
-   counts as played so far (a tester saw 我方 / 对方 with no numbers). */
+/* Each team's points (partners' captures added): in the first half this
+   half's; in the second the game's so far (what the result depends on,
+   RULES.md §6: a tester had to add 上半局 to the big numbers), this half's in
+   the small line; once over, the total and each half's (a tester saw only the
+   first half's while the result said more). A game that ended early (an
+   escape, a moderator's close: RULES.md §7, §12) keeps its unfinished half
+   out of view.halves, its points in view.captured: that half counts as
+   played so far (a tester saw 我方 / 对方 with no numbers). */
 function renderScores(s) {
   const view = s.view;
   const cap = view.captured || [0, 0, 0, 0];
   const pts = [cap[0] + cap[2], cap[1] + cap[3]];
   const over = view.status === "over";
   const halves = playedHalves(view);
+  // the halves counted in the big numbers, with their points
+  const counted = over ? halves
+    : !playing(s) ? []
+    : view.half === 2 ? halves.filter((h) => h.half === 1).concat([{half: 2, points: pts}])
+    : [{half: 1, points: pts}];
   const scores = $("scores");
   clear(scores);
+  const whole = over || counted.length > 1;  // the big numbers are the game's
+  const label = whole ? scores.dataset.gameLabel : scores.dataset.halfLabel;
+  if (label) scores.setAttribute("aria-label", label);
   teamOrder(s).forEach((t) => {
     const box = el("span", "score team-" + t);
     box.dataset.team = t;
     box.appendChild(el("span", "score-label", teamShort(t, s)));
-    const total = halves.reduce((sum, h) => sum + h.points[t], 0);
-    box.appendChild(el("strong", "score-points", playing(s) ? pts[t] : over ? total : ""));
-    const shown = over ? halves : playing(s) && view.half === 2 ? halves.slice(0, 1) : [];
-    shown.slice(0, 2).forEach((h) => {
-      box.appendChild(el("span", "score-last",
-        fmt(h.half === 2 ? T.second_half_points : T.first_half_points, {points: h.points[t]})));
-    });
+    const total = counted.reduce((sum, h) => sum + h.points[t], 0);
+    box.appendChild(el("strong", "score-points", counted.length || over ? total : ""));
+    const lines = counted.map((h) =>
+      fmt(h.half === 2 ? T.second_half_points : T.first_half_points, {points: h.points[t]}));
+    // small: each half once the game is over; in the second half, this half's
+    const small = over ? lines : whole ? lines.slice(-1) : [];
+    small.slice(0, 2).forEach((line) => box.appendChild(el("span", "score-last", line)));
+    box.title = whole ? lines.join(" + ") : "";
     scores.appendChild(box);
   });
 }

@@ -19,19 +19,10 @@ export function wireResult(commands) {
   $("result-close").addEventListener("click", () => commands.close());
 }
 
-// The result shows once: the last game whose result this browser
-// showed is remembered, and a later visit does not show it again.
-const SEEN_KEY = "yuanzi.resultSeen";
-let shownHere = null; // the game whose result this page has shown
-
-function seenBefore(gameId) {
-  try { return localStorage.getItem(SEEN_KEY) === String(gameId); } catch (e) { return false; }
-}
-
-function markSeen(gameId) {
-  try { localStorage.setItem(SEEN_KEY, String(gameId)); } catch (e) { /* private mode */ }
-}
-
+// The result shows to the game's players whenever the table's last game is
+// over, after a reload or Back to the table too (it once showed once per
+// browser: a tester's reloaded page had no result page or 复盘 link left),
+// until the next game starts or 关闭 closes it on this page.
 // Games this page saw running: a spectator who watched one end sees its result.
 const watchedRunning = new Set();
 
@@ -53,11 +44,10 @@ export function renderResult(s = state) {
   offersReady = false;
   if (view && view.status === "playing") watchedRunning.add(view.game_id);
   if (!(view && view.status === "over" && view.result) || s.dismissedResult === view.game_id ||
-      !resultIsMine(s, view) || (shownHere !== view.game_id && seenBefore(view.game_id))) {
+      !resultIsMine(s, view)) {
     panel.hidden = true;
     return;
   }
-  if (shownHere !== view.game_id) { shownHere = view.game_id; markSeen(view.game_id); }
   panel.hidden = false;
   panel.dataset.gameId = view.game_id;
   const body = $("result-body");
