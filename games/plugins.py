@@ -243,6 +243,14 @@ class GamePlugin:
         for ``"bot"``), or at ``"start"`` / ``"game_end"`` to stand that
         player up (they get a ``notice`` with the reason and its params)."""
 
+    def check_ready(self, table: Table, user: User, shown: Mapping[str, Any]) -> None:
+        """Asked under the table's lock before a player's Ready counts
+        (``games.tables.set_ready``; never for an un-ready, nor for a ready
+        the server gives itself, e.g. a practice game's): ``shown`` is the
+        ``ready`` message, which says what its page showed (the wager). Raise
+        ``Refused`` to refuse it (the page showed an old wager); nothing has
+        changed then."""
+
     def view_keys(self, game_id: int, state: dict[str, Any], seat: int | None,
                   user_id: int | None) -> dict[str, Any]:
         """Keys added to one seat's game view (``seat`` ``None``: a spectator's),
@@ -467,6 +475,12 @@ def check_seat(table: Table, user: User | None, moment: Moment) -> None:
     """Ask every seat check in order; the first ``Refused`` propagates."""
     for p in _overriding("check_seat"):
         p.check_seat(table, user, moment)
+
+
+def check_ready(table: Table, user: User, shown: Mapping[str, Any]) -> None:
+    """Ask every ``check_ready`` in order; the first ``Refused`` propagates."""
+    for p in _overriding("check_ready"):
+        p.check_ready(table, user, shown)
 
 
 #: a seat's view: a ``games.seatview.SiteView`` (not imported: it imports this module)

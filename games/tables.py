@@ -31,6 +31,8 @@ from games.names import display_name
 from yuanzi_site.refusals import Refused
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from django.contrib.auth.models import User
     from django.db.models import QuerySet
 
@@ -567,7 +569,7 @@ def _set_bot(table_id: int, user: User, index: Any, policy: str | None) -> None:
 
 
 def set_ready(table_id: int, user: User, ready: bool = True,
-              seed: str | None = None) -> Game | None:
+              seed: str | None = None, shown: Mapping[str, Any] | None = None) -> Game | None:
     """Mark oneself (un)ready; the game starts once four are seated and ready
     and every seat policy admits them (one who is not admitted is stood up
     with a ``notice``; the others stay ready). When the others are all ready,
@@ -576,7 +578,14 @@ def set_ready(table_id: int, user: User, ready: bool = True,
 
     :param seed: the player's seed for the deal (``games.fairness``; already
         checked by the caller), kept until the next game starts.
+    :param shown: the player's ``ready`` message: what their page showed when
+        they pressed Ready (the wager), checked by the plugins'
+        ``check_ready`` under the table's lock, so a ready never counts for a
+        wager its player did not see (``wager_changed``). ``None`` (a ready the
+        server gives itself: a practice game's) is not checked.
     :returns: the new game if this started one, else ``None``.
+    :raises Refused: ``no_table``, ``game_running``, ``not_seated``, or a
+        ``check_ready``'s reason; nothing has changed then.
     """
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -585,6 +594,10 @@ def set_ready(table_id: int, user: User, ready: bool = True,
             {"ready": bool(ready)} if seed is None else {"ready": bool(ready), "seed": seed})
         if not Seat.objects.filter(table=table, user=user).update(**fields):
             raise Refused("not_seated", _("You are not seated at this table."))
+        if ready and shown is not None:
+            # after the seat's check (a refusal rolls the update back); the
+            # table row is locked, so set_wager waits or has committed
+            plugins.check_ready(table, user, shown)
         events.publish(events.TableChanged(table_id))
         return _maybe_start(table)
 

@@ -186,14 +186,20 @@ def users(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 @moderator_required
 def user_detail(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
-    """``/mod/users/<name>/``: sanctions, coins, recent games, the user actions."""
+    """``/mod/users/<name>/``: sanctions, coins, recent games, the user actions
+    (the forms that lift a mute or a suspension only while one is in force)."""
     if usernames.is_house(username):
         raise Http404("a house account")
     target = get_object_or_404(get_user_model(), username=username)
+    active = list(Sanction.objects.active().filter(user=target).select_related("table"))
+    kinds = {s.kind for s in active}
     return render(request, "moderation/user.html", {
         "target": target, "profile": Profile.objects.filter(user=target).first(),
         "sanctions": Sanction.objects.filter(user=target).select_related("table")[:20],
-        "active": Sanction.objects.active().filter(user=target),
+        # a lift form only where there is something to lift (a tester saw both on
+        # a user with neither)
+        "active": active, "muted": Sanction.MUTE in kinds,
+        "suspended": Sanction.SUSPENSION in kinds,
         "games": queries.recent_games(target),
         "audit": AuditEntry.objects.filter(target_user=target)[:20],
         "is_moderator": access.is_moderator(target),

@@ -5,7 +5,8 @@
   (``shop.holds``), then a player whose 定时器 cannot fire under that hold
   is warned (``shop.ingame``);
 - at a seat, a wager table needs ``100 × wager`` coins and takes no bots
-  (``shop.wagers.seat_policy``);
+  (``shop.wagers.seat_policy``); a Ready counts only for the wager its page
+  showed (``shop.wagers.ready_check``);
 - when a turn times out, an armed 定时器 extends it (``shop.ingame``);
 - at the end, in this order: the wager settles (it reads the rating changes
   that ``accounts`` settled first, and draws on the holds), the holds are
@@ -70,6 +71,10 @@ class ShopPlugin(GamePlugin):
     def check_seat(self, table: Table, user: Any, moment: Moment) -> None:
         """A wager table's solvency and no-bots rule."""
         wagers.seat_policy(table, user, moment)
+
+    def check_ready(self, table: Table, user: User, shown: Mapping[str, Any]) -> None:
+        """A Ready counts only for the wager its page showed."""
+        wagers.ready_check(table, shown)
 
     def quick_start_tables(self, user: User, tables: list[Table]) -> list[Table]:
         """Not a wager table: coins are bet only where one chose to sit (a

@@ -7,6 +7,8 @@ into the game through ``shop.plugin`` (``games`` never imports this module):
 - a seat policy (:func:`seat_policy`): sitting and the start of a game need
   ``100 × wager`` coins (``not_enough_coins``); a bot is refused at a wager
   table (``wager_table``);
+- a ready check (:func:`ready_check`): a Ready counts only for the wager
+  its page showed (``wager_changed``);
 - a game-end hook (:func:`settle`, after rating settlement):
   coins move by ``wager × rating change`` in one ledger transfer, inside the
   transaction that ends the game (:func:`settlement`: the arithmetic);
@@ -23,7 +25,7 @@ Errors: :class:`yuanzi_site.refusals.Refused`; nothing has changed when it is ra
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +59,8 @@ REASONS = {
     # not_enough_coins: registered by shop.reasons (the coins are short; params: needed)
     "private_table": "set_wager at a private table (a private table takes no wager)",
     "wager_stands_up": "set_wager to a wager some seated players cannot afford, without confirm",
+    "wager_changed": "ready whose wager (the one its page showed) is not the table's, or "
+                     "without a wager at a wager table",
 }
 
 
@@ -213,6 +217,39 @@ def _set_wager_message(ctx: SocketContext, msg: dict[str, Any]) -> None:
     """``{"type": "set_wager", "wager": 40, "confirm": true}`` (docs/protocol.md;
     ``confirm`` optional, only ``true`` confirms)."""
     set_wager(ctx.table_id, ctx.user, msg.get("wager"), confirm=msg.get("confirm") is True)
+
+
+def ready_check(table: Table, shown: Mapping[str, Any]) -> None:
+    """A player's Ready counts only for the wager their page showed (RULES.md
+    §12 "Wagers": a bet is the sitter's choice): ``shown["wager"]``, the
+    ``ready`` message's field, must be the table's wager, read from its row
+    under the table's lock (``games.tables.set_ready`` holds it, and
+    :func:`set_wager` takes it first), so a Ready that crossed a change of the
+    wager is refused, not counted at a stake its player never saw. A ready
+    without the field is accepted only at a table without a wager (an old
+    page at a wager table cannot be committed blind).
+
+    :raises Refused: ``bad_message`` (a ``wager`` that is no whole number),
+        ``wager_changed`` (params ``wager``: the table's); nothing has changed.
+    """
+    wager = wager_of(table.pk)
+    if "wager" not in shown:
+        if wager:
+            raise Refused("wager_changed", _(
+                "This table's wager is %(wager)s coins: reload the page, check the wager and "
+                "press Ready again.") % {"wager": wager}, {"wager": wager})
+        return
+    value = shown["wager"]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused("bad_message", _("“wager” must be a whole number of coins."))
+    if value == wager:
+        return
+    if wager:
+        words = _("The wager changed to %(wager)s coins: check it and press Ready "
+                  "again.") % {"wager": wager}
+    else:
+        words = _("The table no longer has a wager: press Ready again.")
+    raise Refused("wager_changed", words, {"wager": wager})
 
 
 # --- who may sit --------------------------------------------------------------------------

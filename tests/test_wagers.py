@@ -753,8 +753,8 @@ async def test_a_whole_wager_game_through_sockets():
             await s.send({"type": "sit", "seat": s.seat})
         await seats[0].until(lambda m: m["type"] == "table"
                              and all(x["player"] for x in m["table"]["seats"]))
-        for s in seats:
-            await s.send({"type": "ready"})
+        for s in seats:  # the wager the page shows goes with Ready (docs/protocol.md)
+            await s.send({"type": "ready", "wager": 40})
         for s in [*seats, watcher]:
             await s.until_seq(0)
         final = await _play_through_sockets(seats, seed=11)

@@ -53,7 +53,9 @@ def _ready(ctx: SocketContext, msg: dict[str, Any]) -> None:
     except ValueError:
         raise Refused("bad_message", _("“seed” must be a string of 1 to 64 characters.")
                       ) from None
-    tables.set_ready(ctx.table_id, ctx.user, flag(msg, "ready"), seed=seed)
+    # the message goes along: it says what the page showed (its wager), which
+    # the plugins check under the table's lock (docs/protocol.md)
+    tables.set_ready(ctx.table_id, ctx.user, flag(msg, "ready"), seed=seed, shown=msg)
 
 
 def _add_bot(ctx: SocketContext, msg: dict[str, Any]) -> None:

@@ -200,7 +200,9 @@ function move(msg) {
 function toggleReady() {
   const seat = store.mySnapshotSeat();
   // a fresh seed of this player's own goes into the next deal (docs/fairness.md)
-  send({type: "ready", ready: !(seat !== null && state.table.seats[seat].ready), seed: newSeed()});
+  // the wager this page shows: a Ready never counts for one it did not (docs/protocol.md)
+  send({type: "ready", ready: !(seat !== null && state.table.seats[seat].ready), seed: newSeed(),
+        wager: state.table.wager || 0});
 }
 
 wireSeats({
