@@ -59,7 +59,7 @@ def strings() -> dict[str, str]:
 
 
 @register.inclusion_tag("shop/_table_items.html", takes_context=True)
-def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
+def shop_table_items(context: dict[str, Any]) -> dict[str, Any]:
     """The table page's items panel and theme (``static/shop/table_items.js``)."""
 
     user = context["request"].user
@@ -67,7 +67,6 @@ def shop_table_items(context: dict[str, Any], table_id: int) -> dict[str, Any]:
         "user": user,
         "shop_table": {
             "user_id": user.pk if user.is_authenticated else None,
-            "ws_path": f"/ws/table/{table_id}/",
             "me_url": reverse("api_me"),
             "items": {i.code: i.name for i in Item.objects.all()},
             "strings": {

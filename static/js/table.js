@@ -52,9 +52,15 @@ const boot = JSON.parse($("table-boot").textContent);
 useStrings("table-strings");
 store.init(boot);
 const app = $("table-app");
+// Other scripts of the page (the shop's items) read the state and use this
+// page's socket: send(msg), and listen(fn) for its frames (fn returns true
+// when it consumed one). One socket a page: a second doubled every frame.
+const listeners = [];
 window.YuanziTable = {  // before any await: the shop's items script reads it at load
   state: () => ({table: state.table, view: state.view, selected: store.selectedCards(),
                  pending: state.pending}),
+  send: (msg) => send(msg),
+  listen: (fn) => { listeners.push(fn); },
 };
 const modules = await Promise.all((boot.page_modules || []).map((url) => import(url)));
 
@@ -113,7 +119,8 @@ const RESYNC = new Set(["stale", "not_your_turn", "game_over", "no_game"]);
 
 function onMessage(msg) {
   if (msg.type === "error") sock.settle();
-  if (modules.some((m) => m.onMessage && m.onMessage(msg))) {  // e.g. a wager to confirm
+  if (modules.some((m) => m.onMessage && m.onMessage(msg)) ||  // e.g. a wager to confirm
+      listeners.some((fn) => fn(msg) === true)) {
     if (msg.type === "error") render();
     return;
   }

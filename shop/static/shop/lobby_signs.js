@@ -2,6 +2,8 @@
 // `sign` key, drawn as a badge on the rows static/js/lobby.js renders. It reads
 // the rows of the lobby page's own socket (window.YuanziLobby, and the
 // "lobby:rows" event after each change): the lobby opens one socket, not two.
+import {shortTime} from "./when.js";
+
 const T = JSON.parse(document.getElementById("shop-lobby").textContent);
 const list = document.getElementById("lobby-tables");
 
@@ -23,7 +25,7 @@ function draw() {
     }
     // Beijing time, as every other time on the site (settings.TIME_ZONE)
     const text = (sign.item === "gold_sign" ? T.gold : T.sign)
-      .replace("%(until)s", new Date(sign.until).toLocaleString(undefined, {timeZone: "Asia/Shanghai", hourCycle: "h23"}));
+      .replace("%(until)s", shortTime(sign.until));
     if (badge.textContent !== text) badge.textContent = text;
   }
 }

@@ -1,14 +1,14 @@
 // The shop at the table: the 桌布 theme and the 招牌 protection for
 // everyone; for a logged-in user the items they hold that work here (算牌器,
 // 招牌 / 金字招牌, 桌布, 录像机) and the card counter's counts. It reads the
-// table page's state (window.YuanziTable) when there is one, and sends uses on
-// its own socket, opened at the first use.
+// table page's state and sends uses on the page's own socket (window.YuanziTable,
+// static/js/table.js): a socket of its own doubled every frame of the game.
+import {shortTime} from "./when.js";
+
 const conf = JSON.parse(document.getElementById("shop-table").textContent);
 const T = conf.strings;
 const app = document.getElementById("table-app");
 const SUITS = {S: "♠", H: "♥", C: "♣", D: "♦"};
-let ws = null;
-let own = {table: null, view: null};
 let inventory = [];
 let panel = null;
 // 录像机: game id -> its replay's token once saved (null: asked, not saved), so a
@@ -22,7 +22,7 @@ function key() {
 
 function current() {
   const s = window.YuanziTable && window.YuanziTable.state ? window.YuanziTable.state() : null;
-  return {table: (s && s.table) || own.table, view: (s && s.view) || own.view};
+  return {table: s ? s.table : null, view: s ? s.view : null};
 }
 
 function say(text) { if (panel) panel.querySelector("#items-message").textContent = text; }
@@ -42,25 +42,15 @@ function done(result) {
   say(result.name ? T.renamed : result.theme ? T.themed : result.half ? T.counting : T.done);
 }
 
-function socket() {
-  if (ws && ws.readyState <= 1) return ws;
-  const proto = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(proto + location.host + conf.ws_path);
-  ws.onmessage = (ev) => {
-    let msg;
-    try { msg = JSON.parse(ev.data); } catch (e) { return; }
-    if (msg.type === "table") own.table = msg.table;
-    if (msg.type === "game") own.view = msg.view;
-    if (msg.type === "item_used") { done(msg.result || {}); refresh(); }
-    if (msg.type === "error" && msg.ref === "shop") say(msg.message);
-  };
-  return ws;
+/* The answers to this script's uses: consumed here, not by the table page. */
+function onFrame(msg) {
+  if (msg.type === "item_used") { done(msg.result || {}); refresh(); return true; }
+  if (msg.type === "error" && msg.ref === "shop") { say(msg.message); return true; }
+  return false;
 }
 
 function send(msg) {
-  const s = socket();
-  const go = () => s.send(JSON.stringify({...msg, ref: "shop"}));
-  if (s.readyState === 1) go(); else s.addEventListener("open", go, {once: true});
+  if (window.YuanziTable) window.YuanziTable.send({...msg, ref: "shop"});
 }
 
 function slotOf(code) {
@@ -134,7 +124,7 @@ function render() {
     prot.hidden = !table.sign;
     // Beijing time, as every other time on the site (settings.TIME_ZONE)
     const text = table.sign ? T.protected.replace("%(by)s", table.sign.by || "")
-      .replace("%(until)s", new Date(table.sign.until).toLocaleString(undefined, {timeZone: "Asia/Shanghai", hourCycle: "h23"})) : "";
+      .replace("%(until)s", shortTime(table.sign.until)) : "";
     if (prot.textContent !== text) prot.textContent = text;
   }
   renderDrops(view);
@@ -255,7 +245,7 @@ if (conf.user_id) {
     use("recorder", {game: current().view.game_id}));
   refresh();
 }
-if (!window.YuanziTable) socket();  // no table page state to read: follow the table ourselves
+if (window.YuanziTable) window.YuanziTable.listen(onFrame);
 // items bought in another tab (the shop) count here too: asked again when this
 // page is looked at again and when a new game starts (a tester's counter stayed "× 0")
 let lastGame = null;
