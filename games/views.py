@@ -171,6 +171,20 @@ def _me(request: HttpRequest) -> dict[str, Any]:
     return {"id": user.pk, "username": user.username, "coins": coins, "coins_held": held}
 
 
+def _sit_refused(table: Table, user: Any, snap: snapshots.TableSnapshot) -> str | None:
+    """Why ``user``, standing at ``table``, may not sit there now (the seat
+    checks' refusal: a moderator's table ban, a wager's coins; RULES.md §12),
+    said by the page as it loads; ``None`` for a visitor or a seated player."""
+    if not user.is_authenticated or any(
+            s["player"] and s["player"]["id"] == user.pk for s in snap["seats"]):
+        return None
+    try:
+        plugins.check_seat(table, user, "sit")
+    except Refused as refusal:
+        return str(refusal)
+    return None
+
+
 @never_cache
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/``: the table and its game. The first picture is embedded
@@ -205,6 +219,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "phrase_labels": phrases.labels(),
         "reactions_from": phrases.reactions_from(),
         "me": me,
+        "sit_refused": _sit_refused(found, request.user, snap),
         "ws_path": f"/ws/table/{table_id}/",
         "login_url": f"{reverse('account_login')}?next={request.path}",
         "levels": [

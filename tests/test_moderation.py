@@ -233,6 +233,26 @@ def test_kick_from_a_waiting_table_stands_the_player_up(mod, owner, outsider):
     assert e.value.reason == "not_seated"
 
 
+def test_a_kicked_player_opening_the_table_again_is_told_why_they_may_not_sit(
+        mod, owner, outsider):
+    """A tester's kicked player reloaded a waiting table and saw every seat's
+    坐下, the ban said only once a seat was tapped: the page's boot says it
+    (``sit_refused``, shown by #sit-notice); the owner and a visitor are told
+    nothing."""
+    from django.test import Client
+
+    table = tables.create_table(owner)
+    tables.sit(table.pk, outsider, 1)
+    actions.kick(mod, table.pk, "outsider", "afk")
+    client = Client()
+    client.force_login(outsider)
+    boot = client.get(f"/tables/{table.pk}/").context["boot"]
+    assert "入座" in (boot["sit_refused"] or ""), boot["sit_refused"]
+    client.force_login(owner)
+    assert client.get(f"/tables/{table.pk}/").context["boot"]["sit_refused"] is None
+    assert Client().get(f"/tables/{table.pk}/").context["boot"]["sit_refused"] is None
+
+
 def test_rename_overrides_a_protection_policy_and_audits(mod, owner, plug):
     table = tables.create_table(owner, "老桌")
     seen = []

@@ -202,6 +202,40 @@ def test_a_kicked_player_reloading_reads_why_and_until_when_and_gets_no_seat(
         p.page.context.close()
 
 
+KICKED_WAITING = """
+from games import tables
+from moderation import actions, roles
+from tests.browser import PASSWORD
+from tests.helpers import make_players
+mod, owner, me = make_players(3, "qingli%(tag)s")
+roles.add(mod)
+table = tables.create_table(owner)
+tables.sit(table.pk, me, 1)
+me.set_password(PASSWORD)
+me.save()
+actions.kick(mod, table.pk, me.username, "挂机不打")
+print(me.username, table.pk)
+"""
+
+
+def test_a_player_kicked_from_a_waiting_table_reads_the_ban_as_the_page_opens(
+        site, browser):  # noqa: F811
+    """A tester's kicked player reloaded the waiting table and saw every
+    seat's 坐下 with nothing said: the notice says until when they may sit."""
+    said = site.manage("shell", "-c", KICKED_WAITING % {"tag": uuid.uuid4().hex[:6]})
+    name, table_id = said.split()[-2:]
+    p = Player.open(browser, name, viewport={"width": 390, "height": 844}, is_mobile=True,
+                    has_touch=True)
+    p.log_in(site.base_url)
+    p.page.goto(f"{site.base_url}/tables/{table_id}/")
+    p.wait_connected()
+    sit = p.page.locator("#sit-notice")
+    sit.wait_for()
+    assert "之后才能再在这里入座" in sit.inner_text(), sit.inner_text()
+    p.assert_clean()
+    p.page.context.close()
+
+
 # each console label's words and its own field, as drawn: the words on a line
 # of their own, left-aligned with the field, just above it
 LABEL_BOXES_JS = """() => [...document.querySelectorAll('form.mod-action label')].map((label) => {

@@ -6,7 +6,7 @@
 import {$, el, trimToasts} from "./dom.js";
 import {richText} from "./emoji.js";
 import {T, fmt, inMyLanguage} from "./i18n.js";
-import {autoByClock, closed, playing, state, stoodUp, watchBarred} from "./state.js";
+import {autoByClock, closed, playing, sitRefused, state, stoodUp, watchBarred} from "./state.js";
 
 const MAX_TOASTS = 3;
 const said = new WeakMap();  // a toast → the message it was made with
@@ -117,6 +117,7 @@ export function renderNotices(s = state) {
   const auto = playing(s) && autoByClock(s.view);  // also after a reload
   const shown = [
     notice("stood-notice", stood && $("result-panel").hidden, stoodUpMessage(s)),
+    notice("sit-notice", !stood && !!sitRefused(s), sitRefused(s) || ""),
     notice("auto-notice", auto, T.auto_by_timeout),
     notice("closed-notice", closed(s)),
     notice("nowatch-notice", watchBarred(s) && s.table.status !== "waiting", T.no_watching),

@@ -26,12 +26,14 @@ export const state = {
   dismissedResult: null, // game_id whose result panel the user closed
   standAsked: false,    // this page asked to stand up (no "you were stood up" notice)
   sawSeated: false,     // this page saw me seated here (else it cannot tell why I am not)
+  sitRefused: null,     // why I may not sit here, as the page loaded (a table ban …)
 };
 
 export function init(boot) {
   state.table = boot.table;
   state.me = boot.me;
   state.levels = boot.levels;
+  state.sitRefused = boot.sit_refused || null;
   noteSeated();
   acceptView(boot.view);
 }
@@ -59,6 +61,12 @@ export function mySnapshotSeat(s = state) {
   if (!s.me.id || !s.table) return null;
   const i = s.table.seats.findIndex((seat) => seat.player && seat.player.id === s.me.id);
   return i < 0 ? null : i;
+}
+
+/* Why I may not sit here (said on load: a kicked player reloading saw only
+   坐下), while I stand and the table waits; null otherwise. */
+export function sitRefused(s = state) {
+  return s.sitRefused && mySnapshotSeat(s) === null && tableWaiting(s) ? s.sitRefused : null;
 }
 
 /* My seat in the game shown (null for a spectator). */
