@@ -158,6 +158,12 @@ def test_the_phone_header_is_one_row_and_the_lobby_fits(site, browser, locale):
 
     # the table-name box keeps a usable width; the 招牌 badge reads well on the felt
     assert page.locator("#table-name-input").bounding_box()["width"] >= 200
+    # 大厅 and its live badge on a line of their own, the form below them (a
+    # tester saw the heading squeezed beside the form)
+    heading = page.locator(".lobby-head h1").bounding_box()
+    form = page.locator("#create-table-form").bounding_box()
+    assert form["y"] >= heading["y"] + heading["height"] - 0.5, (heading, form)
+    assert heading["height"] < 50, heading
     page.locator(".lobby-table .lt-sign").first.wait_for()
     assert _contrast(page, ".lobby-table .lt-sign") >= 4.5
     for path in ("/", "/notifications/", "/rules/", "/friends/", "/shop/"):
