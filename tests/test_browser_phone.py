@@ -551,5 +551,6 @@ def test_a_toast_keeps_clear_of_an_open_dialog(site, browser):
     page.evaluate(NEXT_FRAME_JS)
     rects = page.evaluate(RECTS_JS, [".toast.notice-toast", "#escape-dialog .overlay-box"])
     toast, box = rects[".toast.notice-toast"], rects["#escape-dialog .overlay-box"]
-    assert toast["h"] > 0 and _inside(toast, 360, 740), toast
+    assert toast["h"] > 0, toast
+    assert _inside(toast, 360, 740), toast
     assert not _overlap(toast, box), (toast, box)
