@@ -11,8 +11,10 @@ resumes every running game before anything acts: a turn that had begun before
 the last heartbeat gets back what it had left then (``due_at − heartbeat``),
 a turn that began during the outage gets a full turn (a human's
 ``GAMES_TURN_SECONDS``, a bot's or 托管 seat's pause), a person's turn also
-``GAMES_RESUME_GRACE_SECONDS`` for their page to reconnect (a tester came back
-6 s after the restart, and those seconds were the outage's too), and each
+``GAMES_RESUME_GRACE_SECONDS`` for their page to reconnect when they have no
+live connection at the table then (a tester came back 6 s after the restart,
+and those seconds were the outage's too; a player whose page stayed connected
+through a stalled scheduler needs none), and each
 human player gets a ``clock_resumed`` notice. Nobody is timed out, and no 托管 starts,
 because of the site's own outage.
 
@@ -32,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import events
+from games import events, presence
 from games.models import Game, GameEvent, SchedulerHeartbeat
 from games.roster import publish_game, seat_rows
 
@@ -149,7 +151,8 @@ def resume_if_down() -> list[int]:
 def _left_at(game: Game, last: datetime) -> timedelta:
     """The time the turn gets on resume: what it had left at ``last``, or a full
     turn if it began after ``last`` (during the outage); a person's turn (not a
-    bot's, not 托管's) also ``GAMES_RESUME_GRACE_SECONDS`` to reconnect."""
+    bot's, not 托管's) also ``GAMES_RESUME_GRACE_SECONDS`` to reconnect, unless
+    their page is connected at the table now."""
     turn, due_at = game.state["turn"], game.due_at
     # the caller's query: a running game (a seat to act) with a due time
     assert turn is not None
@@ -160,7 +163,8 @@ def _left_at(game: Game, last: datetime) -> timedelta:
         full = timedelta(seconds=settings.GAMES_BOT_DELAY_SECONDS)
     else:
         full = timedelta(seconds=settings.GAMES_TURN_SECONDS)
-    grace = timedelta(seconds=0 if machine else settings.GAMES_RESUME_GRACE_SECONDS)
+    away = not machine and row.user_id not in presence.online_users(game.table_id)
+    grace = timedelta(seconds=settings.GAMES_RESUME_GRACE_SECONDS if away else 0)
     started = (GameEvent.objects.filter(game=game).order_by("-seq")
                .values_list("created_at", flat=True).first() or game.started_at)
     if started > last:

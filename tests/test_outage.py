@@ -118,6 +118,28 @@ def test_a_托管_turn_resumes_without_the_grace(outage, settings):
 
 
 @pytest.mark.django_db
+def test_a_player_connected_through_the_outage_gets_no_grace(outage, settings):
+    """Only the scheduler stalled (a loaded machine): the player's page stayed
+    connected at the table, so it needs no time to reconnect."""
+    from games import presence
+
+    game = start_game(make_players(4, prefix="stayed"))
+    row = roster.seat_rows(game)[game.state["turn"]]
+    presence.touch_presence("chan-stayed", game.table_id, row.user)
+    try:
+        _heartbeat(10)
+        Game.objects.filter(pk=game.pk).update(
+            due_at=timezone.now() - timedelta(seconds=8),
+            started_at=timezone.now() - timedelta(seconds=60))
+        assert play.sweep_due() == 0
+        game.refresh_from_db()
+        left = (game.due_at - SchedulerHeartbeat.objects.get(name=clock.NAME).at)
+        assert 2 <= left.total_seconds() <= 3, left  # the 2 s it had, no grace
+    finally:
+        presence.drop_presence("chan-stayed", game.table_id, row.user)
+
+
+@pytest.mark.django_db
 def test_no_heartbeat_at_all_is_no_outage(outage):
     game = start_game(make_players(4, prefix="fresh"))
     assert seatview.view_for(game, None)["clock_paused"] is False

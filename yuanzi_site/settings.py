@@ -377,6 +377,7 @@ GAMES_SNAPSHOT_DEBOUNCE_SECONDS = float(env_str("GAMES_SNAPSHOT_DEBOUNCE_SECONDS
 # clocks pause (RULES.md §12); the ticker beats 5×/s, Celery beat every second
 GAMES_OUTAGE_SECONDS = float(env_str("GAMES_OUTAGE_SECONDS", "4"))
 # on resume a person's turn also gets this long for their page to reconnect
+# (when it has no live connection at the table then)
 # (static/js/socket.js retries a lost connection at most 5 s apart)
 GAMES_RESUME_GRACE_SECONDS = float(env_str("GAMES_RESUME_GRACE_SECONDS", "6"))
 # on SIGTERM a Daphne lets its in-flight actions finish for at most this long,
