@@ -24,6 +24,7 @@ import pytest
 
 from tests.browser import NEEDS_CHROMIUM, Player
 from tests.servers import Site
+from tests.test_browser_phone import RECTS_JS
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -59,14 +60,6 @@ def _practice(me: Player, base_url: str) -> int:
     page.wait_for_url("**/tables/*/")
     page.locator("#table-app[data-status=playing]").wait_for()
     return int(page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1])
-
-
-RECTS_JS = """(sels) => Object.fromEntries(sels.map(s => {
-  const e = document.querySelector(s);
-  if (!e) return [s, null];
-  const r = e.getBoundingClientRect();
-  return [s, {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}];
-}))"""
 
 
 def _within(inner: dict, outer: dict) -> bool:
